@@ -1,0 +1,25 @@
+# `make demo` and `make test` set everything up on first use (scripts/setup.sh), then run.
+EXAMPLE := examples/shop
+
+.PHONY: demo test lint bench clean
+
+.venv/.installed: pyproject.toml scripts/setup.sh
+	bash scripts/setup.sh
+
+demo: .venv/.installed
+	.venv/bin/junitbot index --repo $(EXAMPLE)
+	.venv/bin/junitbot impact --repo $(EXAMPLE) Money
+	.venv/bin/junitbot context --repo $(EXAMPLE) PlaceOrderService
+
+test: .venv/.installed
+	.venv/bin/python -m pytest -n 2
+
+lint: .venv/.installed
+	.venv/bin/ruff check junitbot tests bench
+	.venv/bin/mypy
+
+bench: .venv/.installed
+	.venv/bin/python bench/bench_graph.py
+
+clean:
+	rm -rf $(EXAMPLE)/.junitbot .pytest_cache

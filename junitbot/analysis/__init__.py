@@ -1,0 +1,76 @@
+"""Java analysis: tree-sitter parsing into ClassInfo, the incremental CodeGraph, impact and test context."""
+
+from __future__ import annotations
+
+from junitbot.analysis.changes import GitCheckout, open_checkout
+from junitbot.analysis.export import GraphDocument, GraphNode, graph_document, to_dot, to_graphml
+from junitbot.analysis.extract import extract_file
+from junitbot.analysis.graph import CodeGraph, GraphUnavailable
+from junitbot.analysis.impact import DependencyAnalyzer
+from junitbot.analysis.indexer import ProgressCallback, update_graph
+from junitbot.analysis.models import (
+    AnnotationInfo,
+    BuilderInfo,
+    CallSite,
+    ChangeSet,
+    ClassInfo,
+    Collaborator,
+    ComparedLiteral,
+    Edge,
+    EdgeKind,
+    FieldInfo,
+    FileFacts,
+    ImpactedClass,
+    ImpactReport,
+    IndexSummary,
+    MethodInfo,
+    ParameterInfo,
+    ParseProblem,
+    PathStep,
+    TestContext,
+    TypeKind,
+    TypeRef,
+    ValueType,
+)
+from junitbot.analysis.resolve import resolve_file
+from junitbot.analysis.sources import matches_any
+
+__all__ = [
+    "AnnotationInfo",
+    "BuilderInfo",
+    "CallSite",
+    "ChangeSet",
+    "ClassInfo",
+    "CodeGraph",
+    "Collaborator",
+    "ComparedLiteral",
+    "DependencyAnalyzer",
+    "Edge",
+    "EdgeKind",
+    "FieldInfo",
+    "FileFacts",
+    "GitCheckout",
+    "GraphDocument",
+    "GraphNode",
+    "GraphUnavailable",
+    "ImpactReport",
+    "ImpactedClass",
+    "IndexSummary",
+    "MethodInfo",
+    "ParameterInfo",
+    "ParseProblem",
+    "PathStep",
+    "ProgressCallback",
+    "TestContext",
+    "TypeKind",
+    "TypeRef",
+    "ValueType",
+    "extract_file",
+    "graph_document",
+    "matches_any",
+    "open_checkout",
+    "resolve_file",
+    "to_dot",
+    "to_graphml",
+    "update_graph",
+]

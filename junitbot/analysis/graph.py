@@ -1,0 +1,326 @@
+"""CodeGraph: the repo's types, their facts and typed edges in SQLite (the one owner of graph.sqlite).
+
+Every write happens in one transaction, and a full rebuild writes a new file that replaces the old one
+atomically, so a killed run leaves the previous graph intact.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import sqlite3
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from junitbot.analysis.models import ClassInfo, Edge, EdgeKind, FileFacts, ParseProblem
+from junitbot.errors import JunitbotError
+
+SCHEMA_VERSION = "1"
+
+_SCHEMA = """
+CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE files(
+    path TEXT PRIMARY KEY, blob_sha TEXT NOT NULL, size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL,
+    parsed INTEGER NOT NULL, facts TEXT, problems TEXT NOT NULL, source_root TEXT, is_test INTEGER NOT NULL);
+CREATE TABLE types(
+    fqn TEXT NOT NULL, path TEXT NOT NULL, name TEXT NOT NULL, kind TEXT NOT NULL, layer TEXT,
+    is_test INTEGER NOT NULL, outer TEXT, line INTEGER NOT NULL, info TEXT NOT NULL, PRIMARY KEY(fqn, path));
+CREATE INDEX types_name ON types(name);
+CREATE INDEX types_path ON types(path);
+CREATE TABLE edges(
+    source TEXT NOT NULL, target TEXT NOT NULL, kind TEXT NOT NULL, path TEXT NOT NULL,
+    PRIMARY KEY(source, target, kind, path)) WITHOUT ROWID;
+CREATE INDEX edges_target ON edges(target);
+CREATE INDEX edges_path ON edges(path);
+CREATE TABLE ref_names(name TEXT NOT NULL, path TEXT NOT NULL, PRIMARY KEY(name, path)) WITHOUT ROWID;
+CREATE INDEX ref_names_path ON ref_names(path);
+"""
+
+
+@dataclass(frozen=True)
+class FileRecord:
+    """What the graph knows of one file without loading its facts."""
+
+    path: str
+    blob_sha: str
+    size: int
+    mtime_ns: int
+    parsed: bool
+    problems: tuple[ParseProblem, ...]
+    source_root: str | None
+    is_test: bool
+
+
+@dataclass(frozen=True)
+class TypeRow:
+    """One node of the graph, as listed by `types()`."""
+
+    fqn: str
+    path: str
+    name: str
+    kind: str
+    layer: str | None
+    is_test: bool
+    outer: str | None
+    line: int
+
+
+class GraphUnavailable(JunitbotError):
+    """No graph has been built yet, or the file is not a junitbot graph."""
+
+
+class CodeGraph:
+    """Read and write access to one graph database; use as a context manager."""
+
+    def __init__(self, connection: sqlite3.Connection, path: Path) -> None:
+        self._db = connection
+        self.path = path
+
+    # -- opening -------------------------------------------------------------------------------
+
+    @classmethod
+    def open(cls, path: Path) -> CodeGraph:
+        """Open an existing graph; GraphUnavailable if there is none or it is not ours."""
+        if not path.is_file():
+            raise GraphUnavailable(f"no code graph at {path}: run `junitbot index` first")
+        connection = _connect(path)
+        try:
+            version = connection.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
+        except sqlite3.DatabaseError as e:
+            connection.close()
+            raise GraphUnavailable(f"{path} is not a readable junitbot graph ({e}); rebuild with --full") from e
+        if version is None or version[0] != SCHEMA_VERSION:
+            connection.close()
+            raise GraphUnavailable(f"{path} has schema {version and version[0]}, expected {SCHEMA_VERSION}")
+        return cls(connection, path)
+
+    @classmethod
+    @contextlib.contextmanager
+    def rebuild(cls, path: Path) -> Iterator[CodeGraph]:
+        """A new, empty graph written beside `path`, which replaces it only if the block succeeds."""
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+        temporary.unlink(missing_ok=True)
+        connection = _connect(temporary)
+        # A scratch file needs no journal: on failure it is deleted, on success fsynced and renamed.
+        connection.execute("PRAGMA journal_mode = OFF")
+        connection.execute("PRAGMA synchronous = OFF")
+        graph = cls(connection, path)
+        try:
+            connection.executescript(_SCHEMA)
+            connection.execute("BEGIN")
+            graph.set_meta(schema=SCHEMA_VERSION)
+            yield graph
+            connection.execute("COMMIT")
+        except BaseException:
+            connection.close()
+            temporary.unlink(missing_ok=True)
+            raise
+        connection.close()
+        _fsync_file(temporary)
+        os.replace(temporary, path)
+        _fsync_dir(path.parent)
+
+    def close(self) -> None:
+        self._db.close()
+
+    def __enter__(self) -> CodeGraph:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[None]:
+        """All writes inside commit together or not at all."""
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            self._db.rollback()
+            raise
+        self._db.commit()
+
+    # -- meta ------------------------------------------------------------------------------------
+
+    def meta(self, key: str) -> str | None:
+        row = self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def set_meta(self, **values: str | None) -> None:
+        for key, value in values.items():
+            if value is None:
+                self._db.execute("DELETE FROM meta WHERE key = ?", (key,))
+            else:
+                self._db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (key, value))
+
+    @property
+    def commit(self) -> str | None:
+        """The commit the graph describes (None for a work tree without git)."""
+        return self.meta("commit")
+
+    # -- files -------------------------------------------------------------------------------------
+
+    def file_records(self, paths: Iterable[str] | None = None) -> dict[str, FileRecord]:
+        query = "SELECT path, blob_sha, size, mtime_ns, parsed, problems, source_root, is_test FROM files"
+        if paths is None:
+            rows = self._db.execute(query).fetchall()
+        else:
+            rows = [row for chunk in _chunks(list(paths)) for row in self._db.execute(
+                f"{query} WHERE path IN ({','.join('?' * len(chunk))})", chunk)]
+        return {
+            row[0]: FileRecord(
+                path=row[0], blob_sha=row[1], size=row[2], mtime_ns=row[3], parsed=bool(row[4]),
+                problems=tuple(ParseProblem.model_validate(p) for p in json.loads(row[5])),
+                source_root=row[6], is_test=bool(row[7]),
+            )
+            for row in rows
+        }
+
+    def facts(self, path: str) -> FileFacts | None:
+        row = self._db.execute("SELECT facts FROM files WHERE path = ? AND parsed = 1", (path,)).fetchone()
+        return None if row is None else FileFacts.model_validate_json(row[0])
+
+    def put_file(self, record: FileRecord, facts: FileFacts | None) -> None:
+        problems = json.dumps([p.model_dump(mode="json") for p in record.problems])
+        self._db.execute(
+            "INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (record.path, record.blob_sha, record.size, record.mtime_ns, int(record.parsed),
+             facts.model_dump_json() if facts is not None else None, problems, record.source_root,
+             int(record.is_test)),
+        )
+
+    def remove_files(self, paths: Sequence[str]) -> None:
+        """Forget files and everything derived from them."""
+        self.clear_resolved(paths)
+        for chunk in _chunks(list(paths)):
+            marks = ",".join("?" * len(chunk))
+            self._db.execute(f"DELETE FROM files WHERE path IN ({marks})", chunk)
+            self._db.execute(f"DELETE FROM ref_names WHERE path IN ({marks})", chunk)
+
+    def put_ref_names(self, path: str, names: Iterable[str]) -> None:
+        self._db.execute("DELETE FROM ref_names WHERE path = ?", (path,))
+        self._db.executemany("INSERT INTO ref_names VALUES (?, ?)", ((n, path) for n in sorted(set(names))))
+
+    def paths_using(self, names: Iterable[str]) -> set[str]:
+        """Files whose type names mention one of `names` (so their resolution may change)."""
+        found: set[str] = set()
+        for chunk in _chunks(sorted(set(names))):
+            found.update(row[0] for row in self._db.execute(
+                f"SELECT DISTINCT path FROM ref_names WHERE name IN ({','.join('?' * len(chunk))})", chunk))
+        return found
+
+    # -- resolved types and edges ----------------------------------------------------------------
+
+    def clear_resolved(self, paths: Sequence[str]) -> None:
+        for chunk in _chunks(list(paths)):
+            marks = ",".join("?" * len(chunk))
+            self._db.execute(f"DELETE FROM types WHERE path IN ({marks})", chunk)
+            self._db.execute(f"DELETE FROM edges WHERE path IN ({marks})", chunk)
+
+    def put_resolved(self, path: str, classes: Sequence[ClassInfo], edges: Sequence[Edge]) -> None:
+        self._db.executemany(
+            "INSERT OR REPLACE INTO types VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            ((c.fqn, path, c.name, c.kind.value, c.layer, int(c.is_test), c.outer,
+              c.span.start_line if c.span else 0, c.model_dump_json()) for c in classes),
+        )
+        self._db.executemany("INSERT OR IGNORE INTO edges VALUES (?, ?, ?, ?)",
+                             ((e.source, e.target, e.kind.value, path) for e in edges))
+
+    def fqns_in(self, paths: Sequence[str]) -> set[str]:
+        found: set[str] = set()
+        for chunk in _chunks(list(paths)):
+            found.update(row[0] for row in self._db.execute(
+                f"SELECT fqn FROM types WHERE path IN ({','.join('?' * len(chunk))})", chunk))
+        return found
+
+    def all_fqns(self) -> set[str]:
+        return {row[0] for row in self._db.execute("SELECT fqn FROM types")}
+
+    # -- queries -----------------------------------------------------------------------------------
+
+    def types(self) -> list[TypeRow]:
+        """One row per FQN (where two files declare it, the first path wins), sorted by FQN."""
+        rows = self._db.execute(
+            "SELECT fqn, path, name, kind, layer, is_test, outer, line FROM types ORDER BY fqn, path").fetchall()
+        seen: dict[str, TypeRow] = {}
+        for row in rows:
+            if row[0] not in seen:
+                seen[row[0]] = TypeRow(row[0], row[1], row[2], row[3], row[4], bool(row[5]), row[6], row[7])
+        return list(seen.values())
+
+    def duplicate_fqns(self) -> dict[str, list[str]]:
+        rows = self._db.execute(
+            "SELECT fqn, group_concat(path, '\n') FROM types GROUP BY fqn HAVING count(*) > 1 ORDER BY fqn")
+        return {row[0]: sorted(row[1].split("\n")) for row in rows}
+
+    def class_info(self, fqn: str) -> ClassInfo | None:
+        row = self._db.execute("SELECT info FROM types WHERE fqn = ? ORDER BY path LIMIT 1", (fqn,)).fetchone()
+        return None if row is None else ClassInfo.model_validate_json(row[0])
+
+    def classes_in(self, path: str) -> list[ClassInfo]:
+        rows = self._db.execute("SELECT info FROM types WHERE path = ? ORDER BY fqn", (path,))
+        return [ClassInfo.model_validate_json(row[0]) for row in rows]
+
+    def fqns_named(self, name: str) -> list[str]:
+        """FQNs whose simple name, or dotted nested name (`Outer.Inner`), is `name`."""
+        simple = name.rsplit(".", 1)[-1]
+        rows = self._db.execute("SELECT DISTINCT fqn FROM types WHERE name = ? ORDER BY fqn", (simple,))
+        return [row[0] for row in rows if row[0] == name or row[0].endswith("." + name)]
+
+    def edges(self) -> list[Edge]:
+        rows = self._db.execute("SELECT DISTINCT source, target, kind FROM edges ORDER BY source, target, kind")
+        return [Edge(source=r[0], target=r[1], kind=EdgeKind(r[2])) for r in rows]
+
+    def dependents(self, fqn: str) -> list[tuple[str, EdgeKind]]:
+        """Types with an edge into `fqn`, with the edge's kind."""
+        rows = self._db.execute(
+            "SELECT DISTINCT source, kind FROM edges WHERE target = ? ORDER BY source, kind", (fqn,))
+        return [(r[0], EdgeKind(r[1])) for r in rows]
+
+    def dependencies(self, fqn: str) -> list[tuple[str, EdgeKind]]:
+        rows = self._db.execute(
+            "SELECT DISTINCT target, kind FROM edges WHERE source = ? ORDER BY target, kind", (fqn,))
+        return [(r[0], EdgeKind(r[1])) for r in rows]
+
+    def counts(self) -> tuple[int, int, int]:
+        """(files, distinct types, distinct edges)."""
+        files = self._db.execute("SELECT count(*) FROM files").fetchone()[0]
+        types = self._db.execute("SELECT count(DISTINCT fqn) FROM types").fetchone()[0]
+        edges = self._db.execute("SELECT count(*) FROM (SELECT DISTINCT source, target, kind FROM edges)").fetchone()[0]
+        return int(files), int(types), int(edges)
+
+    def problems(self) -> list[ParseProblem]:
+        rows = self._db.execute("SELECT problems FROM files WHERE problems != '[]' ORDER BY path")
+        return [ParseProblem.model_validate(p) for row in rows for p in json.loads(row[0])]
+
+
+def _connect(path: Path) -> sqlite3.Connection:
+    # isolation_level=None: transactions are explicit (BEGIN IMMEDIATE ... COMMIT), never implicit.
+    connection = sqlite3.connect(path, isolation_level=None)
+    connection.execute("PRAGMA synchronous = FULL")
+    return connection
+
+
+def _chunks(items: list[str], size: int = 500) -> Iterator[list[str]]:
+    for start in range(0, len(items), size):
+        yield items[start:start + size]
+
+
+def _fsync_file(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _fsync_dir(folder: Path) -> None:
+    with contextlib.suppress(OSError):
+        fd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)

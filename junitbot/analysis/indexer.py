@@ -1,0 +1,273 @@
+"""update_graph: bring the code graph up to date with the work tree, incrementally when it can.
+
+Incremental and full builds leave the same graph: both parse files with `extract_file` and resolve them
+with `resolve_file` against the same set of FQNs; the incremental path re-resolves exactly the files whose
+resolution could have changed (`resolve.names_used`).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+
+from junitbot.analysis.changes import GitCheckout, open_checkout
+from junitbot.analysis.extract import extract_file
+from junitbot.analysis.graph import SCHEMA_VERSION, CodeGraph, FileRecord, GraphUnavailable
+from junitbot.analysis.models import FileFacts, IndexSummary, ParseProblem
+from junitbot.analysis.resolve import names_used, resolve_file
+from junitbot.analysis.sources import (
+    SkippedFile,
+    is_candidate,
+    is_test_path,
+    read_source,
+    source_root_of,
+    walk_java_files,
+)
+from junitbot.config import JunitbotConfig
+from junitbot.state import StateDir
+
+log = logging.getLogger(__name__)
+
+ProgressCallback = Callable[[str, int, int], None]
+"""Called as (stage, done, total) while files are parsed and resolved."""
+
+
+def update_graph(
+    root: Path,
+    state: StateDir,
+    config: JunitbotConfig,
+    *,
+    full: bool = False,
+    progress: ProgressCallback | None = None,
+) -> IndexSummary:
+    """Index `root` into the state directory's graph; full on request or when history does not allow less."""
+    started = time.perf_counter()
+    root = root.resolve()
+    state.ensure()
+    checkout = open_checkout(root)
+    head = checkout.head() if checkout else None
+    reason = _full_rebuild_reason(state, config, checkout, head, requested=full)
+    build = _Build(root, config, checkout, head, progress)
+    if reason is None:
+        with CodeGraph.open(state.graph_db) as graph:
+            summary = build.incremental(graph)
+    else:
+        summary = build.full(state.graph_db, reason)
+    seconds = {**summary.seconds, "total": time.perf_counter() - started}
+    return summary.model_copy(update={"seconds": {k: round(v, 4) for k, v in seconds.items()}})
+
+
+def _full_rebuild_reason(
+    state: StateDir, config: JunitbotConfig, checkout: GitCheckout | None, head: str | None, *, requested: bool
+) -> str | None:
+    if requested:
+        return "full rebuild requested"
+    try:
+        with CodeGraph.open(state.graph_db) as graph:
+            last = graph.commit
+            fingerprint = graph.meta("fingerprint")
+            had_git = graph.meta("git") == "1"
+    except GraphUnavailable as e:
+        return f"no usable graph yet ({e})"
+    if fingerprint != config.analysis_fingerprint():
+        return "analysis settings changed (ignore, max_file_bytes or layers)"
+    if had_git != (checkout is not None):
+        return "the repository's git status changed"
+    if checkout is None:
+        return None
+    if last is None:
+        return None if head is None else "first commit since the graph was built"
+    if head is None or not checkout.is_ancestor(last, head):
+        return f"last indexed commit {last[:12]} is not an ancestor of HEAD (history was rewritten)"
+    return None
+
+
+class _Build:
+    """One indexing run: which files to (re)parse, then resolution and writing."""
+
+    def __init__(
+        self,
+        root: Path,
+        config: JunitbotConfig,
+        checkout: GitCheckout | None,
+        head: str | None,
+        progress: ProgressCallback | None,
+    ) -> None:
+        self.root = root
+        self.config = config
+        self.checkout = checkout
+        self.head = head
+        self.progress = progress or (lambda stage, done, total: None)
+        self.seconds: dict[str, float] = {}
+
+    # -- the two modes -----------------------------------------------------------------------------
+
+    def full(self, db: Path, reason: str) -> IndexSummary:
+        tick = time.perf_counter()
+        paths = self._all_paths()
+        self.seconds["scan"] = time.perf_counter() - tick
+        parsed = self._parse(paths)
+        with CodeGraph.rebuild(db) as graph:
+            tick = time.perf_counter()
+            symbols = {c.fqn for _, facts in parsed.values() if facts for c in facts.classes}
+            for path, (record, facts) in parsed.items():
+                graph.put_file(record, facts)
+                if facts is not None:
+                    graph.put_ref_names(path, names_used(facts))
+            self._resolve(graph, [f for _, f in parsed.values() if f is not None], symbols)
+            self._finish(graph)
+            summary = self._summary(graph, incremental=False, reason=reason, parsed=len(parsed), removed=0,
+                                    reresolved=0)
+        return summary
+
+    def incremental(self, graph: CodeGraph) -> IndexSummary:
+        tick = time.perf_counter()
+        candidates, reason = self._candidates(graph)
+        known = graph.file_records(candidates)
+        to_parse, to_remove = [], []
+        for path in sorted(candidates):
+            if not self._on_disk(path):
+                if path in known:
+                    to_remove.append(path)
+            elif self._changed(path, known.get(path)):
+                to_parse.append(path)
+        self.seconds["scan"] = time.perf_counter() - tick
+        parsed = self._parse(to_parse)
+        tick = time.perf_counter()
+        with graph.transaction():
+            before = graph.all_fqns()
+            graph.remove_files(to_remove)
+            graph.clear_resolved(to_parse)
+            for path, (record, facts) in parsed.items():
+                graph.put_file(record, facts)
+                graph.put_ref_names(path, names_used(facts) if facts else ())
+            new_facts = [f for _, f in parsed.values() if f is not None]
+            symbols = graph.all_fqns() | {c.fqn for facts in new_facts for c in facts.classes}
+            changed_names = {fqn.rsplit(".", 1)[-1] for fqn in before ^ symbols}
+            affected = sorted(graph.paths_using(changed_names) - set(parsed) - set(to_remove))
+            dependents = [f for f in (graph.facts(p) for p in affected) if f is not None]
+            graph.clear_resolved(affected)
+            self.seconds["write"] = time.perf_counter() - tick
+            self._resolve(graph, [*new_facts, *dependents], symbols)
+            self._finish(graph)
+        log.info("incremental update: %d parsed, %d removed, %d re-resolved", len(parsed), len(to_remove),
+                 len(dependents))
+        return self._summary(graph, incremental=True, reason=reason, parsed=len(parsed), removed=len(to_remove),
+                             reresolved=len(dependents))
+
+    # -- steps ---------------------------------------------------------------------------------------
+
+    def _all_paths(self) -> list[str]:
+        if self.checkout is not None:
+            return self.checkout.list_java_files(self.config.ignore)
+        return walk_java_files(self.root, self.config.ignore)
+
+    def _candidates(self, graph: CodeGraph) -> tuple[set[str], str]:
+        """Paths that may differ from the graph: the git change set plus what was dirty last time."""
+        if self.checkout is None:
+            return set(self._all_paths()) | set(graph.file_records()), "not a git repository: compared the work tree"
+        last = graph.commit
+        previously_dirty = set(json.loads(graph.meta("dirty") or "[]"))
+        if last is None:
+            return set(self._all_paths()) | set(graph.file_records()), "no commit yet: compared the work tree"
+        changes = self.checkout.changes_since(last, self.head, self.config.ignore)
+        return set(changes.paths) | previously_dirty, changes.reason
+
+    def _on_disk(self, path: str) -> bool:
+        full = self.root / path
+        return is_candidate(path, self.config.ignore) and (full.is_file() or full.is_symlink())
+
+    def _changed(self, path: str, record: FileRecord | None) -> bool:
+        if record is None:
+            return True
+        try:
+            stat = (self.root / path).lstat()
+            if (stat.st_size, stat.st_mtime_ns) == (record.size, record.mtime_ns):
+                return False  # the same fast check git's own index makes
+            if not record.parsed:
+                return True
+            return read_source(self.root, path, max_bytes=self.config.max_file_bytes).blob_sha != record.blob_sha
+        except (OSError, SkippedFile):
+            return True
+
+    def _parse(self, paths: Sequence[str]) -> dict[str, tuple[FileRecord, FileFacts | None]]:
+        tick = time.perf_counter()
+        parsed = {}
+        for done, path in enumerate(paths, 1):
+            parsed[path] = self._parse_one(path)
+            if done % 50 == 0 or done == len(paths):
+                self.progress("parse", done, len(paths))
+        self.seconds["parse"] = time.perf_counter() - tick
+        return parsed
+
+    def _parse_one(self, path: str) -> tuple[FileRecord, FileFacts | None]:
+        full = self.root / path
+        is_test = is_test_path(path)
+        try:
+            stat = full.lstat()
+        except OSError as e:
+            problem = ParseProblem(path=path, line=0, severity="warning", message=f"cannot read: {e.strerror}")
+            return FileRecord(path, "", 0, 0, False, (problem,), None, is_test), None
+        try:
+            source = read_source(self.root, path, max_bytes=self.config.max_file_bytes)
+        except (SkippedFile, OSError) as e:
+            problem = ParseProblem(path=path, line=0, severity="warning", message=f"skipped: {e}")
+            return FileRecord(path, "", stat.st_size, stat.st_mtime_ns, False, (problem,), None, is_test), None
+        facts = extract_file(source.data, path, is_test=is_test)
+        problems = facts.problems
+        if source.warning:
+            problems = (ParseProblem(path=path, line=0, severity="warning", message=source.warning), *problems)
+        record = FileRecord(path, source.blob_sha, stat.st_size, stat.st_mtime_ns, True, tuple(problems),
+                            source_root_of(path, facts.package), is_test)
+        return record, facts
+
+    def _resolve(self, graph: CodeGraph, files: Iterable[FileFacts], symbols: set[str]) -> None:
+        tick = time.perf_counter()
+        files = list(files)
+        for done, facts in enumerate(files, 1):
+            classes, edges = resolve_file(facts, symbols, layers=self.config.layers)
+            graph.put_resolved(facts.path, classes, edges)
+            if done % 200 == 0 or done == len(files):
+                self.progress("resolve", done, len(files))
+        self.seconds["resolve"] = time.perf_counter() - tick
+
+    def _finish(self, graph: CodeGraph) -> None:
+        dirty: list[str] = []
+        if self.checkout is not None and self.head is not None:
+            dirty = list(self.checkout.changes_since(self.head, self.head, self.config.ignore).paths)
+        graph.set_meta(
+            commit=self.head,
+            dirty=json.dumps(dirty),
+            fingerprint=self.config.analysis_fingerprint(),
+            git="1" if self.checkout is not None else "0",
+            schema=SCHEMA_VERSION,
+        )
+
+    def _summary(
+        self, graph: CodeGraph, *, incremental: bool, reason: str, parsed: int, removed: int, reresolved: int
+    ) -> IndexSummary:
+        files, classes, edges = graph.counts()
+        problems = graph.problems()
+        duplicates = graph.duplicate_fqns()
+        problems.extend(
+            ParseProblem(path=paths[1], line=0, severity="warning",
+                         message=f"duplicate type {fqn} (also in {paths[0]}); the graph uses {paths[0]}")
+            for fqn, paths in duplicates.items()
+        )
+        return IndexSummary(
+            commit=self.head,
+            incremental=incremental,
+            reason=reason,
+            git=self.checkout is not None,
+            files=files,
+            files_parsed=parsed,
+            files_removed=removed,
+            files_reresolved=reresolved,
+            classes=classes,
+            edges=edges,
+            problems=tuple(problems),
+            seconds=dict(self.seconds),
+        )

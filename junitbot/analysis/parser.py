@@ -1,0 +1,63 @@
+"""The only tree-sitter importer: the Java language, a parser and the compiled queries."""
+
+from __future__ import annotations
+
+import threading
+from functools import cache
+from importlib import resources
+
+import tree_sitter
+import tree_sitter_java
+
+Node = tree_sitter.Node
+Tree = tree_sitter.Tree
+
+_local = threading.local()
+
+
+@cache
+def java_language() -> tree_sitter.Language:
+    return tree_sitter.Language(tree_sitter_java.language())
+
+
+@cache
+def java_query() -> tree_sitter.Query:
+    """The declarations-and-usages query of `queries/java.scm`, compiled once per process."""
+    text = resources.files("junitbot.analysis").joinpath("queries/java.scm").read_text(encoding="utf-8")
+    return tree_sitter.Query(java_language(), text)
+
+
+def parse_java(source: bytes) -> Tree:
+    """Parse Java source bytes; syntax errors become ERROR/MISSING nodes, never exceptions."""
+    parser = getattr(_local, "parser", None)
+    if parser is None:
+        # Parsers are not thread-safe; one per thread, reused across files.
+        parser = _local.parser = tree_sitter.Parser(java_language())
+    return parser.parse(source)
+
+
+def capture_nodes(tree: Tree) -> dict[str, list[Node]]:
+    """All captures of the Java query over a tree, by capture name, each list in source order."""
+    cursor = tree_sitter.QueryCursor(java_query())
+    captured = cursor.captures(tree.root_node)
+    for nodes in captured.values():
+        nodes.sort(key=lambda node: node.start_byte)
+    return captured
+
+
+def syntax_errors(tree: Tree, *, limit: int = 5) -> list[tuple[int, str]]:
+    """Up to `limit` (line, message) pairs for ERROR and MISSING nodes, in source order."""
+    found: list[tuple[int, str]] = []
+    if not tree.root_node.has_error:
+        return found
+    stack = [tree.root_node]
+    while stack and len(found) < limit:
+        node = stack.pop()
+        if node.is_missing:
+            found.append((node.start_point[0] + 1, f"missing {node.type!r}"))
+        elif node.is_error:
+            snippet = (node.text or b"")[:40].decode("utf-8", "replace").replace("\n", " ")
+            found.append((node.start_point[0] + 1, f"syntax error near {snippet!r}"))
+        elif node.has_error:
+            stack.extend(reversed(node.children))
+    return sorted(found)

@@ -1,0 +1,302 @@
+"""The `junitbot` command line: argparse, rich output, `--json` on every command that reports. No logic."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import yaml
+from rich.console import Console
+from rich.logging import RichHandler
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from junitbot import __version__
+from junitbot.config import JunitbotConfig, load_config
+from junitbot.errors import JunitbotError
+from junitbot.state import StateDir
+
+log = logging.getLogger("junitbot")
+console = Console()
+err_console = Console(stderr=True)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; JunitbotError → 1, Ctrl-C → 130, anything else → 3 with a traceback logged."""
+    parser = _parser()
+    args = parser.parse_args(argv)
+    logging.basicConfig(
+        level=logging.DEBUG if args.verbose else logging.WARNING,
+        format="%(message)s",
+        handlers=[RichHandler(console=err_console, show_path=False)],
+    )
+    try:
+        result: int = args.handler(args)
+        return result
+    except JunitbotError as e:
+        err_console.print(f"[bold red]error:[/] {e}", highlight=False)
+        return 1
+    except KeyboardInterrupt:
+        err_console.print("interrupted")
+        return 130
+    except Exception:
+        log.exception("junitbot failed unexpectedly; please report this with the traceback")
+        return 3
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="junitbot", description="Generate and maintain JUnit 5 tests for Java repos.")
+    parser.add_argument("--version", action="version", version=f"junitbot {__version__}")
+    parser.set_defaults(handler=lambda args: (parser.print_help(), 2)[1], verbose=False)
+    commands = parser.add_subparsers(title="commands", metavar="COMMAND")
+    for add in (_add_index, _add_impact, _add_context, _add_graph, _add_config):
+        add(commands)
+    return parser
+
+
+def _common(command: argparse.ArgumentParser, *, json_flag: bool = True) -> None:
+    command.add_argument("--repo", type=Path, default=Path("."), help="the Java repository (default: .)")
+    command.add_argument("--state-dir", type=Path, help="state directory (default: <repo>/.junitbot)")
+    command.add_argument("-v", "--verbose", action="store_true", help="log what happens")
+    if json_flag:
+        command.add_argument("--json", action="store_true", help="print machine-readable JSON")
+
+
+# -- shared plumbing -----------------------------------------------------------------------------------
+
+
+def _setup(args: argparse.Namespace) -> tuple[Path, JunitbotConfig, StateDir]:
+    root = args.repo.resolve()
+    if not root.is_dir():
+        raise JunitbotError(f"--repo {args.repo}: not a directory")
+    state_dir = args.state_dir.resolve() if getattr(args, "state_dir", None) else None
+    config = load_config(root, overrides={"state_dir": state_dir})
+    return root, config, StateDir.for_repo(root, config)
+
+
+@contextmanager
+def _progress(enabled: bool) -> Iterator[Callable[[str, int, int], None]]:
+    if not enabled or not err_console.is_terminal:
+        yield lambda stage, done, total: None
+        return
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=err_console, transient=True) as progress:
+        tasks: dict[str, Any] = {}
+
+        def update(stage: str, done: int, total: int) -> None:
+            if stage not in tasks:
+                tasks[stage] = progress.add_task(f"{stage:8}", total=total)
+            progress.update(tasks[stage], completed=done, total=total)
+
+        yield update
+
+
+def _print_json(data: Any) -> None:
+    sys.stdout.write(json.dumps(data, indent=2, sort_keys=False) + "\n")
+
+
+def _refresh_graph(root: Path, config: JunitbotConfig, state: StateDir, *, quiet: bool) -> None:
+    """Bring the graph up to date before answering, so queries see the work tree as it is."""
+    from junitbot.analysis import update_graph
+
+    with _progress(not quiet) as progress:
+        summary = update_graph(root, state, config, progress=progress)
+    log.info("graph updated: %s, %d files parsed", "incremental" if summary.incremental else "full",
+             summary.files_parsed)
+
+
+def _short(fqn: str) -> str:
+    return fqn.rsplit(".", 1)[-1]
+
+
+# -- index -------------------------------------------------------------------------------------------
+
+
+def _add_index(commands: Any) -> None:
+    command = commands.add_parser("index", help="build or update the code graph")
+    _common(command)
+    command.add_argument("--full", action="store_true", help="rebuild from scratch")
+    command.set_defaults(handler=_cmd_index)
+
+
+def _cmd_index(args: argparse.Namespace) -> int:
+    from junitbot.analysis import update_graph
+
+    root, config, state = _setup(args)
+    with _progress(not args.json) as progress:
+        summary = update_graph(root, state, config, full=args.full, progress=progress)
+    if args.json:
+        _print_json(summary.model_dump(mode="json"))
+        return 0
+    if not summary.git:
+        console.print(f"[yellow]{root} is not a git repository: indexed the working tree as it is.[/]")
+    mode = "incremental" if summary.incremental else "full"
+    table = Table(title=f"Code graph of {root.name} ({mode}: {summary.reason})", show_header=False)
+    table.add_column(style="bold")
+    table.add_column(justify="right")
+    for label, value in (
+        ("commit", (summary.commit or "-")[:12]),
+        ("files", summary.files),
+        ("files parsed", summary.files_parsed),
+        ("files removed", summary.files_removed),
+        ("files re-resolved", summary.files_reresolved),
+        ("classes", summary.classes),
+        ("edges", summary.edges),
+        ("problems", len(summary.problems)),
+        *((f"{stage} (s)", f"{seconds:.3f}") for stage, seconds in summary.seconds.items()),
+    ):
+        table.add_row(label, str(value))
+    console.print(table)
+    _print_problems(summary.problems)
+    return 0
+
+
+def _print_problems(problems: Sequence[Any], limit: int = 20) -> None:
+    if not problems:
+        return
+    table = Table(title=f"Problems ({len(problems)})")
+    for column in ("file", "line", "severity", "message"):
+        table.add_column(column)
+    for problem in problems[:limit]:
+        colour = "red" if problem.severity == "error" else "yellow"
+        table.add_row(problem.path, str(problem.line or ""), f"[{colour}]{problem.severity}[/]", problem.message)
+    console.print(table)
+    if len(problems) > limit:
+        console.print(f"... and {len(problems) - limit} more (use --json for all)")
+
+
+# -- impact ------------------------------------------------------------------------------------------
+
+
+def _add_impact(commands: Any) -> None:
+    command = commands.add_parser("impact", help="classes that depend on the given classes, with why")
+    _common(command)
+    command.add_argument("classes", nargs="+", metavar="CLASS", help="FQN or unambiguous simple name")
+    command.add_argument("--depth", type=int, help="dependency hops to follow (default: impact_depth, 3)")
+    command.set_defaults(handler=_cmd_impact)
+
+
+def _cmd_impact(args: argparse.Namespace) -> int:
+    from junitbot.analysis import CodeGraph, DependencyAnalyzer
+
+    root, config, state = _setup(args)
+    _refresh_graph(root, config, state, quiet=args.json)
+    with CodeGraph.open(state.graph_db) as graph:
+        report = DependencyAnalyzer(graph).impact_of(args.classes, depth=args.depth or config.impact_depth)
+    if args.json:
+        _print_json(report.model_dump(mode="json"))
+        return 0
+    table = Table(title=f"Impact of {', '.join(_short(c) for c in report.changed)} (depth ≤ {report.depth})")
+    for column in ("depth", "dependent", "because"):
+        table.add_column(column)
+    for item in (*report.dependents, *report.tests):
+        why = " → ".join(f"{_short(step.source)} [dim]{step.kind.value}[/] {_short(step.target)}" for step in item.path)
+        name = f"{item.fqn} [dim](test)[/]" if item.is_test else item.fqn
+        table.add_row(str(item.depth), name, why or "[dim]named after it[/]")
+    console.print(table)
+    if not report.dependents and not report.tests:
+        console.print("Nothing depends on these classes.")
+    return 0
+
+
+# -- context -----------------------------------------------------------------------------------------
+
+
+def _add_context(commands: Any) -> None:
+    command = commands.add_parser("context", help="what a test of CLASS needs: mocks, values, layer, tests")
+    _common(command)
+    command.add_argument("cls", metavar="CLASS", help="FQN or unambiguous simple name")
+    command.set_defaults(handler=_cmd_context)
+
+
+def _cmd_context(args: argparse.Namespace) -> int:
+    from junitbot.analysis import CodeGraph, DependencyAnalyzer
+
+    root, config, state = _setup(args)
+    _refresh_graph(root, config, state, quiet=args.json)
+    with CodeGraph.open(state.graph_db) as graph:
+        context = DependencyAnalyzer(graph).test_context_for(args.cls)
+    if args.json:
+        _print_json(context.model_dump(mode="json"))
+        return 0
+    console.print(f"[bold]{context.target}[/] ({context.kind.value}, layer {context.layer or '-'}, {context.file})")
+    if context.constructor is not None:
+        params = ", ".join(f"{p.type.text} {p.name}" for p in context.constructor.parameters)
+        console.print(f"constructor: {_short(context.target)}({params})")
+    mocks = Table(title="Collaborators to mock")
+    for column in ("name", "type", "via"):
+        mocks.add_column(column)
+    for collaborator in context.collaborators:
+        mocks.add_row(collaborator.name, collaborator.type.fqn or collaborator.type.text, collaborator.via)
+    console.print(mocks)
+    values = Table(title="Value types to build")
+    for column in ("type", "how", "details"):
+        values.add_column(column)
+    for value in context.value_types:
+        values.add_row(value.fqn, value.strategy, ", ".join(value.details))
+    console.print(values)
+    console.print("existing tests: " + (", ".join(context.existing_tests) or "none"))
+    if context.unresolved:
+        console.print("[yellow]not found in the repo or the JDK (mock without source):[/] " + ", ".join(context.unresolved))
+    return 0
+
+
+# -- graph -------------------------------------------------------------------------------------------
+
+
+def _add_graph(commands: Any) -> None:
+    command = commands.add_parser("graph", help="export the whole graph (JSON, Graphviz DOT, GraphML)")
+    _common(command, json_flag=False)
+    command.add_argument("--format", choices=("json", "dot", "graphml"), default="json")
+    command.add_argument("--output", type=Path, help="write to FILE instead of standard output")
+    command.set_defaults(handler=_cmd_graph)
+
+
+def _cmd_graph(args: argparse.Namespace) -> int:
+    from junitbot.analysis import CodeGraph, graph_document, to_dot, to_graphml
+
+    root, config, state = _setup(args)
+    _refresh_graph(root, config, state, quiet=True)
+    with CodeGraph.open(state.graph_db) as graph:
+        document = graph_document(graph)
+    if args.format == "json":
+        text = json.dumps(document.model_dump(mode="json"), indent=2) + "\n"
+    else:
+        text = to_dot(document) if args.format == "dot" else to_graphml(document)
+    if args.output:
+        args.output.write_text(text, encoding="utf-8")
+        err_console.print(f"wrote {len(document.nodes)} types and {len(document.edges)} edges to {args.output}")
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+# -- config ------------------------------------------------------------------------------------------
+
+
+def _add_config(commands: Any) -> None:
+    command = commands.add_parser("config", help="show the effective configuration or its JSON schema")
+    _common(command)
+    group = command.add_mutually_exclusive_group()
+    group.add_argument("--show", action="store_true", help="the effective configuration (default)")
+    group.add_argument("--schema", action="store_true", help="the JSON schema of .junitbot.yml")
+    command.set_defaults(handler=_cmd_config)
+
+
+def _cmd_config(args: argparse.Namespace) -> int:
+    if args.schema:
+        _print_json(JunitbotConfig.model_json_schema())
+        return 0
+    _, config, _ = _setup(args)
+    data = config.model_dump(mode="json")
+    if args.json:
+        _print_json(data)
+    else:
+        sys.stdout.write(yaml.safe_dump(data, sort_keys=False))
+    return 0

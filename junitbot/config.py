@@ -1,0 +1,147 @@
+"""JunitbotConfig: `.junitbot.yml` in the target repo, then `JUNITBOT_*` variables, then flags."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from junitbot.errors import ConfigError
+
+CONFIG_FILE = ".junitbot.yml"
+ENV_PREFIX = "JUNITBOT_"
+
+
+class LayerRule(BaseModel):
+    """A DDD layer: a type belongs to the first rule whose package segment or name suffix matches."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str
+    packages: tuple[str, ...] = Field(
+        default=(), description="package segments that place a type in this layer, e.g. 'domain'"
+    )
+    suffixes: tuple[str, ...] = Field(
+        default=(), description="simple-name suffixes that place a type in this layer, e.g. 'Controller'"
+    )
+
+
+DEFAULT_LAYERS: tuple[LayerRule, ...] = (
+    LayerRule(name="presentation", packages=("web", "api", "rest", "controller", "ui"), suffixes=("Controller", "Resource", "Endpoint")),
+    LayerRule(name="infrastructure", packages=("infrastructure", "infra", "adapter", "adapters", "persistence"), suffixes=("Adapter", "Dao", "Client")),
+    LayerRule(name="application", packages=("application", "app", "usecase", "usecases", "service"), suffixes=("UseCase", "Service", "Handler")),
+    LayerRule(name="domain", packages=("domain", "model", "core"), suffixes=()),
+)
+
+
+class JunitbotConfig(BaseModel):
+    """Every setting junitbot reads; unknown keys are errors so typos never pass silently."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    include: tuple[str, ...] = Field(
+        default=(), description="repo-relative globs of sources that get tests (empty: all main sources)"
+    )
+    exclude: tuple[str, ...] = Field(default=(), description="repo-relative globs of sources that never get tests")
+    ignore: tuple[str, ...] = Field(
+        default=(), description="repo-relative globs never analysed, on top of build output (target/, build/, .gradle/)"
+    )
+    state_dir: Path | None = Field(default=None, description="where the graph and index live (default <repo>/.junitbot)")
+    max_file_bytes: int = Field(default=1_000_000, gt=0, description="larger .java files are skipped and reported")
+    layers: tuple[LayerRule, ...] = Field(default=DEFAULT_LAYERS, description="DDD layer rules, first match wins")
+    impact_depth: int = Field(default=3, ge=1, le=50, description="how many dependency hops impact analysis follows")
+
+    @field_validator("include", "exclude", "ignore", mode="before")
+    @classmethod
+    def _one_glob_is_a_list(cls, value: Any) -> Any:
+        return (value,) if isinstance(value, str) else value
+
+    def analysis_fingerprint(self) -> str:
+        """The settings that change what the graph holds; a change means a full rebuild."""
+        return json.dumps(
+            {
+                "ignore": list(self.ignore),
+                "max_file_bytes": self.max_file_bytes,
+                "layers": [rule.model_dump(mode="json") for rule in self.layers],
+            },
+            sort_keys=True,
+        )
+
+
+def load_config(
+    repo: Path,
+    *,
+    environ: Mapping[str, str] | None = None,
+    overrides: Mapping[str, Any] | None = None,
+) -> JunitbotConfig:
+    """Read `.junitbot.yml`, then `JUNITBOT_*` variables, then `overrides` (CLI flags); later wins."""
+    config_file = repo / CONFIG_FILE
+    values: dict[str, Any] = {}
+    origin: dict[str, str] = {}
+    if config_file.is_file():
+        for key, value in _read_yaml(config_file).items():
+            values[key] = value
+            origin[key] = str(config_file)
+    for key, value in _read_environ(os.environ if environ is None else environ).items():
+        values[key] = value
+        origin[key] = f"environment variable {ENV_PREFIX}{key.upper()}"
+    for key, value in (overrides or {}).items():
+        if value is not None:
+            values[key] = value
+            origin[key] = f"command-line flag --{key.replace('_', '-')}"
+    try:
+        config = JunitbotConfig.model_validate(values)
+    except ValidationError as e:
+        raise ConfigError(_describe(e, origin)) from e
+    if config.state_dir is not None and not config.state_dir.is_absolute():
+        config = config.model_copy(update={"state_dir": repo / config.state_dir})
+    return config
+
+
+def _read_yaml(path: Path) -> dict[str, Any]:
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (yaml.YAMLError, UnicodeDecodeError) as e:
+        raise ConfigError(f"{path}: not valid YAML: {e}") from e
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}: expected a mapping of keys to values, got {type(data).__name__}")
+    return {str(key): value for key, value in data.items()}
+
+
+def _read_environ(environ: Mapping[str, str]) -> dict[str, Any]:
+    """`JUNITBOT_KEY=value`; lists as JSON or comma-separated, nested values as JSON."""
+    values: dict[str, Any] = {}
+    for name, raw in environ.items():
+        if not name.startswith(ENV_PREFIX) or name == "JUNITBOT_HOME":
+            continue
+        key = name[len(ENV_PREFIX):].lower()
+        field = JunitbotConfig.model_fields.get(key)
+        if field is not None and "tuple" in str(field.annotation) and not raw.lstrip().startswith("["):
+            values[key] = [part.strip() for part in raw.split(",") if part.strip()]
+        elif raw.lstrip().startswith(("[", "{")):
+            try:
+                values[key] = json.loads(raw)
+            except json.JSONDecodeError as e:
+                raise ConfigError(f"environment variable {name}: not valid JSON: {e}") from e
+        else:
+            values[key] = raw
+    return values
+
+
+def _describe(error: ValidationError, origin: Mapping[str, str]) -> str:
+    lines = []
+    for item in error.errors():
+        loc = item["loc"]
+        key = str(loc[0]) if loc else "?"
+        where = origin.get(key, "defaults")
+        path = ".".join(str(part) for part in loc)
+        message = "unknown key" if item["type"] == "extra_forbidden" else item["msg"]
+        lines.append(f"key {path!r} ({where}): {message}")
+    return "invalid configuration:\n  " + "\n  ".join(lines)

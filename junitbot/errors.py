@@ -1,0 +1,35 @@
+"""The one exception family junitbot raises, each with a message a user can act on.
+
+    JunitbotError                 anything the user can fix: bad input, bad state, bad arguments
+    ├── ConfigError               an invalid `.junitbot.yml`, environment variable or flag (names the key)
+    ├── UnknownClassError         a class name that matches no type, or several (lists the closest)
+    └── GitError                  git could not answer (not a repository, a missing commit, ...)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+
+class JunitbotError(Exception):
+    """An error the user can act on; the CLI prints its message and exits with 1."""
+
+
+class ConfigError(JunitbotError):
+    """Configuration that does not validate; the message names the key and where it came from."""
+
+
+class GitError(JunitbotError):
+    """A git operation failed; raised from the GitPython exception that caused it."""
+
+
+class UnknownClassError(JunitbotError):
+    """A class name that is unknown or ambiguous; carries the closest matches."""
+
+    def __init__(self, name: str, *, candidates: Sequence[str], ambiguous: bool = False) -> None:
+        self.name = name
+        self.candidates = list(candidates)
+        self.ambiguous = ambiguous
+        what = "is ambiguous" if ambiguous else "matches no class in the graph"
+        hint = f"; did you mean: {', '.join(self.candidates)}" if self.candidates else ""
+        super().__init__(f"{name!r} {what}{hint}")

@@ -1,0 +1,37 @@
+"""StateDir: where one target repository's graph, index, Dagster instance and reports live."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from junitbot.config import JunitbotConfig
+
+DEFAULT_STATE_DIR = ".junitbot"
+
+
+class StateDir:
+    """The state directory of one repository; creating it also keeps it out of git."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+
+    @classmethod
+    def for_repo(cls, repo: Path, config: JunitbotConfig) -> StateDir:
+        """The configured state directory, or `<repo>/.junitbot`."""
+        return cls(config.state_dir or repo / DEFAULT_STATE_DIR)
+
+    @property
+    def graph_db(self) -> Path:
+        return self.root / "graph.sqlite"
+
+    @property
+    def reports(self) -> Path:
+        return self.root / "reports"
+
+    def ensure(self) -> StateDir:
+        """Create the directory with a `.gitignore` of `*`, so its files never show up as changes."""
+        self.root.mkdir(parents=True, exist_ok=True)
+        ignore = self.root / ".gitignore"
+        if not ignore.exists():
+            ignore.write_text("# junitbot state: never commit\n*\n", encoding="utf-8")
+        return self

@@ -1,0 +1,82 @@
+"""Shared fixtures: real git repositories built in tmp_path from the bundled example or given sources."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Callable, Iterator, Mapping
+from pathlib import Path
+
+import git
+import pytest
+
+from junitbot.config import JunitbotConfig, load_config
+from junitbot.state import StateDir
+
+PROJECT = Path(__file__).resolve().parent.parent
+EXAMPLE = PROJECT / "examples" / "shop"
+
+
+@pytest.fixture(autouse=True)
+def _isolated_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """No JUNITBOT_* variable or git identity of the developer leaks into a test."""
+    for name in list(os.environ):
+        if name.startswith("JUNITBOT_"):
+            monkeypatch.delenv(name)
+    monkeypatch.setenv("GIT_AUTHOR_NAME", "Test Author")
+    monkeypatch.setenv("GIT_AUTHOR_EMAIL", "author@example.com")
+    monkeypatch.setenv("GIT_COMMITTER_NAME", "Test Author")
+    monkeypatch.setenv("GIT_COMMITTER_EMAIL", "author@example.com")
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(tmp_path / "gitconfig"))
+    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+
+
+def commit_all(repo: git.Repo, message: str) -> str:
+    """Stage everything (including deletions) and commit; returns the commit id."""
+    repo.git.add("-A")
+    repo.git.commit("-q", "--allow-empty", "-m", message)
+    return repo.head.commit.hexsha
+
+
+@pytest.fixture
+def make_java_repo(tmp_path: Path) -> Callable[..., Path]:
+    """make_java_repo({"src/main/java/a/A.java": "..."}, git=True) -> a repository with one commit."""
+    counter = iter(range(1000))
+
+    def make(files: Mapping[str, str | bytes], *, use_git: bool = True) -> Path:
+        root = tmp_path / f"repo{next(counter)}"
+        root.mkdir()
+        for rel, content in files.items():
+            path = root / rel
+            path.parent.mkdir(parents=True, exist_ok=True)
+            if isinstance(content, bytes):
+                path.write_bytes(content)
+            else:
+                path.write_text(content, encoding="utf-8")
+        if use_git:
+            repo = git.Repo.init(root, initial_branch="main")
+            commit_all(repo, "initial")
+        return root
+
+    return make
+
+
+@pytest.fixture
+def shop_repo(tmp_path: Path) -> Iterator[Path]:
+    """The bundled example as its own git repository, one commit."""
+    root = tmp_path / "shop"
+    shutil.copytree(EXAMPLE, root, ignore=shutil.ignore_patterns(".junitbot"))
+    repo = git.Repo.init(root, initial_branch="main")
+    commit_all(repo, "shop: initial import")
+    yield root
+    repo.close()
+
+
+@pytest.fixture
+def config_for() -> Callable[[Path], JunitbotConfig]:
+    return lambda root: load_config(root, environ={})
+
+
+@pytest.fixture
+def state_for(tmp_path: Path) -> Callable[[Path], StateDir]:
+    return lambda root: StateDir(tmp_path / f"state-{root.name}")
