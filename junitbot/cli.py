@@ -40,7 +40,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         result: int = args.handler(args)
         return result
     except JunitbotError as e:
-        err_console.print(f"[bold red]error:[/] {e}", highlight=False)
+        err_console.print(f"[bold red]error:[/] {e}", highlight=False, soft_wrap=True)
         return 1
     except KeyboardInterrupt:
         err_console.print("interrupted")
@@ -53,11 +53,16 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="junitbot", description="Generate and maintain JUnit 5 tests for Java repos.")
     parser.add_argument("--version", action="version", version=f"junitbot {__version__}")
-    parser.set_defaults(handler=lambda args: (parser.print_help(), 2)[1], verbose=False)
+    parser.set_defaults(handler=lambda args: _usage(parser), verbose=False)
     commands = parser.add_subparsers(title="commands", metavar="COMMAND")
     for add in (_add_index, _add_impact, _add_context, _add_graph, _add_config):
         add(commands)
     return parser
+
+
+def _usage(parser: argparse.ArgumentParser) -> int:
+    parser.print_help()
+    return 2
 
 
 def _common(command: argparse.ArgumentParser, *, json_flag: bool = True) -> None:
@@ -135,9 +140,9 @@ def _cmd_index(args: argparse.Namespace) -> int:
         _print_json(summary.model_dump(mode="json"))
         return 0
     if not summary.git:
-        console.print(f"[yellow]{root} is not a git repository: indexed the working tree as it is.[/]")
+        console.print(f"[yellow]{root} is not a git repository: indexed the working tree as it is.[/]", soft_wrap=True)
     mode = "incremental" if summary.incremental else "full"
-    table = Table(title=f"Code graph of {root.name} ({mode}: {summary.reason})", show_header=False)
+    table = Table(title=f"Code graph of {root.name}", caption=f"{mode}: {summary.reason}", show_header=False)
     table.add_column(style="bold")
     table.add_column(justify="right")
     for label, value in (
@@ -243,7 +248,8 @@ def _cmd_context(args: argparse.Namespace) -> int:
     console.print(values)
     console.print("existing tests: " + (", ".join(context.existing_tests) or "none"))
     if context.unresolved:
-        console.print("[yellow]not found in the repo or the JDK (mock without source):[/] " + ", ".join(context.unresolved))
+        missing = ", ".join(context.unresolved)
+        console.print(f"[yellow]not found in the repo or the JDK (mock without source):[/] {missing}")
     return 0
 
 

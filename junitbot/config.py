@@ -32,9 +32,12 @@ class LayerRule(BaseModel):
 
 
 DEFAULT_LAYERS: tuple[LayerRule, ...] = (
-    LayerRule(name="presentation", packages=("web", "api", "rest", "controller", "ui"), suffixes=("Controller", "Resource", "Endpoint")),
-    LayerRule(name="infrastructure", packages=("infrastructure", "infra", "adapter", "adapters", "persistence"), suffixes=("Adapter", "Dao", "Client")),
-    LayerRule(name="application", packages=("application", "app", "usecase", "usecases", "service"), suffixes=("UseCase", "Service", "Handler")),
+    LayerRule(name="presentation", packages=("web", "api", "rest", "controller", "ui"),
+              suffixes=("Controller", "Resource", "Endpoint")),
+    LayerRule(name="infrastructure", packages=("infrastructure", "infra", "adapter", "adapters", "persistence"),
+              suffixes=("Adapter", "Dao", "Client", "Repository")),
+    LayerRule(name="application", packages=("application", "app", "usecase", "usecases", "service"),
+              suffixes=("UseCase", "Service", "Handler")),
     LayerRule(name="domain", packages=("domain", "model", "core"), suffixes=()),
 )
 
@@ -51,7 +54,9 @@ class JunitbotConfig(BaseModel):
     ignore: tuple[str, ...] = Field(
         default=(), description="repo-relative globs never analysed, on top of build output (target/, build/, .gradle/)"
     )
-    state_dir: Path | None = Field(default=None, description="where the graph and index live (default <repo>/.junitbot)")
+    state_dir: Path | None = Field(
+        default=None, description="where the graph and index live (default <repo>/.junitbot)"
+    )
     max_file_bytes: int = Field(default=1_000_000, gt=0, description="larger .java files are skipped and reported")
     layers: tuple[LayerRule, ...] = Field(default=DEFAULT_LAYERS, description="DDD layer rules, first match wins")
     impact_depth: int = Field(default=3, ge=1, le=50, description="how many dependency hops impact analysis follows")

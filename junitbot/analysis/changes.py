@@ -44,7 +44,7 @@ class GitCheckout:
 
     def is_ancestor(self, commit: str, head: str) -> bool:
         try:
-            return bool(self.repo.is_ancestor(commit, head))
+            return bool(self.repo.is_ancestor(commit, head))  # type: ignore[arg-type]  # GitPython accepts revs
         except git.GitCommandError:
             return False  # an unknown commit (gc'd, another clone) is no ancestor
 

@@ -75,7 +75,8 @@ def to_graphml(document: GraphDocument) -> str:
         for key in node_keys:
             value = getattr(node, key)
             if value is not None:
-                ET.SubElement(element, "data", key=key).text = str(value).lower() if isinstance(value, bool) else str(value)
+                text = str(value).lower() if isinstance(value, bool) else str(value)
+                ET.SubElement(element, "data", key=key).text = text
     for edge in document.edges:
         element = ET.SubElement(graph, "edge", source=edge.source, target=edge.target)
         ET.SubElement(element, "data", key="edge_kind").text = edge.kind.value

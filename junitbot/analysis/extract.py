@@ -90,7 +90,7 @@ def _text(node: Node | None) -> str:
     return node.text.decode("utf-8", "replace")
 
 
-def _compact(node: Node) -> str:
+def _compact(node: Node | None) -> str:
     return _SPACE.sub("", _text(node))
 
 
@@ -218,7 +218,7 @@ def _type_names(node: Node, is_argument: bool = False) -> list[tuple[str, bool]]
     if kind in ("type_identifier", "identifier"):
         return [(_text(node), is_argument)]
     if kind == "scoped_type_identifier" or kind == "scoped_identifier":
-        return [(".".join(_text(c) for c in node.named_children if c.type in ("type_identifier", "identifier")), is_argument)]
+        return [(_dotted_name(node), is_argument)]
     names: list[tuple[str, bool]] = []
     if kind == "generic_type":
         for child in node.named_children:
@@ -228,6 +228,17 @@ def _type_names(node: Node, is_argument: bool = False) -> list[tuple[str, bool]]
             if child.type not in ("annotation", "marker_annotation", "dimensions"):
                 names.extend(_type_names(child, is_argument))
     return names
+
+
+def _dotted_name(node: Node) -> str:
+    """`com.acme.Outer.Inner` from a scoped name, without annotations or generic arguments."""
+    parts: list[str] = []
+    for child in node.named_children:
+        if child.type in ("scoped_type_identifier", "scoped_identifier", "generic_type"):
+            parts.append(_dotted_name(child))
+        elif child.type in ("type_identifier", "identifier"):
+            parts.append(_text(child))
+    return ".".join(p for p in parts if p)
 
 
 def type_ref(node: Node) -> TypeRef:
@@ -243,11 +254,10 @@ def type_ref(node: Node) -> TypeRef:
         arguments = tuple(type_ref(c) for c in args.named_children) if args is not None else ()
         return TypeRef(text=_compact(node), name=type_ref(head).name, arguments=arguments)
     if kind == "scoped_type_identifier":
-        names = [_text(c) for c in node.named_children if c.type == "type_identifier"]
-        return TypeRef(text=_compact(node), name=".".join(names))
+        return TypeRef(text=_compact(node), name=_dotted_name(node))
     if kind == "annotated_type":
-        inner_node = next((c for c in node.named_children if c.type not in ("annotation", "marker_annotation")), node)
-        return type_ref(inner_node) if inner_node is not node else TypeRef(text=_compact(node), name=_compact(node))
+        unannotated = [c for c in node.named_children if c.type not in ("annotation", "marker_annotation")]
+        return type_ref(unannotated[0]) if unannotated else TypeRef(text=_compact(node), name=_compact(node))
     if kind == "wildcard":
         bound = next((c for c in node.named_children if c.type not in ("annotation", "marker_annotation")), None)
         if bound is None:
@@ -299,7 +309,7 @@ def _class_info(
     member_nodes: list[Node] = []
     enum_constants: list[str] = []
     for child in _body_members(body):
-        if child.type == "field_declaration" or (child.type == "constant_declaration"):
+        if child.type in ("field_declaration", "constant_declaration"):
             field_infos.extend(_fields(child, interface=kind in (TypeKind.INTERFACE, TypeKind.ANNOTATION)))
         elif child.type in ("method_declaration", "constructor_declaration", "compact_constructor_declaration",
                             "annotation_type_element_declaration"):
@@ -311,14 +321,16 @@ def _class_info(
     constructors: list[MethodInfo] = []
     methods: list[MethodInfo] = []
     for member in member_nodes:
-        info = _method_info(member, components, field_names, field_infos, bodies)
-        (constructors if info.kind == "constructor" else methods).append(info)
+        member_info = _method_info(member, components, field_names, field_infos, bodies)
+        (constructors if member_info.kind == "constructor" else methods).append(member_info)
     if kind is TypeKind.RECORD:
-        constructors, methods = _record_members(_text(node.child_by_field_name("name")), components, constructors, methods)
+        name = _text(node.child_by_field_name("name"))
+        constructors, methods = _record_members(name, components, constructors, methods)
     elif kind in (TypeKind.CLASS, TypeKind.ENUM) and not constructors:
+        # The compiler's default constructor: public for classes, private for enums.
+        visibility = ("public",) if kind is TypeKind.CLASS else ("private",)
         constructors = [MethodInfo(name=_text(node.child_by_field_name("name")), kind="constructor",
-                                   modifiers=("public",) if kind is TypeKind.CLASS else ("private",),
-                                   synthetic="default")]
+                                   modifiers=visibility, synthetic="default")]
     extends, implements = _supertypes(node, kind)
     nested = tuple(n_fqn for _, n_fqn, n_outer in scopes.types if n_outer == fqn)
     info = ClassInfo(
@@ -372,7 +384,8 @@ def _modifiers(node: Node) -> tuple[tuple[str, ...], tuple[AnnotationInfo, ...]]
 
 
 def _annotation(node: Node) -> AnnotationInfo:
-    name = _compact(node.child_by_field_name("name")) if node.child_by_field_name("name") else ""
+    name_node = node.child_by_field_name("name")
+    name = _compact(name_node) if name_node is not None else ""
     arguments: dict[str, str] = {}
     args = node.child_by_field_name("arguments")
     if args is not None:
@@ -450,7 +463,8 @@ def _parameters(params: Node | None) -> tuple[ParameterInfo, ...]:
             )
         elif child.type == "spread_parameter":
             _, annotations = _modifiers(child)
-            type_node = next((c for c in child.named_children if c.type not in ("modifiers", "variable_declarator")), None)
+            type_node = next(
+                (c for c in child.named_children if c.type not in ("modifiers", "variable_declarator")), None)
             declarator = next((c for c in child.named_children if c.type == "variable_declarator"), None)
             name = _text(declarator.child_by_field_name("name")) if declarator is not None else ""
             ref = type_ref(type_node) if type_node is not None else TypeRef(text="?", name="?")
@@ -615,7 +629,9 @@ def _case_label(node: Node) -> ComparedLiteral:
         switch = switch.parent
     if switch is not None:
         condition = switch.child_by_field_name("condition")
-        subject = _compact(condition).strip("()")[:80] if condition is not None else ""
+        if condition is not None and condition.type == "parenthesized_expression" and condition.named_children:
+            condition = condition.named_children[0]
+        subject = _compact(condition)[:80]
     return ComparedLiteral(subject=subject, operator="case", literal=_compact(node), line=node.start_point[0] + 1)
 
 
@@ -625,7 +641,8 @@ def _record_members(
 ) -> tuple[list[MethodInfo], list[MethodInfo]]:
     """Add what the compiler generates for a record: the canonical constructor and the accessors."""
     arity = len(components)
-    if not any(len(c.parameters) == arity and [p.type.text for p in c.parameters] == [p.type.text for p in components]
+    component_types = [p.type.text for p in components]
+    if not any(len(c.parameters) == arity and [p.type.text for p in c.parameters] == component_types
                for c in constructors):
         constructors = [MethodInfo(name=name, kind="constructor", parameters=components,
                                    modifiers=("public",), synthetic="record"), *constructors]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 from collections import deque
 from collections.abc import Iterable, Sequence
+from typing import Literal
 
 from junitbot.analysis.graph import CodeGraph
 from junitbot.analysis.models import (
@@ -24,14 +25,15 @@ from junitbot.analysis.models import (
 from junitbot.errors import UnknownClassError
 
 # Types a test builds from literals or empty instances rather than mocks.
-_JDK_VALUES = frozenset(
-    "boolean byte char short int long float double String Integer Long Short Byte Character Boolean Float Double "
-    "Number BigDecimal BigInteger UUID Instant Duration LocalDate LocalDateTime LocalTime ZonedDateTime "
-    "OffsetDateTime ZoneId ZoneOffset Period YearMonth Year DayOfWeek Month Currency Locale URI URL Path "
-    "List ArrayList LinkedList Set HashSet LinkedHashSet TreeSet SortedSet Map HashMap LinkedHashMap TreeMap "
-    "SortedMap Collection Iterable Optional OptionalInt OptionalLong OptionalDouble Object CharSequence "
-    "Class Enum Record Void".split()
-)
+_JDK_VALUES = frozenset({
+    "boolean", "byte", "char", "short", "int", "long", "float", "double", "String", "Integer", "Long", "Short",
+    "Byte", "Character", "Boolean", "Float", "Double", "Number", "BigDecimal", "BigInteger", "UUID", "Instant",
+    "Duration", "LocalDate", "LocalDateTime", "LocalTime", "ZonedDateTime", "OffsetDateTime", "ZoneId",
+    "ZoneOffset", "Period", "YearMonth", "Year", "DayOfWeek", "Month", "Currency", "Locale", "URI", "URL", "Path",
+    "List", "ArrayList", "LinkedList", "Set", "HashSet", "LinkedHashSet", "TreeSet", "SortedSet", "Map", "HashMap",
+    "LinkedHashMap", "TreeMap", "SortedMap", "Collection", "Iterable", "Optional", "OptionalInt", "OptionalLong",
+    "OptionalDouble", "Object", "CharSequence", "Class", "Enum", "Record", "Void",
+})
 # Simple-name suffixes of classes that do work rather than hold data: mock them.
 _SERVICE_SUFFIXES = ("Service", "UseCase", "Handler", "Repository", "Gateway", "Client", "Publisher", "Adapter",
                      "Dao", "Manager", "Provider", "Factory", "Facade", "Controller", "Listener", "Source",
@@ -109,9 +111,9 @@ class DependencyAnalyzer:
             unresolved=tuple(unresolved),
         )
 
-    def _collaborator(self, name: str, ref: TypeRef, via: str) -> Collaborator:
+    def _collaborator(self, name: str, ref: TypeRef, via: Literal["constructor", "field", "setter"]) -> Collaborator:
         info = self._info(ref.fqn) if ref.in_repo else None
-        return Collaborator(name=name, type=ref, via=via, kind=info.kind if info else None)  # type: ignore[arg-type]  # via is one of the Literal's values
+        return Collaborator(name=name, type=ref, via=via, kind=info.kind if info else None)
 
     def is_value(self, ref: TypeRef) -> bool:
         """Whether a test should build this type rather than mock it."""
@@ -131,7 +133,7 @@ class DependencyAnalyzer:
             return "mock"
         if info.builder is not None:
             return "builder"
-        if _is_exception(info) or not info.name.endswith(_SERVICE_SUFFIXES) and not self._has_collaborators(info):
+        if _is_exception(info) or (not info.name.endswith(_SERVICE_SUFFIXES) and not self._has_collaborators(info)):
             public = [c for c in info.constructors if "private" not in c.modifiers]
             if public:
                 return "constructor"
@@ -211,8 +213,8 @@ class DependencyAnalyzer:
                     continue
                 paths[source] = (PathStep(source=source, target=current, kind=kind), *paths[current])
                 frontier.append(source)
-        dependents = []
-        tests = []
+        dependents: list[ImpactedClass] = []
+        tests: list[ImpactedClass] = []
         for fqn, path in paths.items():
             if not path:
                 continue

@@ -65,13 +65,15 @@ def _full_rebuild_reason(
 ) -> str | None:
     if requested:
         return "full rebuild requested"
+    if not state.graph_db.exists():
+        return "no graph yet"
     try:
         with CodeGraph.open(state.graph_db) as graph:
             last = graph.commit
             fingerprint = graph.meta("fingerprint")
             had_git = graph.meta("git") == "1"
     except GraphUnavailable as e:
-        return f"no usable graph yet ({e})"
+        return f"the graph could not be used ({e})"
     if fingerprint != config.analysis_fingerprint():
         return "analysis settings changed (ignore, max_file_bytes or layers)"
     if had_git != (checkout is not None):

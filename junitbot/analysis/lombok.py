@@ -83,8 +83,9 @@ def apply_lombok(info: ClassInfo) -> ClassInfo:
             setters=tuple(f.name for f in uninitialised),
             source="lombok",
         )
-        added.append(MethodInfo(name="builder", return_type=TypeRef(text=f"{info.name}Builder", name=f"{info.name}Builder"),
-                                modifiers=("public", "static"), synthetic="lombok"))
+        builder_ref = TypeRef(text=f"{info.name}Builder", name=f"{info.name}Builder")
+        added.append(MethodInfo(name="builder", return_type=builder_ref, modifiers=("public", "static"),
+                                synthetic="lombok"))
     methods = [*info.methods, *(m for m in added if m.name not in declared)]
     return info.model_copy(update={
         "fields": tuple(fields) + tuple(f for f in info.fields if "static" in f.modifiers),

@@ -77,7 +77,7 @@ def is_candidate(path: str, ignore: Sequence[str]) -> bool:
 
 def walk_java_files(root: Path, ignore: Sequence[str]) -> list[str]:
     """Every candidate `.java` path under `root`, without entering build output or symlinked folders."""
-    found = []
+    found: list[str] = []
     for dirpath, dirnames, filenames in os.walk(root):
         rel_dir = os.path.relpath(dirpath, root).replace(os.sep, "/")
         rel_dir = "" if rel_dir == "." else rel_dir + "/"
