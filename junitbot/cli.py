@@ -158,6 +158,14 @@ def _cmd_index(args: argparse.Namespace) -> int:
     ):
         table.add_row(label, str(value))
     console.print(table)
+    if summary.source_roots:
+        roots = Table(title="Source roots")
+        for column in ("source root", "module", "build", "kind", "files"):
+            roots.add_column(column)
+        for root_info in summary.source_roots:
+            roots.add_row(root_info.path or ".", root_info.module or ".", root_info.build,
+                          "test" if root_info.test else "main", str(root_info.files))
+        console.print(roots)
     _print_problems(summary.problems)
     return 0
 

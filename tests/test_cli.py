@@ -118,6 +118,7 @@ def test_missing_repo_and_no_command(capsys: pytest.CaptureFixture[str], tmp_pat
 
 
 def test_console_script_starts_without_heavy_imports() -> None:
-    probe = "import sys, junitbot.cli; print(sorted(m for m in ('dagster', 'torch', 'faiss', 'vllm') if m in sys.modules))"
+    heavy = "('dagster', 'torch', 'faiss', 'vllm', 'sentence_transformers')"
+    probe = f"import sys, junitbot.cli; print(sorted(m for m in {heavy} if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"

@@ -292,6 +292,13 @@ class CodeGraph:
         edges = self._db.execute("SELECT count(*) FROM (SELECT DISTINCT source, target, kind FROM edges)").fetchone()[0]
         return int(files), int(types), int(edges)
 
+    def source_root_counts(self) -> list[tuple[str, bool, int]]:
+        """(source root, is test, parsed files) for every source root, sorted."""
+        rows = self._db.execute(
+            "SELECT source_root, is_test, count(*) FROM files WHERE parsed = 1 GROUP BY source_root, is_test "
+            "ORDER BY source_root, is_test")
+        return [(str(r[0]), bool(r[1]), int(r[2])) for r in rows]
+
     def problems(self) -> list[ParseProblem]:
         rows = self._db.execute("SELECT problems FROM files WHERE problems != '[]' ORDER BY path")
         return [ParseProblem.model_validate(p) for row in rows for p in json.loads(row[0])]

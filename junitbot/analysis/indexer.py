@@ -16,12 +16,13 @@ from pathlib import Path
 from junitbot.analysis.changes import GitCheckout, open_checkout
 from junitbot.analysis.extract import extract_file
 from junitbot.analysis.graph import SCHEMA_VERSION, CodeGraph, FileRecord, GraphUnavailable
-from junitbot.analysis.models import FileFacts, IndexSummary, ParseProblem
+from junitbot.analysis.models import FileFacts, IndexSummary, ParseProblem, SourceRoot
 from junitbot.analysis.resolve import names_used, resolve_file
 from junitbot.analysis.sources import (
     SkippedFile,
     is_candidate,
     is_test_path,
+    module_of,
     read_source,
     source_root_of,
     walk_java_files,
@@ -259,6 +260,10 @@ class _Build:
                          message=f"duplicate type {fqn} (also in {paths[0]}); the graph uses {paths[0]}")
             for fqn, paths in duplicates.items()
         )
+        roots = []
+        for path, test, count in graph.source_root_counts():
+            module, build = module_of(self.root, path)
+            roots.append(SourceRoot(path=path, module=module, build=build, test=test, files=count))
         return IndexSummary(
             commit=self.head,
             incremental=incremental,
@@ -271,5 +276,6 @@ class _Build:
             classes=classes,
             edges=edges,
             problems=tuple(problems),
+            source_roots=tuple(roots),
             seconds=dict(self.seconds),
         )

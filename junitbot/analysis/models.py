@@ -228,6 +228,16 @@ class ChangeSet(_Record):
         return tuple(sorted({*self.added, *self.modified, *self.deleted, *renamed}))
 
 
+class SourceRoot(_Record):
+    """A folder where package paths start (`mod/src/main/java`), with its build module and tool."""
+
+    path: str
+    module: str
+    build: Literal["maven", "gradle", "plain"]
+    test: bool
+    files: int
+
+
 class IndexSummary(_Record):
     """What one `update_graph` did: counts, timings and the problems it met."""
 
@@ -242,6 +252,7 @@ class IndexSummary(_Record):
     classes: int
     edges: int
     problems: tuple[ParseProblem, ...] = ()
+    source_roots: tuple[SourceRoot, ...] = ()
     seconds: dict[str, float] = Field(default_factory=dict)
 
 

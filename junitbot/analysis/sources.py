@@ -9,6 +9,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal
 
 # Folders that hold build output or tooling, never sources. They count only above a `src` folder,
 # so a package named `build` (src/main/java/com/acme/build) is still analysed.
@@ -140,11 +141,15 @@ def source_root_of(path: str, package: str) -> str:
     return folder
 
 
-def module_of(root: Path, path: str) -> str:
-    """The nearest folder above `path` with a Maven or Gradle build file ('' for the repo root)."""
-    parts = path.split("/")[:-1]
-    for end in range(len(parts), 0, -1):
-        folder = root.joinpath(*parts[:end])
-        if any((folder / name).is_file() for name in ("pom.xml", "build.gradle", "build.gradle.kts")):
-            return "/".join(parts[:end])
-    return ""
+_BUILD_FILES = (("pom.xml", "maven"), ("build.gradle", "gradle"), ("build.gradle.kts", "gradle"))
+
+
+def module_of(root: Path, folder: str) -> tuple[str, Literal["maven", "gradle", "plain"]]:
+    """The nearest folder at or above `folder` with a Maven or Gradle build file, and which tool."""
+    parts = [p for p in folder.split("/") if p]
+    for end in range(len(parts), -1, -1):
+        directory = root.joinpath(*parts[:end])
+        for name, tool in _BUILD_FILES:
+            if (directory / name).is_file():
+                return "/".join(parts[:end]), tool  # type: ignore[return-value]  # tool is one of the Literal's
+    return "", "plain"

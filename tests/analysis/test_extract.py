@@ -99,7 +99,8 @@ def test_nested_types_get_outer_and_fqn() -> None:
     assert classes[outer].nested == tuple(f"{outer}.{n}" for n in ("Helper", "Inner", "Mode", "Callback", "Pair"))
     assert classes[f"{outer}.Helper"].outer == outer and not classes[f"{outer}.Helper"].is_inner
     assert classes[f"{outer}.Inner"].is_inner
-    assert classes[f"{outer}.Mode"].kind is TypeKind.ENUM and classes[f"{outer}.Mode"].enum_constants == ("FAST", "SLOW")
+    mode = classes[f"{outer}.Mode"]
+    assert mode.kind is TypeKind.ENUM and mode.enum_constants == ("FAST", "SLOW")
     assert classes[f"{outer}.Callback"].is_abstract
     pair = classes[f"{outer}.Pair"]
     assert pair.kind is TypeKind.RECORD

@@ -49,7 +49,8 @@ def test_fully_qualified_names_and_static_members() -> None:
 
 
 def test_static_import_call_depends_on_the_declaring_type() -> None:
-    source = "package com.acme.app; import static com.acme.util.Checks.notNull; class Service { void r() { notNull(1); } }"
+    source = """package com.acme.app; import static com.acme.util.Checks.notNull;
+    class Service { void r() { notNull(1); } }"""
     assert ("Service", "com.acme.util.Checks", "static_call") in _edges(source)
 
 
