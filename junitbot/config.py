@@ -6,7 +6,7 @@ import json
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
@@ -42,6 +42,39 @@ DEFAULT_LAYERS: tuple[LayerRule, ...] = (
 )
 
 
+STATIC_PASSES = ("syntax", "structure", "mocking", "forbidden", "symbols", "anti_patterns", "builders")
+
+
+class ValidationSettings(BaseModel):
+    """How candidate tests are checked, compiled, run and measured."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    disabled_passes: tuple[str, ...] = Field(
+        default=(), description=f"static passes to skip: {', '.join(STATIC_PASSES)}"
+    )
+    allow_reflection: bool = Field(default=False, description="allow tests to reach into private members")
+    max_builder_chain: int = Field(default=12, ge=1, description="longest builder chain before a warning")
+    repetitions: int = Field(default=2, ge=1, le=10, description="runs per test class; outcomes must agree")
+    class_timeout_s: float = Field(default=60.0, gt=0, description="time one test class may take")
+    batch_timeout_s: float = Field(default=900.0, gt=0, description="time one JVM batch may take")
+    max_heap: str = Field(default="512m", pattern=r"^\d+[kmg]$", description="-Xmx of test JVMs")
+    max_output_bytes: int = Field(default=1_000_000, gt=0, description="captured output per process")
+    classpath: tuple[str, ...] = Field(default=(), description="explicit test classpath entries (jars, folders)")
+    jacoco_agent: Path | None = Field(default=None, description="a standard (shaded) JaCoCo agent jar")
+    isolation: Literal["auto", "bwrap", "unshare", "none"] = Field(
+        default="auto", description="how test JVMs are isolated; auto picks the strongest that works"
+    )
+
+    @field_validator("disabled_passes")
+    @classmethod
+    def _known_passes(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        unknown = sorted(set(value) - set(STATIC_PASSES))
+        if unknown:
+            raise ValueError(f"unknown pass {', '.join(unknown)}; known: {', '.join(STATIC_PASSES)}")
+        return value
+
+
 class JunitbotConfig(BaseModel):
     """Every setting junitbot reads; unknown keys are errors so typos never pass silently."""
 
@@ -60,6 +93,7 @@ class JunitbotConfig(BaseModel):
     max_file_bytes: int = Field(default=1_000_000, gt=0, description="larger .java files are skipped and reported")
     layers: tuple[LayerRule, ...] = Field(default=DEFAULT_LAYERS, description="DDD layer rules, first match wins")
     impact_depth: int = Field(default=3, ge=1, le=50, description="how many dependency hops impact analysis follows")
+    validation: ValidationSettings = Field(default_factory=ValidationSettings)
 
     @field_validator("include", "exclude", "ignore", mode="before")
     @classmethod

@@ -1,0 +1,162 @@
+"""Records of validation: issues found, classpath and frameworks, compile and run results, coverage, verdicts."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class _Record(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Severity(StrEnum):
+    ERROR = "ERROR"
+    WARNING = "WARNING"
+    INFO = "INFO"
+
+
+class ValidationIssue(_Record):
+    """One finding about a candidate test; ERROR means the test cannot be kept as it is."""
+
+    severity: Severity
+    pass_name: str = Field(description="the pass or stage that found it: syntax, structure, mocking, javac, junit, ...")
+    category: str = Field(description="a stable machine-readable kind, e.g. 'missing-import', 'mocked-value-type'")
+    message: str
+    suggestion: str | None = None
+    line: int | None = None
+    method: str | None = Field(default=None, description="the test method it concerns, when it concerns one")
+
+
+class TestCandidate(_Record):
+    """A generated test class to validate: where it would live in the repo, its source and the class it tests."""
+
+    path: str
+    source: str
+    target: str
+
+
+class Frameworks(_Record):
+    """What the test classpath offers, so generation can adapt its style."""
+
+    junit_jupiter: str | None = None
+    mockito: str | None = None
+    mockito_extension: bool = False
+    mockito_inline: bool = False
+    assertj: str | None = None
+    hamcrest: str | None = None
+
+    @property
+    def mock_setup(self) -> Literal["extension", "openMocks", "initMocks"]:
+        """How a test initialises `@Mock` fields with this Mockito."""
+        if self.mockito_extension:
+            return "extension"
+        major = int((self.mockito or "2").split(".")[0] or 2)
+        return "openMocks" if major >= 3 else "initMocks"
+
+
+class Classpath(_Record):
+    """The test classpath and where it came from."""
+
+    entries: tuple[str, ...]
+    source: Literal["maven", "gradle", "config", "system"]
+    frameworks: Frameworks
+    jacoco_agent: str | None = None
+    notes: tuple[str, ...] = ()
+
+
+class CompileResult(_Record):
+    """javac's verdict on one candidate file."""
+
+    path: str
+    compiled: bool
+    issues: tuple[ValidationIssue, ...] = ()
+
+
+TestStatus = Literal["passed", "failed", "error", "skipped", "timeout"]
+
+
+class TestCaseResult(_Record):
+    """One test method's outcome in one run."""
+
+    test_class: str
+    method: str
+    status: TestStatus
+    message: str | None = None
+    seconds: float = 0.0
+
+
+class RunConditions(_Record):
+    """The environment one repetition ran under; repetitions differ so that flakes show."""
+
+    order_seed: int | None = None
+    timezone: str = "UTC"
+    locale: str = "en-US"
+    charset: str = "UTF-8"
+
+
+class TestRunResult(_Record):
+    """One JVM run over a batch of test classes."""
+
+    conditions: RunConditions
+    cases: tuple[TestCaseResult, ...]
+    exit_code: int | None
+    timed_out: bool = False
+    output_tail: str = ""
+    isolation: str = "none"
+    seconds: float = 0.0
+
+
+class Counter(_Record):
+    covered: int = 0
+    missed: int = 0
+
+    @property
+    def total(self) -> int:
+        return self.covered + self.missed
+
+    @property
+    def ratio(self) -> float | None:
+        return None if self.total == 0 else self.covered / self.total
+
+
+class MethodCoverage(_Record):
+    name: str
+    descriptor: str
+    first_line: int | None
+    lines: Counter
+    branches: Counter
+
+
+class ClassCoverage(_Record):
+    """JaCoCo's figures for one class: lines and branches, per method, and what is still uncovered."""
+
+    fqn: str
+    lines: Counter
+    branches: Counter
+    methods: tuple[MethodCoverage, ...] = ()
+    uncovered_lines: tuple[int, ...] = ()
+    partly_covered_lines: tuple[int, ...] = Field(default=(), description="lines with some branches missed")
+
+
+class MethodVerdict(_Record):
+    name: str
+    kept: bool
+    reason: str | None = None
+
+
+class Verdict(_Record):
+    """The outcome for one candidate file: kept methods, dropped ones with reasons, and coverage."""
+
+    path: str
+    target: str
+    kept: bool
+    issues: tuple[ValidationIssue, ...] = ()
+    compiled: bool = False
+    methods: tuple[MethodVerdict, ...] = ()
+    flaky: tuple[str, ...] = ()
+    coverage: ClassCoverage | None = None
+    source: str | None = Field(default=None, description="the source as kept (failing methods removed)")
+    repairs: tuple[str, ...] = Field(default=(), description="deterministic repairs applied, one line each")
