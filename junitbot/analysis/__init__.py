@@ -8,6 +8,7 @@ from junitbot.analysis.extract import extract_file
 from junitbot.analysis.graph import CodeGraph, GraphUnavailable
 from junitbot.analysis.impact import DependencyAnalyzer
 from junitbot.analysis.indexer import ProgressCallback, update_graph
+from junitbot.analysis.jdk import jdk_fqn
 from junitbot.analysis.models import (
     AnnotationInfo,
     BuilderInfo,
@@ -32,6 +33,7 @@ from junitbot.analysis.models import (
     TypeRef,
     ValueType,
 )
+from junitbot.analysis.parser import Node, parse_java, syntax_errors
 from junitbot.analysis.resolve import resolve_file
 from junitbot.analysis.sources import matches_any
 
@@ -57,6 +59,7 @@ __all__ = [
     "ImpactedClass",
     "IndexSummary",
     "MethodInfo",
+    "Node",
     "ParameterInfo",
     "ParseProblem",
     "PathStep",
@@ -67,9 +70,12 @@ __all__ = [
     "ValueType",
     "extract_file",
     "graph_document",
+    "jdk_fqn",
     "matches_any",
     "open_checkout",
+    "parse_java",
     "resolve_file",
+    "syntax_errors",
     "to_dot",
     "to_graphml",
     "update_graph",

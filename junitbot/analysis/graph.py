@@ -292,6 +292,12 @@ class CodeGraph:
         edges = self._db.execute("SELECT count(*) FROM (SELECT DISTINCT source, target, kind FROM edges)").fetchone()[0]
         return int(files), int(types), int(edges)
 
+    def source_files(self, *, test: bool) -> list[tuple[str, str]]:
+        """(path, blob sha) of every parsed main (or test) source file, sorted by path."""
+        rows = self._db.execute(
+            "SELECT path, blob_sha FROM files WHERE parsed = 1 AND is_test = ? ORDER BY path", (int(test),))
+        return [(str(r[0]), str(r[1])) for r in rows]
+
     def source_root_counts(self) -> list[tuple[str, bool, int]]:
         """(source root, is test, parsed files) for every source root, sorted."""
         rows = self._db.execute(

@@ -50,6 +50,12 @@ for _package, _names in _PACKAGES.items():
         _BY_NAME.setdefault(_name, {})[_package] = f"{_package}.{_name}"
 
 
+def jdk_fqn(name: str) -> str | None:
+    """The JDK type a simple name most likely means, when only one common package has it."""
+    known = _BY_NAME.get(name, {})
+    return next(iter(known.values())) if len(known) == 1 else known.get("java.util")
+
+
 def external_fqn(name: str, wildcard_packages: Sequence[str]) -> str | None:
     """`String` → `java.lang.String`; `List` under `import java.util.*` → `java.util.List`; else None."""
     known = _BY_NAME.get(name)
