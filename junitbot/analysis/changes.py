@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -41,6 +41,17 @@ class GitCheckout:
             raise GitError(f"git ls-files failed in {self.repo.working_tree_dir}: {e.stderr.strip()}") from e
         paths = {self._relative(p) for p in output.split("\0") if p}
         return sorted(p for p in paths if p is not None and is_candidate(p, ignore))
+
+    def ignored(self, paths: Iterable[str]) -> set[str]:
+        """Which of the (folder-relative) paths .gitignore excludes; tracked files never count as ignored."""
+        paths = sorted(paths)
+        if not paths:
+            return set()
+        try:
+            found = self.repo.ignored(*(self.prefix + p for p in paths))
+        except git.GitCommandError as e:
+            raise GitError(f"git check-ignore failed: {e.stderr.strip()}") from e
+        return {p[len(self.prefix):] for p in found if p.startswith(self.prefix)}
 
     def is_ancestor(self, commit: str, head: str) -> bool:
         try:

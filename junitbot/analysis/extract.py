@@ -26,7 +26,7 @@ from junitbot.analysis.models import (
     TypeKind,
     TypeRef,
 )
-from junitbot.analysis.parser import Node, capture_nodes, parse_java, syntax_errors
+from junitbot.analysis.parser import Node, Tree, capture_nodes, identifier_nodes, parse_java, syntax_errors
 
 _TYPE_KINDS = {
     "class_declaration": TypeKind.CLASS,
@@ -61,11 +61,14 @@ def extract_file(source: bytes, path: str, *, is_test: bool = False) -> FileFact
     imports = tuple(_import(node) for node in captured.get("import", ()))
     scopes = _TypeScopes(captured.get("type", ()), package)
     members = _MemberScopes(captured.get("method", ()))
-    refs = _raw_refs(captured, scopes)
+    shadows = _Shadows(captured)
+    refs = _raw_refs(captured, scopes, shadows)
+    refs.extend(_static_import_refs(tree, imports, captured, scopes))
     type_params: dict[str, set[str]] = defaultdict(set)
     for node in captured.get("type_parameter", ()):
+        declaration = _declaring_node(node)
         owner = scopes.owner_at(node.start_byte)
-        if owner is not None:
+        if owner is not None and declaration is not None and declaration.type in _TYPE_KINDS:
             type_params[owner].add(_text(node))
     bodies = _BodyFacts(captured, members)
     classes = [
@@ -77,7 +80,7 @@ def extract_file(source: bytes, path: str, *, is_test: bool = False) -> FileFact
         package=package,
         imports=imports,
         classes=tuple(classes),
-        refs=tuple(refs),
+        refs=tuple(sorted(set(refs), key=lambda r: (r.owner, r.kind, r.name))),
         type_parameters={owner: tuple(sorted(names)) for owner, names in sorted(type_params.items())},
         problems=tuple(problems),
         is_test=is_test,
@@ -185,7 +188,35 @@ class _MemberScopes(_Scopes):
         return self._innermost(position)
 
 
-def _raw_refs(captured: dict[str, list[Node]], scopes: _TypeScopes) -> list[RawRef]:
+def _declaring_node(type_parameter_name: Node) -> Node | None:
+    """The class, method or constructor that declares a type parameter (name → parameter → list → it)."""
+    node: Node | None = type_parameter_name
+    for _ in range(3):
+        node = node.parent if node is not None else None
+    return node
+
+
+class _Shadows:
+    """Names that hide repo types inside a range: type parameters, and local classes from their declaration on."""
+
+    def __init__(self, captured: dict[str, list[Node]]) -> None:
+        self._ranges: dict[str, list[tuple[int, int]]] = defaultdict(list)
+        for node in captured.get("type_parameter", ()):
+            declaration = _declaring_node(node)
+            if declaration is not None:
+                self._ranges[_text(node)].append((declaration.start_byte, declaration.end_byte))
+        for node in captured.get("type", ()):
+            parent = node.parent
+            if parent is not None and not _is_member_type(node) and parent.type not in ("class_body",):
+                name = _text(node.child_by_field_name("name"))
+                self._ranges[name].append((node.start_byte, parent.end_byte))
+
+    def hides(self, name: str, position: int) -> bool:
+        head = name.split(".", 1)[0]
+        return any(start <= position < end for start, end in self._ranges.get(head, ()))
+
+
+def _raw_refs(captured: dict[str, list[Node]], scopes: _TypeScopes, shadows: _Shadows) -> list[RawRef]:
     seen: set[tuple[str, EdgeKind, str]] = set()
     for capture, nodes in captured.items():
         if not capture.startswith(_REF_PREFIX):
@@ -198,12 +229,62 @@ def _raw_refs(captured: dict[str, list[Node]], scopes: _TypeScopes) -> list[RawR
                 continue
             if static:
                 name = _compact(node)
-                if _looks_like_type_path(name):
+                if _looks_like_type_path(name) and not shadows.hides(name, node.start_byte):
                     seen.add((owner, kind, name))
                 continue
             for name, is_argument in _type_names(node):
-                seen.add((owner, EdgeKind.TYPE_ARGUMENT if is_argument else kind, name))
+                if not shadows.hides(name, node.start_byte):
+                    seen.add((owner, EdgeKind.TYPE_ARGUMENT if is_argument else kind, name))
     return [RawRef(owner=owner, kind=kind, name=name) for owner, kind, name in sorted(seen)]
+
+
+# Identifiers in these slots declare or select a name rather than use a statically imported member.
+_NOT_A_USE = {
+    ("variable_declarator", "name"), ("formal_parameter", "name"), ("method_declaration", "name"),
+    ("catch_formal_parameter", "name"), ("enhanced_for_statement", "name"), ("field_access", "field"),
+    ("field_access", "object"), ("method_invocation", "object"), ("element_value_pair", "key"),
+    ("enum_constant", "name"), ("record_pattern_component", "name"), ("type_pattern", "name"),
+    ("instanceof_expression", "name"), ("lambda_expression", "parameters"), ("method_reference", None),
+    ("labeled_statement", None), ("break_statement", None), ("continue_statement", None),
+}
+
+
+def _static_import_refs(
+    tree: Tree, imports: Sequence[ImportInfo], captured: dict[str, list[Node]], scopes: _TypeScopes
+) -> list[RawRef]:
+    """Uses of statically imported members depend on the type that declares them."""
+    members = {i.name.rpartition(".")[2]: i.name.rpartition(".")[0] for i in imports if i.static and not i.wildcard}
+    wildcards = [i.name for i in imports if i.static and i.wildcard]
+    if not members and not wildcards:
+        return []
+    refs: list[RawRef] = []
+    declared_methods = {_text(n.child_by_field_name("name")) for n in captured.get("method", ())}
+    for call in captured.get("call", ()):
+        if call.child_by_field_name("object") is not None:
+            continue
+        name = _text(call.child_by_field_name("name"))
+        owner = scopes.owner_at(call.start_byte)
+        if owner is None:
+            continue
+        if name in members:
+            refs.append(RawRef(owner=owner, kind=EdgeKind.STATIC_CALL, name=members[name]))
+        elif name not in declared_methods:
+            refs.extend(RawRef(owner=owner, kind=EdgeKind.STATIC_CALL, name=w) for w in wildcards)
+    if members:
+        for node in identifier_nodes(tree):
+            name = _text(node)
+            parent = node.parent
+            if name not in members or parent is None or parent.type in ("method_invocation", "import_declaration",
+                                                                         "scoped_identifier"):
+                continue
+            index = next((i for i, c in enumerate(parent.children) if c.id == node.id), None)
+            slot = parent.field_name_for_child(index) if index is not None else None
+            if (parent.type, slot) in _NOT_A_USE or (parent.type, None) in _NOT_A_USE:
+                continue
+            owner = scopes.owner_at(node.start_byte)
+            if owner is not None:
+                refs.append(RawRef(owner=owner, kind=EdgeKind.STATIC_FIELD, name=members[name]))
+    return refs
 
 
 def _looks_like_type_path(name: str) -> bool:

@@ -10,14 +10,14 @@ import contextlib
 import json
 import os
 import sqlite3
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from junitbot.analysis.models import ClassInfo, Edge, EdgeKind, FileFacts, ParseProblem
 from junitbot.errors import JunitbotError
 
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"
 
 _SCHEMA = """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -34,6 +34,10 @@ CREATE TABLE edges(
     PRIMARY KEY(source, target, kind, path)) WITHOUT ROWID;
 CREATE INDEX edges_target ON edges(target);
 CREATE INDEX edges_path ON edges(path);
+CREATE TABLE supertypes(fqn TEXT NOT NULL, path TEXT NOT NULL, supers TEXT NOT NULL, PRIMARY KEY(fqn, path));
+CREATE INDEX supertypes_path ON supertypes(path);
+CREATE TABLE consults(fqn TEXT NOT NULL, path TEXT NOT NULL, PRIMARY KEY(fqn, path)) WITHOUT ROWID;
+CREATE INDEX consults_path ON consults(path);
 CREATE TABLE ref_names(name TEXT NOT NULL, path TEXT NOT NULL, PRIMARY KEY(name, path)) WITHOUT ROWID;
 CREATE INDEX ref_names_path ON ref_names(path);
 """
@@ -195,6 +199,7 @@ class CodeGraph:
     def remove_files(self, paths: Sequence[str]) -> None:
         """Forget files and everything derived from them."""
         self.clear_resolved(paths)
+        self.clear_supertypes(paths)
         for chunk in _chunks(list(paths)):
             marks = ",".join("?" * len(chunk))
             self._db.execute(f"DELETE FROM files WHERE path IN ({marks})", chunk)
@@ -217,8 +222,34 @@ class CodeGraph:
     def clear_resolved(self, paths: Sequence[str]) -> None:
         for chunk in _chunks(list(paths)):
             marks = ",".join("?" * len(chunk))
-            self._db.execute(f"DELETE FROM types WHERE path IN ({marks})", chunk)
-            self._db.execute(f"DELETE FROM edges WHERE path IN ({marks})", chunk)
+            for table in ("types", "edges", "consults"):
+                self._db.execute(f"DELETE FROM {table} WHERE path IN ({marks})", chunk)
+
+    def clear_supertypes(self, paths: Sequence[str]) -> None:
+        for chunk in _chunks(list(paths)):
+            self._db.execute(f"DELETE FROM supertypes WHERE path IN ({','.join('?' * len(chunk))})", chunk)
+
+    def put_supertypes(self, path: str, supertypes: Mapping[str, Sequence[str]]) -> None:
+        self._db.executemany("INSERT OR REPLACE INTO supertypes VALUES (?, ?, ?)",
+                             ((fqn, path, json.dumps(list(supers))) for fqn, supers in supertypes.items()))
+
+    def supertype_map(self) -> dict[str, tuple[str, ...]]:
+        """Each type's repo supertypes; where two files declare a type, the first path wins."""
+        result: dict[str, tuple[str, ...]] = {}
+        for fqn, supers in self._db.execute("SELECT fqn, supers FROM supertypes ORDER BY fqn, path"):
+            result.setdefault(fqn, tuple(json.loads(supers)))
+        return result
+
+    def put_consults(self, path: str, fqns: Iterable[str]) -> None:
+        self._db.executemany("INSERT OR IGNORE INTO consults VALUES (?, ?)", ((f, path) for f in sorted(set(fqns))))
+
+    def paths_consulting(self, fqns: Iterable[str]) -> set[str]:
+        """Files whose names were resolved through the supertypes of one of `fqns`."""
+        found: set[str] = set()
+        for chunk in _chunks(sorted(set(fqns))):
+            found.update(row[0] for row in self._db.execute(
+                f"SELECT DISTINCT path FROM consults WHERE fqn IN ({','.join('?' * len(chunk))})", chunk))
+        return found
 
     def put_resolved(self, path: str, classes: Sequence[ClassInfo], edges: Sequence[Edge]) -> None:
         self._db.executemany(

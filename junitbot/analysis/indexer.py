@@ -17,7 +17,7 @@ from junitbot.analysis.changes import GitCheckout, open_checkout
 from junitbot.analysis.extract import extract_file
 from junitbot.analysis.graph import SCHEMA_VERSION, CodeGraph, FileRecord, GraphUnavailable
 from junitbot.analysis.models import FileFacts, IndexSummary, ParseProblem, SourceRoot
-from junitbot.analysis.resolve import names_used, resolve_file
+from junitbot.analysis.resolve import names_used, resolve_file, resolve_supertypes
 from junitbot.analysis.sources import (
     SkippedFile,
     is_candidate,
@@ -105,6 +105,7 @@ class _Build:
         self.head = head
         self.progress = progress or (lambda stage, done, total: None)
         self.seconds: dict[str, float] = {}
+        self.started_ns = time.time_ns()
 
     # -- the two modes -----------------------------------------------------------------------------
 
@@ -114,13 +115,13 @@ class _Build:
         self.seconds["scan"] = time.perf_counter() - tick
         parsed = self._parse(paths)
         with CodeGraph.rebuild(db) as graph:
-            tick = time.perf_counter()
             symbols = {c.fqn for _, facts in parsed.values() if facts for c in facts.classes}
             for path, (record, facts) in parsed.items():
                 graph.put_file(record, facts)
                 if facts is not None:
                     graph.put_ref_names(path, names_used(facts))
-            self._resolve(graph, [f for _, f in parsed.values() if f is not None], symbols)
+            files = [f for _, f in parsed.values() if f is not None]
+            self._resolve(graph, files, files, symbols)
             self._finish(graph)
             summary = self._summary(graph, incremental=False, reason=reason, parsed=len(parsed), removed=0,
                                     reresolved=0)
@@ -130,31 +131,42 @@ class _Build:
         tick = time.perf_counter()
         candidates, reason = self._candidates(graph)
         known = graph.file_records(candidates)
+        ignored = self.checkout.ignored(candidates) if self.checkout is not None else set()
+        last_started = int(graph.meta("started_ns") or 0)
         to_parse, to_remove = [], []
         for path in sorted(candidates):
-            if not self._on_disk(path):
+            if path in ignored or not self._on_disk(path):
                 if path in known:
                     to_remove.append(path)
-            elif self._changed(path, known.get(path)):
+            elif self._changed(path, known.get(path), last_started):
                 to_parse.append(path)
         self.seconds["scan"] = time.perf_counter() - tick
         parsed = self._parse(to_parse)
-        tick = time.perf_counter()
         with graph.transaction():
-            before = graph.all_fqns()
+            before_symbols = graph.all_fqns()
+            before_supertypes = graph.supertype_map()
             graph.remove_files(to_remove)
-            graph.clear_resolved(to_parse)
             for path, (record, facts) in parsed.items():
                 graph.put_file(record, facts)
                 graph.put_ref_names(path, names_used(facts) if facts else ())
+            graph.clear_resolved(to_parse)
+            graph.clear_supertypes(to_parse)
             new_facts = [f for _, f in parsed.values() if f is not None]
             symbols = graph.all_fqns() | {c.fqn for facts in new_facts for c in facts.classes}
-            changed_names = {fqn.rsplit(".", 1)[-1] for fqn in before ^ symbols}
-            affected = sorted(graph.paths_using(changed_names) - set(parsed) - set(to_remove))
-            dependents = [f for f in (graph.facts(p) for p in affected) if f is not None]
-            graph.clear_resolved(affected)
-            self.seconds["write"] = time.perf_counter() - tick
-            self._resolve(graph, [*new_facts, *dependents], symbols)
+            # Names that now resolve differently: files mentioning a type that appeared or vanished.
+            changed_names = {fqn.rsplit(".", 1)[-1] for fqn in before_symbols ^ symbols}
+            settled = set(parsed) | set(to_remove)
+            by_name = self._load(graph, graph.paths_using(changed_names) - settled)
+            self._resolve_supertypes(graph, [*new_facts, *by_name], symbols)
+            after_supertypes = graph.supertype_map()
+            changed_supers = {fqn for fqn in before_supertypes.keys() | after_supertypes.keys()
+                              if before_supertypes.get(fqn) != after_supertypes.get(fqn)}
+            # Files that found inherited member types through a type whose supertypes changed.
+            settled |= {f.path for f in by_name}
+            by_super = self._load(graph, graph.paths_consulting(changed_supers) - settled)
+            dependents = [*by_name, *by_super]
+            graph.clear_resolved([f.path for f in dependents])
+            self._resolve(graph, [*new_facts, *dependents], [], symbols, supertypes=after_supertypes)
             self._finish(graph)
         log.info("incremental update: %d parsed, %d removed, %d re-resolved", len(parsed), len(to_remove),
                  len(dependents))
@@ -179,17 +191,25 @@ class _Build:
         changes = self.checkout.changes_since(last, self.head, self.config.ignore)
         return set(changes.paths) | previously_dirty, changes.reason
 
+    @staticmethod
+    def _load(graph: CodeGraph, paths: Iterable[str]) -> list[FileFacts]:
+        return [f for f in (graph.facts(p) for p in sorted(paths)) if f is not None]
+
     def _on_disk(self, path: str) -> bool:
         full = self.root / path
         return is_candidate(path, self.config.ignore) and (full.is_file() or full.is_symlink())
 
-    def _changed(self, path: str, record: FileRecord | None) -> bool:
+    def _changed(self, path: str, record: FileRecord | None, last_started_ns: int) -> bool:
         if record is None:
             return True
         try:
             stat = (self.root / path).lstat()
-            if (stat.st_size, stat.st_mtime_ns) == (record.size, record.mtime_ns):
-                return False  # the same fast check git's own index makes
+            # Without git, size and mtime decide, as in git's own index; a file modified in the same
+            # clock tick as the last run started is "racily clean" and gets hashed (git does the same).
+            # With git the candidates are few, so they are always hashed.
+            same_stat = (stat.st_size, stat.st_mtime_ns) == (record.size, record.mtime_ns)
+            if self.checkout is None and same_stat and stat.st_mtime_ns < last_started_ns:
+                return False
             if not record.parsed:
                 return True
             return read_source(self.root, path, max_bytes=self.config.max_file_bytes).blob_sha != record.blob_sha
@@ -227,12 +247,30 @@ class _Build:
                             source_root_of(path, facts.package), is_test)
         return record, facts
 
-    def _resolve(self, graph: CodeGraph, files: Iterable[FileFacts], symbols: set[str]) -> None:
+    def _resolve_supertypes(self, graph: CodeGraph, files: Sequence[FileFacts], symbols: set[str]) -> None:
+        """Phase one: each type's repo supertypes, which phase two needs to find inherited member types."""
+        graph.clear_supertypes([f.path for f in files])
+        for facts in files:
+            graph.put_supertypes(facts.path, resolve_supertypes(facts, symbols))
+
+    def _resolve(
+        self,
+        graph: CodeGraph,
+        files: Sequence[FileFacts],
+        new_supertypes: Sequence[FileFacts],
+        symbols: set[str],
+        *,
+        supertypes: dict[str, tuple[str, ...]] | None = None,
+    ) -> None:
+        """Phase two for `files` (after phase one for `new_supertypes`, unless `supertypes` is given)."""
         tick = time.perf_counter()
-        files = list(files)
+        if supertypes is None:
+            self._resolve_supertypes(graph, new_supertypes, symbols)
+            supertypes = graph.supertype_map()
         for done, facts in enumerate(files, 1):
-            classes, edges = resolve_file(facts, symbols, layers=self.config.layers)
-            graph.put_resolved(facts.path, classes, edges)
+            resolved = resolve_file(facts, symbols, layers=self.config.layers, supertypes=supertypes)
+            graph.put_resolved(facts.path, resolved.classes, resolved.edges)
+            graph.put_consults(facts.path, resolved.consulted)
             if done % 200 == 0 or done == len(files):
                 self.progress("resolve", done, len(files))
         self.seconds["resolve"] = time.perf_counter() - tick
@@ -242,6 +280,7 @@ class _Build:
         if self.checkout is not None and self.head is not None:
             dirty = list(self.checkout.changes_since(self.head, self.head, self.config.ignore).paths)
         graph.set_meta(
+            started_ns=str(self.started_ns),
             commit=self.head,
             dirty=json.dumps(dirty),
             fingerprint=self.config.analysis_fingerprint(),

@@ -27,6 +27,17 @@ def java_query() -> tree_sitter.Query:
     return tree_sitter.Query(java_language(), text)
 
 
+@cache
+def _identifier_query() -> tree_sitter.Query:
+    return tree_sitter.Query(java_language(), "(identifier) @identifier")
+
+
+def identifier_nodes(tree: Tree) -> list[Node]:
+    """Every identifier of a tree; only for the rare files that need it (static imports)."""
+    cursor = tree_sitter.QueryCursor(_identifier_query())
+    return cursor.captures(tree.root_node).get("identifier", [])
+
+
 def parse_java(source: bytes) -> Tree:
     """Parse Java source bytes; syntax errors become ERROR/MISSING nodes, never exceptions."""
     parser = getattr(_local, "parser", None)
@@ -41,7 +52,8 @@ def capture_nodes(tree: Tree) -> dict[str, list[Node]]:
     cursor = tree_sitter.QueryCursor(java_query())
     captured = cursor.captures(tree.root_node)
     for nodes in captured.values():
-        nodes.sort(key=lambda node: node.start_byte)
+        # Outer before inner for nodes that start together (`a.b().c()`), so extraction is deterministic.
+        nodes.sort(key=lambda node: (node.start_byte, -node.end_byte))
     return captured
 
 

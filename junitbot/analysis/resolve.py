@@ -7,13 +7,13 @@ files using one of their simple names need resolving again (see `names_used`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from typing import NamedTuple
 
 from junitbot.analysis.jdk import external_fqn
 from junitbot.analysis.layers import layer_of
 from junitbot.analysis.models import (
     AnnotationInfo,
-    CallSite,
     ClassInfo,
     Edge,
     EdgeKind,
@@ -37,11 +37,37 @@ def names_used(facts: FileFacts) -> set[str]:
     return names
 
 
+class ResolvedFile(NamedTuple):
+    """What resolving one file yields; `consulted` lists the types whose supertypes the lookup read."""
+
+    classes: list[ClassInfo]
+    edges: list[Edge]
+    consulted: set[str]
+
+
+def resolve_supertypes(facts: FileFacts, symbols: Collection[str]) -> dict[str, tuple[str, ...]]:
+    """Phase one: the repo supertypes of each type in the file (inherited member types are not used here)."""
+    resolver = _Resolver(facts, symbols, supertypes={})
+    result: dict[str, tuple[str, ...]] = {}
+    for info in facts.classes:
+        supers = (resolver.resolve(ref.name, info.fqn) for ref in (*info.extends, *info.implements))
+        result[info.fqn] = tuple(fqn for fqn, in_repo in supers if in_repo and fqn is not None and fqn != info.fqn)
+    return result
+
+
 def resolve_file(
-    facts: FileFacts, symbols: Collection[str], *, layers: Sequence[LayerRule]
-) -> tuple[list[ClassInfo], list[Edge]]:
-    """ClassInfo with resolved TypeRefs and layers, and the edges between repo types this file adds."""
-    resolver = _Resolver(facts, symbols)
+    facts: FileFacts,
+    symbols: Collection[str],
+    *,
+    layers: Sequence[LayerRule],
+    supertypes: Mapping[str, Sequence[str]],
+) -> ResolvedFile:
+    """Phase two: ClassInfo with resolved TypeRefs and layers, and the edges between repo types this file adds.
+
+    `supertypes` (from phase one over the whole repo) lets names resolve to member types inherited from
+    supertypes declared in other files.
+    """
+    resolver = _Resolver(facts, symbols, supertypes=supertypes)
     edges: set[tuple[str, str, EdgeKind]] = set()
     for ref in facts.refs:
         fqn, in_repo = resolver.resolve(ref.name, ref.owner)
@@ -49,38 +75,35 @@ def resolve_file(
             edges.add((ref.owner, fqn, ref.kind))
     classes = []
     for info in facts.classes:
-        resolved = _resolve_class(info, resolver.ref_resolver(info.fqn))
-        resolved = resolved.model_copy(update={"layer": layer_of(info.package, info.name, layers)})
-        classes.append(resolved)
-        edges.update(resolver.static_import_edges(resolved))
-    return classes, [Edge(source=s, target=t, kind=k) for s, t, k in sorted(edges)]
+        resolved = _resolve_class(info, resolver)
+        classes.append(resolved.model_copy(update={"layer": layer_of(info.package, info.name, layers)}))
+    return ResolvedFile(classes, [Edge(source=s, target=t, kind=k) for s, t, k in sorted(edges)],
+                        resolver.consulted)
 
 
 class _Resolver:
     """Java's scoping rules for simple and qualified type names, cached per (owner, name)."""
 
-    def __init__(self, facts: FileFacts, symbols: Collection[str]) -> None:
+    def __init__(
+        self, facts: FileFacts, symbols: Collection[str], *, supertypes: Mapping[str, Sequence[str]]
+    ) -> None:
         self.symbols = symbols
+        self.supertypes = supertypes
+        self.consulted: set[str] = set()
         self.package = facts.package
         self.single: dict[str, str] = {}
         self.wildcards: list[str] = []
-        self.static_members: dict[str, str] = {}
-        self.static_wildcards: list[str] = []
         for item in facts.imports:
-            if item.static:
-                owner, _, member = item.name.rpartition(".")
-                if item.wildcard:
-                    self.static_wildcards.append(item.name)
-                else:
-                    self.static_members[member] = owner
-            elif item.wildcard:
-                self.wildcards.append(item.name)
-            else:
+            if item.static and not item.wildcard:
+                # `import static a.Outer.Inner;` imports a member type too.
                 self.single.setdefault(item.name.rsplit(".", 1)[-1], item.name)
+            elif item.wildcard and not item.static:
+                self.wildcards.append(item.name)
+            elif not item.static:
+                self.single[item.name.rsplit(".", 1)[-1]] = item.name
         self.outer = {c.fqn: c.outer for c in facts.classes}
         self.type_params = facts.type_parameters
-        self.top_level = [c.fqn for c in facts.classes if c.outer is None]
-        self._cache: dict[tuple[str, str], tuple[str | None, bool]] = {}
+        self._cache: dict[tuple[str, str, tuple[str, ...]], tuple[str | None, bool]] = {}
 
     def _scopes(self, owner: str) -> Iterable[str]:
         scope: str | None = owner
@@ -88,18 +111,19 @@ class _Resolver:
             yield scope
             scope = self.outer.get(scope)
 
-    def resolve(self, name: str, owner: str) -> tuple[str | None, bool]:
-        key = (owner, name)
+    def resolve(self, name: str, owner: str, hidden: tuple[str, ...] = ()) -> tuple[str | None, bool]:
+        """`name` as seen from inside `owner`; `hidden` are extra type variables in scope (a method's)."""
+        key = (owner, name, hidden)
         if key not in self._cache:
-            self._cache[key] = self._resolve(name, owner)
+            self._cache[key] = self._resolve(name, owner, hidden)
         return self._cache[key]
 
-    def _resolve(self, name: str, owner: str) -> tuple[str | None, bool]:
+    def _resolve(self, name: str, owner: str, hidden: tuple[str, ...]) -> tuple[str | None, bool]:
         if name in _PRIMITIVES:
             return None, False
         segments = name.split(".")
         head = segments[0]
-        if any(head in self.type_params.get(scope, ()) for scope in self._scopes(owner)):
+        if head in hidden or any(head in self.type_params.get(scope, ()) for scope in self._scopes(owner)):
             return None, False
         fqn = self._head(head, owner)
         rest = segments[1:]
@@ -114,12 +138,16 @@ class _Resolver:
         if fqn is None:
             return None, False
         for segment in rest:
-            candidate = f"{fqn}.{segment}"
-            if fqn in self.symbols and candidate not in self.symbols:
-                break  # a static member of a repo type, not a nested type
-            if fqn not in self.symbols and not segment[:1].isupper():
+            if fqn in self.symbols:
+                member = f"{fqn}.{segment}"
+                found = member if member in self.symbols else self._inherited(fqn, segment)
+                if found is None:
+                    break  # a static member of a repo type, not a nested type
+                fqn = found
+            elif segment[:1].isupper():
+                fqn = f"{fqn}.{segment}"
+            else:
                 break
-            fqn = candidate
         return fqn, fqn in self.symbols
 
     def _head(self, head: str, owner: str) -> str | None:
@@ -127,6 +155,9 @@ class _Resolver:
             candidate = f"{scope}.{head}"
             if candidate in self.symbols:
                 return candidate
+            inherited = self._inherited(scope, head)
+            if inherited is not None:
+                return inherited
             if scope.rsplit(".", 1)[-1] == head:
                 return scope
         if head in self.single:
@@ -140,9 +171,30 @@ class _Resolver:
                 return candidate
         return external_fqn(head, self.wildcards)
 
-    def ref_resolver(self, owner: str) -> Callable[[TypeRef], TypeRef]:
+    def _inherited(self, scope: str, name: str) -> str | None:
+        """A member type `name` that `scope` inherits from its supertypes, nearest first."""
+        seen = {scope}
+        frontier = [scope]
+        while frontier:
+            following: list[str] = []
+            for current in frontier:
+                self.consulted.add(current)
+                for parent in self.supertypes.get(current, ()):
+                    if parent in seen:
+                        continue
+                    seen.add(parent)
+                    candidate = f"{parent}.{name}"
+                    if candidate in self.symbols:
+                        return candidate
+                    following.append(parent)
+            frontier = following
+        return None
+
+
+def _resolve_class(info: ClassInfo, resolver: _Resolver) -> ClassInfo:
+    def ref_resolver(hidden: tuple[str, ...]) -> Callable[[TypeRef], TypeRef]:
         def resolve_ref(ref: TypeRef) -> TypeRef:
-            fqn, in_repo = self.resolve(ref.name, owner)
+            fqn, in_repo = resolver.resolve(ref.name, info.fqn, hidden)
             arguments = tuple(resolve_ref(a) for a in ref.arguments)
             if fqn == ref.fqn and in_repo == ref.in_repo and arguments == ref.arguments:
                 return ref
@@ -150,43 +202,27 @@ class _Resolver:
 
         return resolve_ref
 
-    def static_import_edges(self, info: ClassInfo) -> set[tuple[str, str, EdgeKind]]:
-        """Calls to statically imported methods depend on the type that declares them."""
-        edges: set[tuple[str, str, EdgeKind]] = set()
-        if info.outer is not None:
-            return edges
-        targets = {self.static_members[c.method] for m in (*info.methods, *info.constructors) for c in m.calls
-                   if c.receiver_kind == "none" and c.method in self.static_members}
-        targets.update(prefix.rpartition(".")[0] for prefix in self.static_wildcards)
-        targets.update(self.static_wildcards)
-        for target in targets:
-            fqn, in_repo = self.resolve(target, info.fqn)
-            if in_repo and fqn is not None and fqn != info.fqn:
-                edges.add((info.fqn, fqn, EdgeKind.STATIC_CALL))
-        return edges
+    resolve_ref = ref_resolver(())
 
-
-def _resolve_class(info: ClassInfo, resolve_ref: Callable[[TypeRef], TypeRef]) -> ClassInfo:
     def annotations(items: tuple[AnnotationInfo, ...]) -> tuple[AnnotationInfo, ...]:
         return tuple(a.model_copy(update={"fqn": resolve_ref(TypeRef(text=a.name, name=a.name)).fqn}) for a in items)
 
-    def params(items: tuple[ParameterInfo, ...]) -> tuple[ParameterInfo, ...]:
-        return tuple(p.model_copy(update={"type": resolve_ref(p.type), "annotations": annotations(p.annotations)})
+    def params(items: tuple[ParameterInfo, ...], resolve: Callable[[TypeRef], TypeRef]) -> tuple[ParameterInfo, ...]:
+        return tuple(p.model_copy(update={"type": resolve(p.type), "annotations": annotations(p.annotations)})
                      for p in items)
 
-    def call(site: CallSite) -> CallSite:
-        if site.receiver_type is None:
-            return site
-        return site.model_copy(update={"receiver_type": resolve_ref(site.receiver_type)})
-
     def method(m: MethodInfo) -> MethodInfo:
+        # A generic method's own type variables hide repo types of the same name inside it.
+        resolve = ref_resolver(m.type_parameters) if m.type_parameters else resolve_ref
+        calls = tuple(c if c.receiver_type is None else c.model_copy(update={"receiver_type": resolve(c.receiver_type)})
+                      for c in m.calls)
         return m.model_copy(update={
-            "parameters": params(m.parameters),
-            "return_type": resolve_ref(m.return_type) if m.return_type is not None else None,
-            "throws": tuple(resolve_ref(t) for t in m.throws),
+            "parameters": params(m.parameters, resolve),
+            "return_type": resolve(m.return_type) if m.return_type is not None else None,
+            "throws": tuple(resolve(t) for t in m.throws),
             "annotations": annotations(m.annotations),
-            "calls": tuple(call(c) for c in m.calls),
-            "creates": tuple(resolve_ref(t) for t in m.creates),
+            "calls": calls,
+            "creates": tuple(resolve(t) for t in m.creates),
         })
 
     return info.model_copy(update={
@@ -197,5 +233,5 @@ def _resolve_class(info: ClassInfo, resolve_ref: Callable[[TypeRef], TypeRef]) -
                         for f in info.fields),
         "constructors": tuple(method(m) for m in info.constructors),
         "methods": tuple(method(m) for m in info.methods),
-        "record_components": params(info.record_components),
+        "record_components": params(info.record_components, resolve_ref),
     })

@@ -14,7 +14,7 @@ SYMBOLS = {
 
 def _edges(source: str, symbols: set[str] = SYMBOLS) -> set[tuple[str, str, str]]:
     facts = extract_file(source.encode(), "src/main/java/com/acme/app/Service.java")
-    _, edges = resolve_file(facts, symbols, layers=DEFAULT_LAYERS)
+    edges = resolve_file(facts, symbols, layers=DEFAULT_LAYERS, supertypes={}).edges
     return {(e.source.rsplit(".", 1)[-1], e.target, e.kind.value) for e in edges}
 
 
@@ -64,7 +64,7 @@ def test_resolved_class_info_has_fqns_for_repo_and_jdk_types() -> None:
     source = """package com.acme.app; import java.util.*; import java.time.Clock; import org.slf4j.Logger;
     class Service { List<Money> amounts; Clock clock; Logger log; String name; Unknown thing; }"""
     facts = extract_file(source.encode(), "Service.java")
-    (service, *_), _ = resolve_file(facts, SYMBOLS, layers=DEFAULT_LAYERS)
+    service = resolve_file(facts, SYMBOLS, layers=DEFAULT_LAYERS, supertypes={}).classes[0]
     types = {f.name: f.type for f in service.fields}
     assert (types["amounts"].fqn, types["amounts"].in_repo) == ("java.util.List", False)
     assert (types["amounts"].arguments[0].fqn, types["amounts"].arguments[0].in_repo) == ("com.acme.app.Money", True)
@@ -90,3 +90,43 @@ def test_edge_kinds_cover_annotations_and_class_literals() -> None:
     edges = _edges(source, SYMBOLS)
     assert ("Service", "com.acme.util.Checks", EdgeKind.ANNOTATION.value) in edges
     assert ("Service", "com.acme.app.Money", EdgeKind.CLASS_LITERAL.value) in edges
+
+
+def test_member_types_inherited_from_supertypes_in_other_files() -> None:
+    symbols = {"fx.model.Events", "fx.model.Events.Created", "fx.model.BaseHandler", "fx.model.Status",
+               "fx.app.Handler"}
+    source = """package fx.app; import fx.model.*;
+    class Handler extends BaseHandler { Created created; Status status; BaseHandler.Created again; }"""
+    facts = extract_file(source.encode(), "Handler.java")
+    supertypes = {"fx.app.Handler": ("fx.model.BaseHandler",), "fx.model.BaseHandler": ("fx.model.Events",)}
+    resolved = resolve_file(facts, symbols, layers=DEFAULT_LAYERS, supertypes=supertypes)
+    targets = {(e.target, e.kind.value) for e in resolved.edges}
+    assert ("fx.model.Events.Created", "field") in targets
+    assert ("fx.model.Status", "field") in targets  # Events has no Status: the package's wins
+    assert {"fx.app.Handler", "fx.model.BaseHandler"} <= resolved.consulted
+
+
+def test_method_type_parameters_hide_types_only_inside_the_method() -> None:
+    source = """package com.acme.app;
+    class Service { <Money> void post(Money m) { } Money last; }"""
+    edges = _edges(source)
+    assert edges == {("Service", "com.acme.app.Money", "field")}
+
+
+def test_local_classes_shadow_repo_types() -> None:
+    source = """package com.acme.app;
+    class Service { Object make() { class Money { } return new Money(); } Money real; }"""
+    assert _edges(source) == {("Service", "com.acme.app.Money", "field")}
+
+
+def test_statically_imported_fields_and_calls_anywhere_in_the_file() -> None:
+    source = """package com.acme.app;
+    import static com.acme.util.Checks.LIMIT;
+    import static com.acme.domain.Money.zero;
+    class Service {
+        int limit = LIMIT;
+        class Helper { Object z() { return zero(); } }
+    }"""
+    edges = _edges(source)
+    assert ("Service", "com.acme.util.Checks", "static_field") in edges
+    assert ("Helper", "com.acme.domain.Money", "static_call") in edges
