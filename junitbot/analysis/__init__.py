@@ -33,8 +33,8 @@ from junitbot.analysis.models import (
     TypeRef,
     ValueType,
 )
-from junitbot.analysis.parser import Node, parse_java, syntax_errors
-from junitbot.analysis.resolve import resolve_file
+from junitbot.analysis.parser import Node, Tree, package_query, parse_java, query_captures, syntax_errors
+from junitbot.analysis.resolve import resolve_classes, resolve_edges, resolve_supertypes
 from junitbot.analysis.sources import matches_any
 
 __all__ = [
@@ -65,6 +65,7 @@ __all__ = [
     "PathStep",
     "ProgressCallback",
     "TestContext",
+    "Tree",
     "TypeKind",
     "TypeRef",
     "ValueType",
@@ -73,8 +74,12 @@ __all__ = [
     "jdk_fqn",
     "matches_any",
     "open_checkout",
+    "package_query",
     "parse_java",
-    "resolve_file",
+    "query_captures",
+    "resolve_classes",
+    "resolve_edges",
+    "resolve_supertypes",
     "syntax_errors",
     "to_dot",
     "to_graphml",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import tempfile
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -47,11 +48,17 @@ class GitCheckout:
         paths = sorted(paths)
         if not paths:
             return set()
-        try:
-            found = self.repo.ignored(*(self.prefix + p for p in paths))
-        except git.GitCommandError as e:
-            raise GitError(f"git check-ignore failed: {e.stderr.strip()}") from e
-        return {p[len(self.prefix):] for p in found if p.startswith(self.prefix)}
+        # Paths go through stdin, NUL-separated: no argument-length limit and no quoting of non-ASCII names.
+        with tempfile.TemporaryFile() as stdin:
+            stdin.write(b"".join((self.prefix + p).encode() + b"\0" for p in paths))
+            stdin.seek(0)
+            try:
+                output = self.repo.git.check_ignore("-z", "--stdin", istream=stdin)
+            except git.GitCommandError as e:
+                if e.status == 1:
+                    return set()  # check-ignore's way of saying that nothing is ignored
+                raise GitError(f"git check-ignore failed: {e.stderr.strip()}") from e
+        return {p[len(self.prefix):] for p in output.split("\0") if p.startswith(self.prefix) and p}
 
     def is_ancestor(self, commit: str, head: str) -> bool:
         try:
@@ -60,21 +67,18 @@ class GitCheckout:
             return False  # an unknown commit (gc'd, another clone) is no ancestor
 
     def changes_since(self, base: str, head: str | None, ignore: Sequence[str]) -> ChangeSet:
-        """`.java` files that differ between `base` and the work tree: committed, staged, unstaged, untracked."""
+        """`.java` files that differ between commit `base` and `head` (committed changes, renames included)."""
         added: set[str] = set()
         modified: set[str] = set()
         deleted: set[str] = set()
         renamed: set[tuple[str, str]] = set()
         try:
-            diffs = self.repo.commit(base).diff(None, M=True)
-            untracked = self.repo.untracked_files
+            diffs = self.repo.commit(base).diff(head, M=True) if head is not None and head != base else []
         except (git.GitCommandError, ValueError) as e:
-            raise GitError(f"cannot diff {base[:12]} against the work tree: {e}") from e
+            raise GitError(f"cannot diff {base[:12]} against {head}: {e}") from e
         for diff in diffs:
-            old = self._relative(diff.a_path) if diff.a_path else None
-            new = self._relative(diff.b_path) if diff.b_path else None
-            old = old if old is not None and is_candidate(old, ignore) else None
-            new = new if new is not None and is_candidate(new, ignore) else None
+            old = self._candidate(diff.a_path, ignore)
+            new = self._candidate(diff.b_path, ignore)
             if diff.change_type == "R" and old and new:
                 renamed.add((old, new))
             elif diff.change_type == "A" and new:
@@ -83,10 +87,6 @@ class GitCheckout:
                 deleted.add(old)
             else:
                 modified.update(p for p in (old, new) if p)
-        for path in untracked:
-            rel = self._relative(path)
-            if rel is not None and is_candidate(rel, ignore):
-                added.add(rel)
         return ChangeSet(
             base=base,
             head=head,
@@ -97,6 +97,27 @@ class GitCheckout:
             deleted=tuple(sorted(deleted)),
             renamed=tuple(sorted(renamed)),
         )
+
+    def dirty(self, ignore: Sequence[str]) -> set[str]:
+        """`.java` files whose work-tree state differs from HEAD: staged, unstaged or untracked."""
+        try:
+            output = self.repo.git.status("--porcelain=v1", "-z", "--untracked-files=all", "--", ".")
+        except git.GitCommandError as e:
+            raise GitError(f"git status failed in {self.repo.working_tree_dir}: {e.stderr.strip()}") from e
+        paths: set[str] = set()
+        entries = iter(output.split("\0"))
+        for entry in entries:
+            if len(entry) < 4:
+                continue
+            status, path = entry[:2], entry[3:]
+            if "R" in status or "C" in status:
+                paths.add(next(entries, ""))  # the rename's source follows its target
+            paths.add(path)
+        return {p for p in (self._candidate(path, ignore) for path in paths) if p}
+
+    def _candidate(self, path: str | None, ignore: Sequence[str]) -> str | None:
+        relative = self._relative(path) if path else None
+        return relative if relative is not None and is_candidate(relative, ignore) else None
 
 
 def open_checkout(path: Path) -> GitCheckout | None:

@@ -15,9 +15,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from junitbot.analysis.models import ClassInfo, Edge, EdgeKind, FileFacts, ParseProblem
+from junitbot.analysis.resolve import resolve_classes
 from junitbot.errors import JunitbotError
 
-SCHEMA_VERSION = "2"
+SCHEMA_VERSION = "3"
 
 _SCHEMA = """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -26,7 +27,7 @@ CREATE TABLE files(
     parsed INTEGER NOT NULL, facts TEXT, problems TEXT NOT NULL, source_root TEXT, is_test INTEGER NOT NULL);
 CREATE TABLE types(
     fqn TEXT NOT NULL, path TEXT NOT NULL, name TEXT NOT NULL, kind TEXT NOT NULL, layer TEXT,
-    is_test INTEGER NOT NULL, outer TEXT, line INTEGER NOT NULL, info TEXT NOT NULL, PRIMARY KEY(fqn, path));
+    is_test INTEGER NOT NULL, outer TEXT, line INTEGER NOT NULL, PRIMARY KEY(fqn, path));
 CREATE INDEX types_name ON types(name);
 CREATE INDEX types_path ON types(path);
 CREATE TABLE edges(
@@ -81,6 +82,9 @@ class CodeGraph:
     def __init__(self, connection: sqlite3.Connection, path: Path) -> None:
         self._db = connection
         self.path = path
+        self._classes: dict[str, list[ClassInfo]] = {}
+        self._symbols: set[str] | None = None
+        self._supertypes: dict[str, tuple[str, ...]] | None = None
 
     # -- opening -------------------------------------------------------------------------------
 
@@ -144,6 +148,7 @@ class CodeGraph:
             yield
         except BaseException:
             self._db.rollback()
+            self._forget()
             raise
         self._db.commit()
 
@@ -198,12 +203,21 @@ class CodeGraph:
 
     def remove_files(self, paths: Sequence[str]) -> None:
         """Forget files and everything derived from them."""
-        self.clear_resolved(paths)
-        self.clear_supertypes(paths)
+        self._forget()
         for chunk in _chunks(list(paths)):
             marks = ",".join("?" * len(chunk))
-            self._db.execute(f"DELETE FROM files WHERE path IN ({marks})", chunk)
-            self._db.execute(f"DELETE FROM ref_names WHERE path IN ({marks})", chunk)
+            for table in ("files", "ref_names", "types", "edges", "consults", "supertypes"):
+                self._db.execute(f"DELETE FROM {table} WHERE path IN ({marks})", chunk)
+
+    def put_types(self, path: str, classes: Sequence[ClassInfo], layers: Mapping[str, str | None]) -> None:
+        """The graph's nodes declared in one file (replacing what it declared before)."""
+        self._forget()
+        self._db.execute("DELETE FROM types WHERE path = ?", (path,))
+        self._db.executemany(
+            "INSERT OR REPLACE INTO types VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            ((c.fqn, path, c.name, c.kind.value, layers.get(c.fqn), int(c.is_test), c.outer,
+              c.span.start_line if c.span else 0) for c in classes),
+        )
 
     def put_ref_names(self, path: str, names: Iterable[str]) -> None:
         self._db.execute("DELETE FROM ref_names WHERE path = ?", (path,))
@@ -222,7 +236,7 @@ class CodeGraph:
     def clear_resolved(self, paths: Sequence[str]) -> None:
         for chunk in _chunks(list(paths)):
             marks = ",".join("?" * len(chunk))
-            for table in ("types", "edges", "consults"):
+            for table in ("edges", "consults"):
                 self._db.execute(f"DELETE FROM {table} WHERE path IN ({marks})", chunk)
 
     def clear_supertypes(self, paths: Sequence[str]) -> None:
@@ -230,6 +244,7 @@ class CodeGraph:
             self._db.execute(f"DELETE FROM supertypes WHERE path IN ({','.join('?' * len(chunk))})", chunk)
 
     def put_supertypes(self, path: str, supertypes: Mapping[str, Sequence[str]]) -> None:
+        self._forget()
         self._db.executemany("INSERT OR REPLACE INTO supertypes VALUES (?, ?, ?)",
                              ((fqn, path, json.dumps(list(supers))) for fqn, supers in supertypes.items()))
 
@@ -251,12 +266,7 @@ class CodeGraph:
                 f"SELECT DISTINCT path FROM consults WHERE fqn IN ({','.join('?' * len(chunk))})", chunk))
         return found
 
-    def put_resolved(self, path: str, classes: Sequence[ClassInfo], edges: Sequence[Edge]) -> None:
-        self._db.executemany(
-            "INSERT OR REPLACE INTO types VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            ((c.fqn, path, c.name, c.kind.value, c.layer, int(c.is_test), c.outer,
-              c.span.start_line if c.span else 0, c.model_dump_json()) for c in classes),
-        )
+    def put_edges(self, path: str, edges: Sequence[Edge]) -> None:
         self._db.executemany("INSERT OR IGNORE INTO edges VALUES (?, ?, ?, ?)",
                              ((e.source, e.target, e.kind.value, path) for e in edges))
 
@@ -288,12 +298,32 @@ class CodeGraph:
         return {row[0]: sorted(row[1].split("\n")) for row in rows}
 
     def class_info(self, fqn: str) -> ClassInfo | None:
-        row = self._db.execute("SELECT info FROM types WHERE fqn = ? ORDER BY path LIMIT 1", (fqn,)).fetchone()
-        return None if row is None else ClassInfo.model_validate_json(row[0])
+        """A type with every reference resolved, built on demand from its file's facts (first path wins)."""
+        row = self._db.execute("SELECT path FROM types WHERE fqn = ? ORDER BY path LIMIT 1", (fqn,)).fetchone()
+        if row is None:
+            return None
+        return next((c for c in self.classes_in(row[0]) if c.fqn == fqn), None)
 
     def classes_in(self, path: str) -> list[ClassInfo]:
-        rows = self._db.execute("SELECT info FROM types WHERE path = ? ORDER BY fqn", (path,))
-        return [ClassInfo.model_validate_json(row[0]) for row in rows]
+        """The resolved types one file declares, with their layers, sorted by FQN."""
+        if path not in self._classes:
+            facts = self.facts(path)
+            if facts is None:
+                return []
+            if self._symbols is None:
+                self._symbols = self.all_fqns()
+                self._supertypes = self.supertype_map()
+            layers = dict(self._db.execute("SELECT fqn, layer FROM types WHERE path = ?", (path,)).fetchall())
+            classes = resolve_classes(facts, self._symbols, supertypes=self._supertypes or {})
+            self._classes[path] = sorted((c.model_copy(update={"layer": layers.get(c.fqn)}) for c in classes),
+                                         key=lambda c: c.fqn)
+        return self._classes[path]
+
+    def _forget(self) -> None:
+        """Drop what reads cached: a write changed what they would see."""
+        self._classes.clear()
+        self._symbols = None
+        self._supertypes = None
 
     def fqns_named(self, name: str) -> list[str]:
         """FQNs whose simple name, or dotted nested name (`Outer.Inner`), is `name`."""
@@ -317,10 +347,11 @@ class CodeGraph:
         return [(r[0], EdgeKind(r[1])) for r in rows]
 
     def counts(self) -> tuple[int, int, int]:
-        """(files, distinct types, distinct edges)."""
+        """(files, distinct types, edge rows)."""
         files = self._db.execute("SELECT count(*) FROM files").fetchone()[0]
         types = self._db.execute("SELECT count(DISTINCT fqn) FROM types").fetchone()[0]
-        edges = self._db.execute("SELECT count(*) FROM (SELECT DISTINCT source, target, kind FROM edges)").fetchone()[0]
+        # Rows, not distinct pairs: two files declaring one FQN may add the same edge twice (rare).
+        edges = self._db.execute("SELECT count(*) FROM edges").fetchone()[0]
         return int(files), int(types), int(edges)
 
     def source_files(self, *, test: bool) -> list[tuple[str, str]]:

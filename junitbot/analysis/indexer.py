@@ -1,7 +1,7 @@
 """update_graph: bring the code graph up to date with the work tree, incrementally when it can.
 
 Incremental and full builds leave the same graph: both parse files with `extract_file` and resolve them
-with `resolve_file` against the same set of FQNs; the incremental path re-resolves exactly the files whose
+with `resolve_edges` against the same set of FQNs; the incremental path re-resolves exactly the files whose
 resolution could have changed (`resolve.names_used`).
 """
 
@@ -10,14 +10,15 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 
 from junitbot.analysis.changes import GitCheckout, open_checkout
 from junitbot.analysis.extract import extract_file
 from junitbot.analysis.graph import SCHEMA_VERSION, CodeGraph, FileRecord, GraphUnavailable
-from junitbot.analysis.models import FileFacts, IndexSummary, ParseProblem, SourceRoot
-from junitbot.analysis.resolve import names_used, resolve_file, resolve_supertypes
+from junitbot.analysis.layers import layer_of
+from junitbot.analysis.models import ClassInfo, FileFacts, IndexSummary, ParseProblem, SourceRoot
+from junitbot.analysis.resolve import names_used, resolve_edges, resolve_supertypes
 from junitbot.analysis.sources import (
     SkippedFile,
     is_candidate,
@@ -106,6 +107,7 @@ class _Build:
         self.progress = progress or (lambda stage, done, total: None)
         self.seconds: dict[str, float] = {}
         self.started_ns = time.time_ns()
+        self._dirty_paths: set[str] | None = None
 
     # -- the two modes -----------------------------------------------------------------------------
 
@@ -113,17 +115,12 @@ class _Build:
         tick = time.perf_counter()
         paths = self._all_paths()
         self.seconds["scan"] = time.perf_counter() - tick
-        parsed = self._parse(paths)
         with CodeGraph.rebuild(db) as graph:
-            symbols = {c.fqn for _, facts in parsed.values() if facts for c in facts.classes}
-            for path, (record, facts) in parsed.items():
-                graph.put_file(record, facts)
-                if facts is not None:
-                    graph.put_ref_names(path, names_used(facts))
-            files = [f for _, f in parsed.values() if f is not None]
-            self._resolve(graph, files, files, symbols)
+            # Facts go to the store as soon as a file is parsed; only their slim form stays in memory.
+            files = [_slim(f) for f in self._parse_into(graph, paths) if f is not None]
+            self._resolve(graph, files, files, graph.all_fqns())
             self._finish(graph)
-            summary = self._summary(graph, incremental=False, reason=reason, parsed=len(parsed), removed=0,
+            summary = self._summary(graph, incremental=False, reason=reason, parsed=len(paths), removed=0,
                                     reresolved=0)
         return summary
 
@@ -141,21 +138,15 @@ class _Build:
             elif self._changed(path, known.get(path), last_started):
                 to_parse.append(path)
         self.seconds["scan"] = time.perf_counter() - tick
-        parsed = self._parse(to_parse)
         with graph.transaction():
             before_symbols = graph.all_fqns()
             before_supertypes = graph.supertype_map()
-            graph.remove_files(to_remove)
-            for path, (record, facts) in parsed.items():
-                graph.put_file(record, facts)
-                graph.put_ref_names(path, names_used(facts) if facts else ())
-            graph.clear_resolved(to_parse)
-            graph.clear_supertypes(to_parse)
-            new_facts = [f for _, f in parsed.values() if f is not None]
-            symbols = graph.all_fqns() | {c.fqn for facts in new_facts for c in facts.classes}
+            graph.remove_files([*to_remove, *to_parse])
+            new_facts = [f for f in self._parse_into(graph, to_parse) if f is not None]
+            symbols = graph.all_fqns()
             # Names that now resolve differently: files mentioning a type that appeared or vanished.
             changed_names = {fqn.rsplit(".", 1)[-1] for fqn in before_symbols ^ symbols}
-            settled = set(parsed) | set(to_remove)
+            settled = set(to_parse) | set(to_remove)
             by_name = self._load(graph, graph.paths_using(changed_names) - settled)
             self._resolve_supertypes(graph, [*new_facts, *by_name], symbols)
             after_supertypes = graph.supertype_map()
@@ -168,9 +159,9 @@ class _Build:
             graph.clear_resolved([f.path for f in dependents])
             self._resolve(graph, [*new_facts, *dependents], [], symbols, supertypes=after_supertypes)
             self._finish(graph)
-        log.info("incremental update: %d parsed, %d removed, %d re-resolved", len(parsed), len(to_remove),
+        log.info("incremental update: %d parsed, %d removed, %d re-resolved", len(to_parse), len(to_remove),
                  len(dependents))
-        return self._summary(graph, incremental=True, reason=reason, parsed=len(parsed), removed=len(to_remove),
+        return self._summary(graph, incremental=True, reason=reason, parsed=len(to_parse), removed=len(to_remove),
                              reresolved=len(dependents))
 
     # -- steps ---------------------------------------------------------------------------------------
@@ -181,7 +172,7 @@ class _Build:
         return walk_java_files(self.root, self.config.ignore)
 
     def _candidates(self, graph: CodeGraph) -> tuple[set[str], str]:
-        """Paths that may differ from the graph: the git change set plus what was dirty last time."""
+        """Paths that may differ from the graph: committed changes, the work tree's, and last time's."""
         if self.checkout is None:
             return set(self._all_paths()) | set(graph.file_records()), "not a git repository: compared the work tree"
         last = graph.commit
@@ -189,7 +180,13 @@ class _Build:
         if last is None:
             return set(self._all_paths()) | set(graph.file_records()), "no commit yet: compared the work tree"
         changes = self.checkout.changes_since(last, self.head, self.config.ignore)
-        return set(changes.paths) | previously_dirty, changes.reason
+        return set(changes.paths) | self._dirty() | previously_dirty, changes.reason
+
+    def _dirty(self) -> set[str]:
+        """The work tree's changes against HEAD, asked of git once per run."""
+        if self._dirty_paths is None:
+            self._dirty_paths = self.checkout.dirty(self.config.ignore) if self.checkout is not None else set()
+        return self._dirty_paths
 
     @staticmethod
     def _load(graph: CodeGraph, paths: Iterable[str]) -> list[FileFacts]:
@@ -216,15 +213,20 @@ class _Build:
         except (OSError, SkippedFile):
             return True
 
-    def _parse(self, paths: Sequence[str]) -> dict[str, tuple[FileRecord, FileFacts | None]]:
+    def _parse_into(self, graph: CodeGraph, paths: Sequence[str]) -> Iterator[FileFacts | None]:
+        """Parse each file and store its record, facts, names used and types; yields the facts."""
         tick = time.perf_counter()
-        parsed = {}
         for done, path in enumerate(paths, 1):
-            parsed[path] = self._parse_one(path)
+            record, facts = self._parse_one(path)
+            graph.put_file(record, facts)
+            if facts is not None:
+                graph.put_ref_names(path, names_used(facts))
+                layers = {c.fqn: layer_of(c.package, c.name, self.config.layers) for c in facts.classes}
+                graph.put_types(path, facts.classes, layers)
             if done % 50 == 0 or done == len(paths):
                 self.progress("parse", done, len(paths))
-        self.seconds["parse"] = time.perf_counter() - tick
-        return parsed
+            yield facts
+        self.seconds["parse"] = self.seconds.get("parse", 0.0) + time.perf_counter() - tick
 
     def _parse_one(self, path: str) -> tuple[FileRecord, FileFacts | None]:
         full = self.root / path
@@ -268,17 +270,15 @@ class _Build:
             self._resolve_supertypes(graph, new_supertypes, symbols)
             supertypes = graph.supertype_map()
         for done, facts in enumerate(files, 1):
-            resolved = resolve_file(facts, symbols, layers=self.config.layers, supertypes=supertypes)
-            graph.put_resolved(facts.path, resolved.classes, resolved.edges)
-            graph.put_consults(facts.path, resolved.consulted)
+            edges, consulted = resolve_edges(facts, symbols, supertypes=supertypes)
+            graph.put_edges(facts.path, edges)
+            graph.put_consults(facts.path, consulted)
             if done % 200 == 0 or done == len(files):
                 self.progress("resolve", done, len(files))
         self.seconds["resolve"] = time.perf_counter() - tick
 
     def _finish(self, graph: CodeGraph) -> None:
-        dirty: list[str] = []
-        if self.checkout is not None and self.head is not None:
-            dirty = list(self.checkout.changes_since(self.head, self.head, self.config.ignore).paths)
+        dirty = sorted(self._dirty()) if self.head is not None else []
         graph.set_meta(
             started_ns=str(self.started_ns),
             commit=self.head,
@@ -318,3 +318,13 @@ class _Build:
             source_roots=tuple(roots),
             seconds=dict(self.seconds),
         )
+
+
+def _slim(facts: FileFacts) -> FileFacts:
+    """What resolution needs of a file (imports, type headers, references), without the members' detail."""
+    headers = tuple(
+        ClassInfo.model_construct(fqn=c.fqn, name=c.name, package=c.package, kind=c.kind, file=c.file, outer=c.outer,
+                                  extends=c.extends, implements=c.implements)
+        for c in facts.classes
+    )
+    return facts.model_copy(update={"classes": headers})

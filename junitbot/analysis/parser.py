@@ -28,6 +28,21 @@ def java_query() -> tree_sitter.Query:
 
 
 @cache
+def package_query(package: str, resource: str) -> tree_sitter.Query:
+    """A Java query shipped as package data (`resource` inside `package`), compiled once per process."""
+    text = resources.files(package).joinpath(resource).read_text(encoding="utf-8")
+    return tree_sitter.Query(java_language(), text)
+
+
+def query_captures(query: tree_sitter.Query, node: Node) -> dict[str, list[Node]]:
+    """A query's captures under `node`, by capture name, each list in source order (outer first)."""
+    captured = tree_sitter.QueryCursor(query).captures(node)
+    for nodes in captured.values():
+        nodes.sort(key=lambda n: (n.start_byte, -n.end_byte))
+    return captured
+
+
+@cache
 def _identifier_query() -> tree_sitter.Query:
     return tree_sitter.Query(java_language(), "(identifier) @identifier")
 

@@ -1,17 +1,18 @@
-"""Resolve the type names of one file against the repo's types: ClassInfo with FQNs, and edges (pure).
+"""Resolve the type names of one file against the repo's types: edges, and ClassInfo with FQNs (pure).
 
-The result depends only on the file's facts and on which FQNs exist, and a name can only resolve to
-an FQN whose last segment is one of the name's segments. So when types appear or disappear, only
-files using one of their simple names need resolving again (see `names_used`).
+Two phases. Phase one finds each type's repo supertypes; it depends only on the file's facts and on
+which FQNs exist. Phase two (edges, ClassInfo) also looks up member types inherited from supertypes.
+A name can only resolve to an FQN whose last segment is one of the name's segments, so when types
+appear or disappear only files using one of their simple names need resolving again (`names_used`);
+and a file that found a name through a type's supertypes records that type (`consulted`), so it is
+resolved again when those supertypes change.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
-from typing import NamedTuple
 
 from junitbot.analysis.jdk import external_fqn
-from junitbot.analysis.layers import layer_of
 from junitbot.analysis.models import (
     AnnotationInfo,
     ClassInfo,
@@ -22,7 +23,6 @@ from junitbot.analysis.models import (
     ParameterInfo,
     TypeRef,
 )
-from junitbot.config import LayerRule
 
 _PRIMITIVES = {"int", "long", "short", "byte", "char", "boolean", "float", "double", "void", "var", "?"}
 
@@ -37,14 +37,6 @@ def names_used(facts: FileFacts) -> set[str]:
     return names
 
 
-class ResolvedFile(NamedTuple):
-    """What resolving one file yields; `consulted` lists the types whose supertypes the lookup read."""
-
-    classes: list[ClassInfo]
-    edges: list[Edge]
-    consulted: set[str]
-
-
 def resolve_supertypes(facts: FileFacts, symbols: Collection[str]) -> dict[str, tuple[str, ...]]:
     """Phase one: the repo supertypes of each type in the file (inherited member types are not used here)."""
     resolver = _Resolver(facts, symbols, supertypes={})
@@ -55,16 +47,12 @@ def resolve_supertypes(facts: FileFacts, symbols: Collection[str]) -> dict[str, 
     return result
 
 
-def resolve_file(
-    facts: FileFacts,
-    symbols: Collection[str],
-    *,
-    layers: Sequence[LayerRule],
-    supertypes: Mapping[str, Sequence[str]],
-) -> ResolvedFile:
-    """Phase two: ClassInfo with resolved TypeRefs and layers, and the edges between repo types this file adds.
+def resolve_edges(
+    facts: FileFacts, symbols: Collection[str], *, supertypes: Mapping[str, Sequence[str]]
+) -> tuple[list[Edge], set[str]]:
+    """Phase two: the edges between repo types this file adds, and the types whose supertypes were read.
 
-    `supertypes` (from phase one over the whole repo) lets names resolve to member types inherited from
+    `supertypes` (phase one over the whole repo) lets names resolve to member types inherited from
     supertypes declared in other files.
     """
     resolver = _Resolver(facts, symbols, supertypes=supertypes)
@@ -73,12 +61,15 @@ def resolve_file(
         fqn, in_repo = resolver.resolve(ref.name, ref.owner)
         if in_repo and fqn is not None and fqn != ref.owner:
             edges.add((ref.owner, fqn, ref.kind))
-    classes = []
-    for info in facts.classes:
-        resolved = _resolve_class(info, resolver)
-        classes.append(resolved.model_copy(update={"layer": layer_of(info.package, info.name, layers)}))
-    return ResolvedFile(classes, [Edge(source=s, target=t, kind=k) for s, t, k in sorted(edges)],
-                        resolver.consulted)
+    return [Edge(source=s, target=t, kind=k) for s, t, k in sorted(edges)], resolver.consulted
+
+
+def resolve_classes(
+    facts: FileFacts, symbols: Collection[str], *, supertypes: Mapping[str, Sequence[str]]
+) -> list[ClassInfo]:
+    """The file's ClassInfo with every TypeRef resolved; done on demand, for the few classes asked about."""
+    resolver = _Resolver(facts, symbols, supertypes=supertypes)
+    return [_resolve_class(info, resolver) for info in facts.classes]
 
 
 class _Resolver:

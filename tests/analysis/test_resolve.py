@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from junitbot.analysis import EdgeKind, extract_file, resolve_file
+from junitbot.analysis import EdgeKind, extract_file, resolve_classes, resolve_edges
 from junitbot.analysis.resolve import names_used
-from junitbot.config import DEFAULT_LAYERS
 
 SYMBOLS = {
     "com.acme.domain.Order", "com.acme.domain.Order.Line", "com.acme.domain.Money", "com.acme.app.Money",
@@ -14,7 +13,7 @@ SYMBOLS = {
 
 def _edges(source: str, symbols: set[str] = SYMBOLS) -> set[tuple[str, str, str]]:
     facts = extract_file(source.encode(), "src/main/java/com/acme/app/Service.java")
-    edges = resolve_file(facts, symbols, layers=DEFAULT_LAYERS, supertypes={}).edges
+    edges, _ = resolve_edges(facts, symbols, supertypes={})
     return {(e.source.rsplit(".", 1)[-1], e.target, e.kind.value) for e in edges}
 
 
@@ -64,7 +63,7 @@ def test_resolved_class_info_has_fqns_for_repo_and_jdk_types() -> None:
     source = """package com.acme.app; import java.util.*; import java.time.Clock; import org.slf4j.Logger;
     class Service { List<Money> amounts; Clock clock; Logger log; String name; Unknown thing; }"""
     facts = extract_file(source.encode(), "Service.java")
-    service = resolve_file(facts, SYMBOLS, layers=DEFAULT_LAYERS, supertypes={}).classes[0]
+    service = resolve_classes(facts, SYMBOLS, supertypes={})[0]
     types = {f.name: f.type for f in service.fields}
     assert (types["amounts"].fqn, types["amounts"].in_repo) == ("java.util.List", False)
     assert (types["amounts"].arguments[0].fqn, types["amounts"].arguments[0].in_repo) == ("com.acme.app.Money", True)
@@ -72,7 +71,6 @@ def test_resolved_class_info_has_fqns_for_repo_and_jdk_types() -> None:
     assert types["log"].fqn == "org.slf4j.Logger"
     assert types["name"].fqn == "java.lang.String"
     assert types["thing"].fqn is None
-    assert service.layer == "application"
 
 
 def test_names_used_covers_every_segment_resolution_can_depend_on() -> None:
@@ -99,11 +97,11 @@ def test_member_types_inherited_from_supertypes_in_other_files() -> None:
     class Handler extends BaseHandler { Created created; Status status; BaseHandler.Created again; }"""
     facts = extract_file(source.encode(), "Handler.java")
     supertypes = {"fx.app.Handler": ("fx.model.BaseHandler",), "fx.model.BaseHandler": ("fx.model.Events",)}
-    resolved = resolve_file(facts, symbols, layers=DEFAULT_LAYERS, supertypes=supertypes)
-    targets = {(e.target, e.kind.value) for e in resolved.edges}
+    edges, consulted = resolve_edges(facts, symbols, supertypes=supertypes)
+    targets = {(e.target, e.kind.value) for e in edges}
     assert ("fx.model.Events.Created", "field") in targets
     assert ("fx.model.Status", "field") in targets  # Events has no Status: the package's wins
-    assert {"fx.app.Handler", "fx.model.BaseHandler"} <= resolved.consulted
+    assert {"fx.app.Handler", "fx.model.BaseHandler"} <= consulted
 
 
 def test_method_type_parameters_hide_types_only_inside_the_method() -> None:
