@@ -55,7 +55,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"junitbot {__version__}")
     parser.set_defaults(handler=lambda args: _usage(parser), verbose=False)
     commands = parser.add_subparsers(title="commands", metavar="COMMAND")
-    for add in (_add_index, _add_impact, _add_context, _add_graph, _add_config):
+    for add in (_add_index, _add_impact, _add_context, _add_graph, _add_validate, _add_config):
         add(commands)
     return parser
 
@@ -289,6 +289,81 @@ def _cmd_graph(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(text)
     return 0
+
+
+# -- validate ---------------------------------------------------------------------------------------
+
+
+def _add_validate(commands: Any) -> None:
+    command = commands.add_parser("validate", help="check, compile, run and measure test files")
+    _common(command)
+    command.add_argument("files", nargs="+", type=Path, metavar="TESTFILE", help="JUnit 5 test class sources")
+    command.add_argument("--target", help="the class under test (default: FooTest tests Foo)")
+    command.set_defaults(handler=_cmd_validate)
+
+
+def _cmd_validate(args: argparse.Namespace) -> int:
+    from junitbot.analysis import CodeGraph
+    from junitbot.validation import validate_candidates
+
+    root, config, state = _setup(args)
+    _refresh_graph(root, config, state, quiet=args.json)
+    candidates = [_candidate(root, path, args.target) for path in args.files]
+    with CodeGraph.open(state.graph_db) as graph, _progress(not args.json) as progress:
+        report = validate_candidates(candidates, root=root, graph=graph, config=config, state=state,
+                                     progress=progress)
+    if args.json:
+        _print_json(report.model_dump(mode="json"))
+        return 0
+    table = Table(title=f"Validation ({report.classpath_source} classpath; isolation: {report.isolation})")
+    for column in ("test file", "class under test", "compiled", "methods kept", "flaky", "lines", "branches"):
+        table.add_column(column)
+    for verdict in report.verdicts:
+        kept = sum(m.kept for m in verdict.methods)
+        coverage = verdict.coverage
+        table.add_row(
+            verdict.path, _short(verdict.target), "yes" if verdict.compiled else "[red]no[/]",
+            f"{kept}/{len(verdict.methods)}", str(len(verdict.flaky)),
+            _percent(coverage.lines.ratio) if coverage else "-",
+            _percent(coverage.branches.ratio) if coverage else "-",
+        )
+    console.print(table)
+    for verdict in report.verdicts:
+        problems = [i for i in verdict.issues if i.severity != "INFO"]
+        dropped = [m for m in verdict.methods if not m.kept]
+        if not problems and not dropped and not verdict.repairs:
+            continue
+        console.print(f"[bold]{verdict.path}[/]")
+        for issue in problems:
+            where = f"line {issue.line}: " if issue.line else ""
+            console.print(f"  {issue.severity.value} [{issue.pass_name}/{issue.category}] {where}{issue.message}",
+                          highlight=False, soft_wrap=True)
+        for method in dropped:
+            console.print(f"  dropped {method.name}(): {method.reason}", highlight=False, soft_wrap=True)
+        for repair in verdict.repairs:
+            console.print(f"  repaired {repair}", highlight=False, soft_wrap=True)
+    return 0
+
+
+def _candidate(root: Path, path: Path, target: str | None) -> Any:
+    from junitbot.validation import TestCandidate
+
+    if not path.is_file():
+        raise JunitbotError(f"{path}: no such test file")
+    source = path.read_text(encoding="utf-8", errors="replace")
+    resolved = path.resolve()
+    relative = resolved.relative_to(root).as_posix() if resolved.is_relative_to(root) else path.name
+    name = path.stem
+    guessed = name[:-5] if name.endswith("Tests") else name[:-4] if name.endswith("Test") else name
+    if relative == path.name:
+        package = next((line.split()[1].rstrip(";") for line in source.splitlines()
+                        if line.strip().startswith("package ")), "")
+        relative = f"src/test/java/{package.replace('.', '/')}/{path.name}".replace("//", "/")
+    return TestCandidate(path=relative, source=source, target=target or guessed)
+
+
+def _percent(ratio: float | None) -> str:
+    return "-" if ratio is None else f"{ratio:.0%}"
 
 
 # -- config ------------------------------------------------------------------------------------------

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Literal
+from typing import ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -279,6 +279,8 @@ class ValueType(_Record):
 
 class TestContext(_Record):
     """What a test for one class needs: mocks, values to build, the layer and the tests already there."""
+
+    __test__: ClassVar[bool] = False  # not a pytest test class, whatever its name
 
     target: str
     kind: TypeKind

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Literal
+from typing import ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -32,6 +32,8 @@ class ValidationIssue(_Record):
 
 class TestCandidate(_Record):
     """A generated test class to validate: where it would live in the repo, its source and the class it tests."""
+
+    __test__: ClassVar[bool] = False  # not a pytest test class, whatever its name
 
     path: str
     source: str
@@ -81,6 +83,8 @@ TestStatus = Literal["passed", "failed", "error", "skipped", "timeout"]
 class TestCaseResult(_Record):
     """One test method's outcome in one run."""
 
+    __test__: ClassVar[bool] = False  # not a pytest test class, whatever its name
+
     test_class: str
     method: str
     status: TestStatus
@@ -99,6 +103,8 @@ class RunConditions(_Record):
 
 class TestRunResult(_Record):
     """One JVM run over a batch of test classes."""
+
+    __test__: ClassVar[bool] = False  # not a pytest test class, whatever its name
 
     conditions: RunConditions
     cases: tuple[TestCaseResult, ...]
@@ -142,6 +148,8 @@ class ClassCoverage(_Record):
 
 
 class MethodVerdict(_Record):
+    """Whether one test method is kept, and why not."""
+
     name: str
     kept: bool
     reason: str | None = None
@@ -160,3 +168,19 @@ class Verdict(_Record):
     coverage: ClassCoverage | None = None
     source: str | None = Field(default=None, description="the source as kept (failing methods removed)")
     repairs: tuple[str, ...] = Field(default=(), description="deterministic repairs applied, one line each")
+
+
+class ValidationReport(_Record):
+    """All verdicts of one validation run, with what it ran on and how long each stage took."""
+
+    verdicts: tuple[Verdict, ...]
+    classpath_source: str
+    frameworks: Frameworks
+    isolation: str
+    main_build_reused: bool
+    main_build_failed: tuple[str, ...] = ()
+    seconds: dict[str, float] = Field(default_factory=dict)
+
+    @property
+    def kept(self) -> tuple[Verdict, ...]:
+        return tuple(v for v in self.verdicts if v.kept)

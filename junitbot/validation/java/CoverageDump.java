@@ -1,0 +1,142 @@
+/*
+ * Prints JaCoCo's coverage of compiled classes as JSON on stdout, for junitbot.validation.jacoco.
+ *
+ * Usage: java -cp <this dir>:org.jacoco.core.jar:asm*.jar CoverageDump EXEC_FILE PATH...
+ * PATH: class directories, jars or single class files, analysed against EXEC_FILE's probes.
+ * Uses only JaCoCo's public analysis API, so the figures are JaCoCo's own.
+ */
+
+import java.io.File;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.List;
+
+import org.jacoco.core.analysis.Analyzer;
+import org.jacoco.core.analysis.CoverageBuilder;
+import org.jacoco.core.analysis.IClassCoverage;
+import org.jacoco.core.analysis.ICounter;
+import org.jacoco.core.analysis.ILine;
+import org.jacoco.core.analysis.IMethodCoverage;
+import org.jacoco.core.tools.ExecFileLoader;
+
+public final class CoverageDump {
+
+    private CoverageDump() {
+    }
+
+    public static void main(String[] args) throws IOException {
+        if (args.length < 2) {
+            System.err.println("usage: CoverageDump EXEC_FILE PATH...");
+            System.exit(2);
+        }
+        ExecFileLoader loader = new ExecFileLoader();
+        loader.load(new File(args[0]));
+        CoverageBuilder builder = new CoverageBuilder();
+        Analyzer analyzer = new Analyzer(loader.getExecutionDataStore(), builder);
+        for (int i = 1; i < args.length; i++) {
+            analyzer.analyzeAll(new File(args[i]));
+        }
+        StringBuilder out = new StringBuilder();
+        out.append("{\"classes\":[");
+        List<IClassCoverage> classes = sorted(builder.getClasses());
+        for (int i = 0; i < classes.size(); i++) {
+            if (i > 0) {
+                out.append(',');
+            }
+            appendClass(out, classes.get(i));
+        }
+        out.append("],\"mismatched\":[");
+        List<IClassCoverage> mismatched = sorted(builder.getNoMatchClasses());
+        for (int i = 0; i < mismatched.size(); i++) {
+            if (i > 0) {
+                out.append(',');
+            }
+            appendString(out, mismatched.get(i).getName());
+        }
+        out.append("]}\n");
+        PrintStream stdout = new PrintStream(System.out, false, StandardCharsets.UTF_8);
+        stdout.print(out);
+        stdout.flush();
+    }
+
+    private static List<IClassCoverage> sorted(Collection<IClassCoverage> classes) {
+        List<IClassCoverage> list = new ArrayList<>(classes);
+        list.sort(Comparator.comparing(IClassCoverage::getName));
+        return list;
+    }
+
+    private static void appendClass(StringBuilder out, IClassCoverage cc) {
+        out.append("{\"name\":");
+        appendString(out, cc.getName());
+        out.append(",\"source\":");
+        appendString(out, cc.getSourceFileName());
+        out.append(",\"lines\":");
+        appendCounter(out, cc.getLineCounter());
+        out.append(",\"branches\":");
+        appendCounter(out, cc.getBranchCounter());
+        out.append(",\"methods\":[");
+        boolean first = true;
+        for (IMethodCoverage mc : cc.getMethods()) {
+            if (!first) {
+                out.append(',');
+            }
+            first = false;
+            out.append("{\"name\":");
+            appendString(out, mc.getName());
+            out.append(",\"desc\":");
+            appendString(out, mc.getDesc());
+            out.append(",\"first_line\":").append(mc.getFirstLine());
+            out.append(",\"lines\":");
+            appendCounter(out, mc.getLineCounter());
+            out.append(",\"branches\":");
+            appendCounter(out, mc.getBranchCounter());
+            out.append('}');
+        }
+        // One [line, status, missed branches, covered branches] per line that has code;
+        // status is ICounter's: 1 not covered, 2 fully covered, 3 partly covered.
+        out.append("],\"line_status\":[");
+        first = true;
+        for (int nr = cc.getFirstLine(); nr > 0 && nr <= cc.getLastLine(); nr++) {
+            ILine line = cc.getLine(nr);
+            if (line.getStatus() == ICounter.EMPTY) {
+                continue;
+            }
+            if (!first) {
+                out.append(',');
+            }
+            first = false;
+            out.append('[').append(nr).append(',').append(line.getStatus()).append(',')
+                .append(line.getBranchCounter().getMissedCount()).append(',')
+                .append(line.getBranchCounter().getCoveredCount()).append(']');
+        }
+        out.append("]}");
+    }
+
+    private static void appendCounter(StringBuilder out, ICounter counter) {
+        out.append("{\"covered\":").append(counter.getCoveredCount())
+            .append(",\"missed\":").append(counter.getMissedCount()).append('}');
+    }
+
+    private static void appendString(StringBuilder out, String value) {
+        if (value == null) {
+            out.append("null");
+            return;
+        }
+        out.append('"');
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (c == '"' || c == '\\') {
+                out.append('\\').append(c);
+            } else if (c < 0x20) {
+                out.append(String.format("\\u%04x", (int) c));
+            } else {
+                out.append(c);
+            }
+        }
+        out.append('"');
+    }
+}

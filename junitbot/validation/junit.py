@@ -1,0 +1,340 @@
+"""Run test classes in one JUnit Platform console launcher JVM and read its legacy XML report.
+
+Timeouts: JUnit's own timeouts are per test (and lifecycle) method, so `class_timeout_s` becomes the
+default timeout of every method, enforced on a separate thread (SEPARATE_THREAD mode) so that even
+a loop that ignores interrupts fails on time while the batch goes on (the looping thread keeps a
+core busy until the JVM ends). `batch_timeout_s` bounds the whole JVM; past it the process tree
+is killed and every selected class without results is marked "timeout".
+
+Only the Jupiter engine runs (junitbot writes JUnit 5 tests). A selected class that reports no
+cases gets one `WHOLE_CLASS` error case ("no test methods"); a selector JUnit cannot resolve (an
+unknown class or method) aborts the whole launch, reported as below with JUnit's cause.
+
+The launcher writes its report only when the engine finishes and buffers its console output, so a
+JVM that dies early (System.exit in a test, a crash, a hang in a constructor or static initializer)
+leaves no per-test trace: each selected class then gets one case whose method is `WHOLE_CLASS`,
+status "error" (or "timeout"), and the caller isolates by running classes (or `Class#method`
+selections) one at a time.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import tempfile
+import xml.etree.ElementTree as ET
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from junitbot.config import ValidationSettings
+from junitbot.errors import JunitbotError
+from junitbot.validation.models import RunConditions, TestCaseResult, TestRunResult, TestStatus
+from junitbot.validation.process import ProcessResult, run_process
+from junitbot.validation.sandbox import sandboxed
+
+SYSTEM_LAUNCHER = Path("/usr/share/java/junit-platform-console-standalone.jar")
+WHOLE_CLASS = "*"
+"""The method of a case that stands for a whole class whose tests left no individual results."""
+
+_REPORT = "TEST-junit-jupiter.xml"
+_MESSAGE_CHARS = 2000
+_TAIL_CHARS = 4000
+# Variables through which a runner's JVM options would leak into test runs and change their outcome.
+_JVM_OPTION_VARIABLES = ("JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS")
+# Later repetitions vary what unit tests most often depend on by accident: order, zone, locale, charset.
+_TIMEZONES = ("Pacific/Kiritimati", "America/St_Johns", "Asia/Kathmandu")
+_LOCALES = ("de-DE", "tr-TR", "ja-JP")
+_CHARSETS = ("ISO-8859-1", "UTF-8")
+_TIMEOUT_EXCEPTION = "java.util.concurrent.TimeoutException"
+_EXCEPTION_LINE = re.compile(r"^(?:Caused by: )?[\w$.]+(?:Exception|Error)\b.*$", re.MULTILINE)
+
+
+def repeat_conditions(repetitions: int) -> list[RunConditions]:
+    """Conditions for `repetitions` runs: the first plain, the others each varying order, zone, locale, charset.
+
+    Deterministic (seed i for run i), so a flake found in CI reproduces locally.
+    """
+    if repetitions < 1:
+        raise JunitbotError(f"repetitions must be at least 1, got {repetitions}")
+    runs = [RunConditions()]
+    for i in range(1, repetitions):
+        runs.append(
+            RunConditions(
+                order_seed=i,
+                timezone=_TIMEZONES[(i - 1) % len(_TIMEZONES)],
+                locale=_LOCALES[(i - 1) % len(_LOCALES)],
+                charset=_CHARSETS[(i - 1) % len(_CHARSETS)],
+            )
+        )
+    return runs
+
+
+def parse_junit_xml(text: str | bytes) -> list[TestCaseResult]:
+    """The test cases of a legacy JUnit XML report (TEST-junit-jupiter.xml), in report order.
+
+    `method` is the Java method name; parameterized, repeated and dynamic tests give one case per
+    invocation, all with that name and the invocation (e.g. "[2]") leading a non-passing message.
+    Raises JunitbotError when the text is not such a report.
+    """
+    try:
+        root = ET.fromstring(text)
+    except ET.ParseError as e:
+        raise JunitbotError(f"malformed JUnit XML report: {e}") from e
+    if root.tag not in ("testsuite", "testsuites"):
+        raise JunitbotError(f"not a JUnit XML report: root element <{root.tag}>")
+    return [_case(element) for element in root.iter("testcase")]
+
+
+def _case(element: ET.Element) -> TestCaseResult:
+    name = element.get("name", "")
+    method, _, rest = name.partition("(")
+    invocation = rest[rest.index(")") + 1 :] if ")" in rest else ""
+    status, message = _outcome(element)
+    if message is not None and invocation:
+        message = f"{invocation} {message}"
+    return TestCaseResult(
+        test_class=element.get("classname", ""),
+        method=method,
+        status=status,
+        message=message[:_MESSAGE_CHARS] if message is not None else None,
+        seconds=_seconds(element.get("time")),
+    )
+
+
+def _outcome(element: ET.Element) -> tuple[TestStatus, str | None]:
+    skipped = element.find("skipped")
+    if skipped is not None:
+        # A reason, or an aborted test's whole stack trace, whose first line says why.
+        lines = (skipped.text or "").strip().splitlines()
+        return "skipped", skipped.get("message") or (lines[0] if lines else None)
+    failure = element.find("failure")
+    if failure is not None:
+        return "failed", failure.get("message") or failure.get("type") or "failed"
+    error = element.find("error")
+    if error is None:
+        return "passed", None
+    if error.get("type") == _TIMEOUT_EXCEPTION:
+        return "timeout", _error_message(error, with_cause=False)  # the cause only names JUnit's thread
+    return "error", _error_message(error, with_cause=True)
+
+
+def _error_message(error: ET.Element, *, with_cause: bool) -> str:
+    """`Type: message`, plus the root cause when there is one (ExceptionInInitializerError says little alone)."""
+    lines = [line for line in (error.text or "").splitlines() if line.strip()]
+    first = lines[0] if lines else ": ".join(part for part in (error.get("type"), error.get("message")) if part)
+    causes = [line for line in lines if line.startswith("Caused by: ")]
+    return f"{first}; {causes[-1]}" if causes and with_cause else first or "error"
+
+
+def _seconds(value: str | None) -> float:
+    try:
+        return max(0.0, float(value or 0))
+    except ValueError:
+        return 0.0
+
+
+def run_junit(
+    *,
+    test_classes: Sequence[str],
+    classpath: Sequence[str],
+    workdir: Path,
+    conditions: RunConditions,
+    settings: ValidationSettings,
+    isolation: str,
+    java_agent_option: str | None = None,
+    writable: Sequence[Path] = (),
+) -> TestRunResult:
+    """Run `test_classes` ("com.acme.FooTest", or "com.acme.FooTest#method") in one sandboxed JVM.
+
+    `classpath` holds the compiled tests and code under test and their libraries; `workdir` is the
+    JVM's writable working directory; `writable` names other paths it must write (the agent's jar
+    and a JaCoCo `destfile=` are bound by themselves). Every selected class gets cases: its tests'
+    results, or one `WHOLE_CLASS` case saying why there are none.
+    """
+    if not test_classes:
+        raise JunitbotError("run_junit: no test classes selected")
+    workdir.mkdir(parents=True, exist_ok=True)
+    # The JVM runs in `workdir`: relative paths of the caller would point elsewhere there.
+    workdir = workdir.resolve()
+    classpath = [str(Path(entry).absolute()) for entry in classpath]
+    launcher = _launcher(classpath)
+    reports = Path(tempfile.mkdtemp(prefix="junit-reports-", dir=workdir))
+    try:
+        java = _java_argv(test_classes, classpath, launcher, reports, conditions, settings, java_agent_option)
+        agent_jar, agent_output = _agent_paths(java_agent_option, workdir)
+        readable = [launcher, *(Path(entry) for entry in classpath), *agent_jar]
+        argv = sandboxed(
+            java, workdir=workdir, isolation=isolation, readable=readable, writable=[*writable, *agent_output]
+        )
+        result = run_process(
+            argv,
+            cwd=workdir,
+            timeout_s=settings.batch_timeout_s,
+            env=_environment(os.environ),
+            max_output_bytes=settings.max_output_bytes,
+        )
+        cases = _cases(test_classes, reports / _REPORT, result, settings)
+    finally:
+        shutil.rmtree(reports, ignore_errors=True)
+    output = (result.stdout + result.stderr).strip()
+    return TestRunResult(
+        conditions=conditions,
+        cases=tuple(cases),
+        exit_code=None if result.timed_out else result.exit_code,
+        timed_out=result.timed_out,
+        output_tail=output[-_TAIL_CHARS:],
+        isolation=isolation,
+        seconds=result.seconds,
+    )
+
+
+def _launcher(classpath: Sequence[str]) -> Path:
+    """The project's own console launcher when its classpath has one (its JUnit version), else Debian's."""
+    for entry in classpath:
+        if Path(entry).name.startswith("junit-platform-console-standalone") and entry.endswith(".jar"):
+            return Path(entry)
+    if not SYSTEM_LAUNCHER.is_file():
+        raise JunitbotError(
+            f"no JUnit console launcher: {SYSTEM_LAUNCHER} is missing and the classpath has none "
+            "(apt-get install junit5, or add junit-platform-console-standalone.jar to validation.classpath)"
+        )
+    return SYSTEM_LAUNCHER
+
+
+def _java_argv(
+    test_classes: Sequence[str],
+    classpath: Sequence[str],
+    launcher: Path,
+    reports: Path,
+    conditions: RunConditions,
+    settings: ValidationSettings,
+    java_agent_option: str | None,
+) -> list[str]:
+    language, _, country = conditions.locale.replace("_", "-").partition("-")
+    jvm = [
+        "java",
+        f"-Xmx{settings.max_heap}",
+        f"-Duser.timezone={conditions.timezone}",
+        f"-Duser.language={language}",
+        f"-Duser.country={country}",
+        f"-Dfile.encoding={conditions.charset}",
+        "-Djava.awt.headless=true",
+        *([java_agent_option] if java_agent_option else []),
+        "-jar",
+        str(launcher),
+    ]
+    launcher_options = [
+        "--disable-banner",
+        "--disable-ansi-colors",
+        "--details=none",
+        "--include-engine=junit-jupiter",
+        # The default filter drops classes not named *Test/*Tests; the selection is already explicit.
+        "--include-classname=.*",
+        f"--reports-dir={reports}",
+        # One option per entry: a long joined classpath could pass the kernel's 128 KiB limit per argument.
+        *(f"--class-path={entry}" for entry in classpath if Path(entry) != launcher),
+        *(_selector(name) for name in test_classes),
+        *(f"--config={key}={value}" for key, value in _junit_config(conditions, settings).items()),
+    ]
+    return [*jvm, *launcher_options]
+
+
+def _selector(name: str) -> str:
+    return f"--select-method={name}" if "#" in name else f"--select-class={name}"
+
+
+def _junit_config(conditions: RunConditions, settings: ValidationSettings) -> dict[str, str]:
+    seconds = settings.class_timeout_s
+    # JUnit accepts whole numbers only; milliseconds keep fractional settings.
+    timeout = f"{int(seconds)} s" if seconds == int(seconds) else f"{max(1, round(seconds * 1000))} ms"
+    config = {
+        "junit.jupiter.execution.timeout.default": timeout,
+        "junit.jupiter.execution.timeout.thread.mode.default": "SEPARATE_THREAD",
+    }
+    if conditions.order_seed is not None:
+        config |= {
+            "junit.jupiter.testmethod.order.default": "org.junit.jupiter.api.MethodOrderer$Random",
+            "junit.jupiter.testclass.order.default": "org.junit.jupiter.api.ClassOrderer$Random",
+            "junit.jupiter.execution.order.random.seed": str(conditions.order_seed),
+        }
+    return config
+
+
+def _agent_paths(java_agent_option: str | None, workdir: Path) -> tuple[list[Path], list[Path]]:
+    """([the agent jar], [its JaCoCo-style destfile]) of `-javaagent:<jar>[=options]`, to bind in the sandbox.
+
+    The jar ends at the first '=', exactly as the JVM reads it. A destfile outside `workdir` is
+    created empty so that only that file, not its folder, is bound writable; without it, the agent
+    cannot open its output under bwrap and the JVM aborts at startup.
+    """
+    if not java_agent_option or not java_agent_option.startswith("-javaagent:"):
+        return [], []
+    jar, _, options = java_agent_option.removeprefix("-javaagent:").partition("=")
+    outputs = []
+    for option in options.split(","):
+        key, _, value = option.partition("=")
+        output = workdir / value  # a relative destfile is relative to the JVM's working directory
+        if key == "destfile" and value and not output.is_relative_to(workdir):
+            output.parent.mkdir(parents=True, exist_ok=True)
+            output.touch()
+            outputs.append(output)
+    return [Path(jar)], outputs
+
+
+def _environment(environ: Mapping[str, str]) -> dict[str, str]:
+    return {key: value for key, value in environ.items() if key not in _JVM_OPTION_VARIABLES}
+
+
+def _cases(
+    test_classes: Sequence[str], report: Path, result: ProcessResult, settings: ValidationSettings
+) -> list[TestCaseResult]:
+    cases: list[TestCaseResult] = []
+    reason: str | None = None
+    try:
+        cases = parse_junit_xml(report.read_bytes())
+    except FileNotFoundError:
+        reason = _early_exit_reason(result, settings)
+    except JunitbotError as e:
+        reason = f"{e} (exit code {result.exit_code})"
+    if reason is None and result.timed_out:
+        reason = _early_exit_reason(result, settings)
+    status: TestStatus = "timeout" if result.timed_out else "error"
+    for name in test_classes:
+        test_class, _, method = name.partition("#")
+        if not any(_belongs(case, test_class, method) for case in cases):
+            message = reason or ("no such test method" if method else "JUnit found no test methods in this class")
+            cases.append(
+                TestCaseResult(
+                    test_class=test_class,
+                    method=method.partition("(")[0] or WHOLE_CLASS,
+                    status=status if reason else "error",
+                    message=message,
+                )
+            )
+    return cases
+
+
+def _belongs(case: TestCaseResult, test_class: str, method: str) -> bool:
+    """Whether `case` is a result of selecting `test_class` (nested classes included) or that method."""
+    if method:
+        return case.test_class == test_class and case.method == method.partition("(")[0]
+    return case.test_class == test_class or case.test_class.startswith(test_class + "$")
+
+
+def _early_exit_reason(result: ProcessResult, settings: ValidationSettings) -> str:
+    if result.timed_out:
+        return (
+            f"the test JVM ran past the batch timeout ({settings.batch_timeout_s:g} s) and was killed "
+            "before this class reported; a constructor or static initializer may hang"
+        )
+    output = result.stderr + result.stdout
+    hints = _EXCEPTION_LINE.findall(output)
+    last = f"; last error: {hints[-1].strip()[:300]}" if hints else ""
+    if "failed to discover tests" in output:
+        return f"JUnit could not discover the selected tests, so none ran{last}"
+    how = f"was killed by signal {-result.exit_code}" if result.exit_code < 0 else f"exited with {result.exit_code}"
+    return (
+        f"the test JVM {how} before writing its report (a test called System.exit(), the JVM crashed, "
+        f"or discovery failed){last}; run the classes one at a time to find the cause"
+    )

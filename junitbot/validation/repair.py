@@ -1,0 +1,154 @@
+"""Deterministic repairs of compile errors, tried before any model: rule fixes keyed on javac's diagnostics.
+
+Each rule takes the source and one issue and returns the fixed source with a one-line description, or
+None when it does not apply. The validator recompiles after repairs and reports which rule fixed what.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from junitbot.analysis import ClassInfo, jdk_fqn, parse_java
+from junitbot.validation.models import ValidationIssue
+
+# Well-known test-library names a generated test may use without importing them.
+_LIBRARY_TYPES = {
+    "Test": "org.junit.jupiter.api.Test", "BeforeEach": "org.junit.jupiter.api.BeforeEach",
+    "AfterEach": "org.junit.jupiter.api.AfterEach", "BeforeAll": "org.junit.jupiter.api.BeforeAll",
+    "DisplayName": "org.junit.jupiter.api.DisplayName", "Nested": "org.junit.jupiter.api.Nested",
+    "Disabled": "org.junit.jupiter.api.Disabled", "ExtendWith": "org.junit.jupiter.api.extension.ExtendWith",
+    "ParameterizedTest": "org.junit.jupiter.params.ParameterizedTest",
+    "ValueSource": "org.junit.jupiter.params.provider.ValueSource",
+    "Mock": "org.mockito.Mock", "InjectMocks": "org.mockito.InjectMocks", "Spy": "org.mockito.Spy",
+    "Captor": "org.mockito.Captor", "ArgumentCaptor": "org.mockito.ArgumentCaptor",
+    "MockitoAnnotations": "org.mockito.MockitoAnnotations", "InOrder": "org.mockito.InOrder",
+    "Mockito": "org.mockito.Mockito", "ArgumentMatchers": "org.mockito.ArgumentMatchers",
+}
+_STATIC_MEMBERS = {
+    "org.junit.jupiter.api.Assertions": {
+        "assertEquals", "assertNotEquals", "assertTrue", "assertFalse", "assertNull", "assertNotNull",
+        "assertThrows", "assertDoesNotThrow", "assertSame", "assertNotSame", "assertAll", "assertArrayEquals",
+        "assertIterableEquals", "assertInstanceOf", "fail"},
+    "org.mockito.Mockito": {
+        "mock", "when", "verify", "spy", "doThrow", "doReturn", "doNothing", "doAnswer", "never", "times",
+        "atLeast", "atLeastOnce", "atMost", "inOrder", "verifyNoMoreInteractions", "verifyZeroInteractions",
+        "reset", "lenient"},
+    "org.mockito.ArgumentMatchers": {
+        "any", "anyString", "anyInt", "anyLong", "anyDouble", "anyBoolean", "anyList", "anyMap", "anySet",
+        "eq", "argThat", "isNull", "notNull", "isA", "same", "contains", "startsWith", "endsWith"},
+}
+_SYMBOL = re.compile(r"symbol: (?P<kind>class|variable|method) (?P<name>\w+)")
+_PACKAGE = re.compile(r"^package [\w.]+;\s*$", re.MULTILINE)
+_PRIVATE_CONSTRUCTOR = re.compile(r"^(?P<name>\w+)\((?P<params>[^)]*)\) has private access in (?P<owner>[\w.$]+)")
+
+
+@dataclass(frozen=True)
+class RepairContext:
+    """What repairs may look up: FQNs of repo types by simple name, and repo ClassInfo by FQN."""
+
+    fqns_named: Callable[[str], Sequence[str]]
+    class_info: Callable[[str], ClassInfo | None]
+
+
+def repair_compile_errors(
+    source: str, issues: Sequence[ValidationIssue], context: RepairContext
+) -> tuple[str, list[str]]:
+    """Apply every rule that fits an issue; returns the new source and one line per repair made."""
+    applied: list[str] = []
+    for issue in issues:
+        for rule in (_missing_import, _unreported_exception, _private_constructor):
+            fixed = rule(source, issue, context)
+            if fixed is not None and fixed[0] != source:
+                source = fixed[0]
+                applied.append(f"line {issue.line}: {fixed[1]}")
+                break
+    return source, list(dict.fromkeys(applied))
+
+
+def _add_import(source: str, statement: str) -> str:
+    if statement in source:
+        return source
+    match = _PACKAGE.search(source)
+    position = match.end() if match else 0
+    return f"{source[:position]}\n{statement}{source[position:]}" if match else f"{statement}\n{source}"
+
+
+def _missing_import(source: str, issue: ValidationIssue, context: RepairContext) -> tuple[str, str] | None:
+    if issue.category != "cannot-find-symbol":
+        return None
+    symbol = _SYMBOL.search(issue.message)
+    if symbol is None:
+        return None
+    name = symbol["name"]
+    if symbol["kind"] == "method":
+        owner = next((o for o, members in _STATIC_MEMBERS.items() if name in members), None)
+        if owner is None:
+            return None
+        fixed = _add_import(source, f"import static {owner}.{name};")
+        return fixed, f"static import {owner}.{name} (rule: missing-import)"
+    if symbol["kind"] == "variable" and not name[:1].isupper():
+        return None
+    candidates = list(context.fqns_named(name))
+    fqn = candidates[0] if len(candidates) == 1 else _LIBRARY_TYPES.get(name) or jdk_fqn(name)
+    if fqn is None:
+        return None
+    return _add_import(source, f"import {fqn};"), f"import {fqn} (rule: missing-import)"
+
+
+def _unreported_exception(source: str, issue: ValidationIssue, context: RepairContext) -> tuple[str, str] | None:
+    if issue.category != "unreported-exception" or issue.line is None:
+        return None
+    method = _enclosing_method(source, issue.line)
+    if method is None:
+        return None
+    name, body_start = method
+    if "throws" in source[:body_start].rsplit(")", 1)[-1]:
+        return None
+    fixed = source[:body_start].rstrip() + " throws Exception " + source[body_start:]
+    return fixed, f"`throws Exception` added to {name}() (rule: unreported-exception)"
+
+
+def _enclosing_method(source: str, line: int) -> tuple[str, int] | None:
+    """The method declaration containing `line`: its name and the offset of its body's `{`."""
+    data = source.encode()
+    tree = parse_java(data)
+    best: tuple[str, int] | None = None
+    stack = [tree.root_node]
+    while stack:
+        node = stack.pop()
+        if node.start_point[0] + 1 > line or node.end_point[0] + 1 < line:
+            continue
+        if node.type == "method_declaration":
+            body = node.child_by_field_name("body")
+            name = node.child_by_field_name("name")
+            if body is not None and name is not None and name.text is not None:
+                best = (name.text.decode(), len(data[:body.start_byte].decode()))
+        stack.extend(node.children)
+    return best
+
+
+def _private_constructor(source: str, issue: ValidationIssue, context: RepairContext) -> tuple[str, str] | None:
+    if issue.category != "inaccessible" or issue.line is None:
+        return None
+    match = _PRIVATE_CONSTRUCTOR.match(issue.message)
+    if match is None:
+        return None
+    owner = match["owner"].replace("$", ".")
+    info = context.class_info(owner)
+    if info is None:
+        return None
+    arity = len([p for p in match["params"].split(",") if p.strip()])
+    factory = next((m.name for m in info.methods if "static" in m.modifiers and "private" not in m.modifiers
+                    and m.return_type is not None and m.return_type.fqn == info.fqn and len(m.parameters) == arity),
+                   None)
+    if factory is None:
+        return None
+    lines = source.splitlines(keepends=True)
+    index = issue.line - 1
+    replaced = re.sub(rf"\bnew\s+{re.escape(info.name)}\s*\(", f"{info.name}.{factory}(", lines[index], count=1)
+    if replaced == lines[index]:
+        return None
+    lines[index] = replaced
+    return "".join(lines), f"new {info.name}(...) → {info.name}.{factory}(...) (rule: inaccessible-constructor)"

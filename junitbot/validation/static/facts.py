@@ -1,0 +1,407 @@
+"""What the static passes read: the candidate parsed once, its inputs and the node helpers they share (pure).
+
+A pass is a plain function `CheckInput -> list[ValidationIssue]`. It reports only what the source decides
+on its own: a type or method it cannot resolve (outside the repo, or behind an unknown supertype) is
+skipped, never guessed at, so javac stays the judge of everything else.
+"""
+
+from __future__ import annotations
+
+import bisect
+import difflib
+import re
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Literal, NamedTuple
+
+from junitbot.analysis import ClassInfo, Node, TestContext, Tree, package_query, parse_java, query_captures
+from junitbot.config import ValidationSettings
+from junitbot.validation.models import Frameworks, Severity, TestCandidate, ValidationIssue
+
+ClassLookup = Callable[[str], ClassInfo | None]
+Role = Literal["mock", "spy", "inject", "captor"]
+
+ERROR, WARNING = Severity.ERROR, Severity.WARNING
+_TEST_ANNOTATIONS = frozenset({"Test", "ParameterizedTest", "RepeatedTest"})
+_COMMENTS = frozenset({"line_comment", "block_comment"})
+ROLES: Mapping[str, Role] = {"Mock": "mock", "Spy": "spy", "InjectMocks": "inject", "Captor": "captor"}
+MOCKITO_HOLDERS = frozenset({"Mockito", "org.mockito.Mockito", "BDDMockito", "org.mockito.BDDMockito"})
+_KNOWN_PREFIXES = ("java", "javax", "org.junit", "org.mockito", "org.assertj", "org.hamcrest")
+
+
+# -- the parsed candidate ----------------------------------------------------------------------------
+
+
+class Import(NamedTuple):
+    """An import declaration: the name it imports, whether static or `.*`, and its line."""
+
+    name: str
+    static: bool
+    wildcard: bool
+    line: int
+
+
+class Variable(NamedTuple):
+    """A field, local or parameter: its type as written, its Mockito role and the value it last got."""
+
+    name: str
+    type: str
+    role: Role | None
+    value: Node | None
+    node: Node
+    scope: int | None  # id of the enclosing method; None for fields
+
+
+@dataclass(frozen=True)
+class ParsedTest:
+    """A candidate parsed once: its tree, the query's captures by name and the declarations passes share."""
+
+    tree: Tree
+    captures: Mapping[str, list[Node]]
+    package: str
+    imports: tuple[Import, ...]
+    fields: Mapping[str, Variable]
+    locals: Mapping[int, Mapping[str, Variable]]
+
+    def nodes(self, name: str) -> list[Node]:
+        """The captures of `name`, in source order."""
+        return self.captures.get(name, [])
+
+    def within(self, name: str, container: Node) -> list[Node]:
+        """The captures of `name` inside `container`, in source order."""
+        nodes = self.nodes(name)
+        start = bisect.bisect_left(nodes, container.start_byte, key=lambda n: n.start_byte)
+        end = bisect.bisect_left(nodes, container.end_byte, lo=start, key=lambda n: n.start_byte)
+        return [n for n in nodes[start:end] if n.end_byte <= container.end_byte]
+
+    def var_at(self, name: str, at: Node) -> Variable | None:
+        """The variable `name` means at `at`: a local or parameter of the enclosing method, else a field."""
+        method = enclosing(at, "method_declaration", "constructor_declaration")
+        scoped = self.locals.get(method.id, {}) if method is not None else {}
+        return scoped.get(name) or self.fields.get(name)
+
+    def all_vars(self) -> Iterator[Variable]:
+        """Every field, then every method's locals and parameters."""
+        yield from self.fields.values()
+        for scoped in self.locals.values():
+            yield from scoped.values()
+
+    @cached_property
+    def test_methods(self) -> list[Node]:
+        """The methods JUnit runs as tests."""
+        return [m for m in self.nodes("method") if annotation_names(m) & _TEST_ANNOTATIONS]
+
+    @cached_property
+    def inherits(self) -> bool:
+        """Whether the test class extends another, whose fields and annotations this source cannot show."""
+        return any(n.child_by_field_name("superclass") is not None for n in self.nodes("top_type"))
+
+    @cached_property
+    def helpers(self) -> dict[str, list[Node]]:
+        """Methods of the test class that are not tests, by name: what a test may delegate to."""
+        found: dict[str, list[Node]] = {}
+        for method in self.nodes("method"):
+            if not annotation_names(method) & _TEST_ANNOTATIONS:
+                found.setdefault(name_of(method), []).append(method)
+        return found
+
+
+def parse_test(source: str) -> ParsedTest:
+    """Parse a candidate and collect what every pass reads; syntax errors stay in the tree."""
+    tree = parse_java(source.encode("utf-8"))
+    query = package_query("junitbot.validation.static", "queries/test_checks.scm")
+    captures = query_captures(query, tree.root_node)
+    package = captures.get("package", [])
+    fields, scoped = _declarations(captures)
+    return ParsedTest(
+        tree=tree,
+        captures=captures,
+        package=compact(package[0]) if package else "",
+        imports=tuple(_import(node) for node in captures.get("import", [])),
+        fields=fields,
+        locals=scoped,
+    )
+
+
+def _import(node: Node) -> Import:
+    names = [c for c in node.named_children if c.type in ("identifier", "scoped_identifier")]
+    return Import(
+        name=compact(names[0]) if names else "",
+        static=any(c.type == "static" for c in node.children),
+        wildcard=any(c.type == "asterisk" for c in node.children),
+        line=line_of(node),
+    )
+
+
+def _declarations(captures: Mapping[str, list[Node]]) -> tuple[dict[str, Variable], dict[int, dict[str, Variable]]]:
+    """Fields and per-method locals, with the roles and values later assignments give them."""
+    fields: dict[str, Variable] = {}
+    scoped: dict[int, dict[str, Variable]] = {}
+    for kind in ("field", "local", "parameter"):
+        for node in captures.get(kind, []):
+            for var in _vars_of(node):
+                table = fields if var.scope is None else scoped.setdefault(var.scope, {})
+                table.setdefault(var.name, var)
+    for node in captures.get("assignment", []):
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        name = variable_name(left)
+        if name is None or right is None:
+            continue
+        method = enclosing(node, "method_declaration", "constructor_declaration")
+        local = scoped.get(method.id, {}) if method is not None else {}
+        # `this.x = ..` always means the field; a plain `x = ..` means the local when there is one.
+        table = local if name in local and left is not None and left.type == "identifier" else fields
+        if name in table:
+            var = table[name]
+            made = (created_type(right) or var.type) if var.type == "var" else var.type
+            table[name] = var._replace(value=right, role=_value_role(right) or var.role, type=made)
+    return fields, scoped
+
+
+def _vars_of(node: Node) -> Iterator[Variable]:
+    annotations = annotation_names(node)
+    role = next((ROLES[a] for a in annotations if a in ROLES), None)
+    declared = type_name(node.child_by_field_name("type"))
+    method = enclosing(node, "method_declaration", "constructor_declaration")
+    scope = None if node.type == "field_declaration" or method is None else method.id
+    if node.type in ("formal_parameter", "enhanced_for_statement"):
+        yield Variable(text_of(node.child_by_field_name("name")), declared, role, None, node, scope)
+        return
+    for declarator in node.children_by_field_name("declarator"):
+        value = declarator.child_by_field_name("value")
+        var_type = (created_type(value) or declared) if declared == "var" else declared
+        yield Variable(text_of(declarator.child_by_field_name("name")), var_type, role or _value_role(value), value,
+                       declarator, scope)
+
+
+# -- small node helpers ------------------------------------------------------------------------------
+
+
+def text_of(node: Node | None) -> str:
+    """A node's source text; empty for no node."""
+    return "" if node is None or node.text is None else node.text.decode("utf-8", "replace")
+
+
+def compact(node: Node | None) -> str:
+    """A node's source text without whitespace: `Mockito . mock` -> `Mockito.mock`."""
+    return re.sub(r"\s+", "", text_of(node))
+
+
+def line_of(node: Node) -> int:
+    """The 1-based line a node starts on."""
+    return node.start_point[0] + 1
+
+
+def name_of(node: Node) -> str:
+    """The text of a node's `name` field: a method's, call's or declaration's name."""
+    return text_of(node.child_by_field_name("name"))
+
+
+def simple_name(name: str) -> str:
+    """`Money` for `com.acme.Money`."""
+    return name.rsplit(".", 1)[-1]
+
+
+def enclosing(node: Node, *types: str) -> Node | None:
+    """The nearest ancestor of one of `types`."""
+    parent = node.parent
+    while parent is not None and parent.type not in types:
+        parent = parent.parent
+    return parent
+
+
+def _annotations(node: Node) -> list[Node]:
+    modifiers = next((c for c in node.children if c.type == "modifiers"), None)
+    if modifiers is None:
+        return []
+    return [c for c in modifiers.children if c.type in ("marker_annotation", "annotation")]
+
+
+def annotation_names(node: Node) -> set[str]:
+    """The simple names of a declaration's annotations."""
+    return {simple_name(compact(a.child_by_field_name("name"))) for a in _annotations(node)}
+
+
+def type_name(node: Node | None) -> str:
+    """A type as written without its generic arguments: `Repository<A, B>` -> `Repository`."""
+    if node is None:
+        return ""
+    if node.type == "generic_type":
+        return type_name(node.named_children[0])
+    if node.type == "array_type":
+        return type_name(node.child_by_field_name("element")) + "[]"
+    return compact(node)
+
+
+def arguments_of(call: Node) -> list[Node]:
+    """A call's or `new`'s arguments, without comments."""
+    args = call.child_by_field_name("arguments")
+    return [] if args is None else [c for c in args.named_children if c.type not in _COMMENTS]
+
+
+def statements_of(block: Node | None) -> list[Node]:
+    """A block's statements, without comments."""
+    return [] if block is None else [c for c in block.named_children if c.type not in _COMMENTS]
+
+
+def variable_name(node: Node | None) -> str | None:
+    """`x` for `x` and `this.x`; None for any other expression."""
+    if node is None:
+        return None
+    if node.type == "identifier":
+        return text_of(node)
+    if node.type == "field_access" and text_of(node.child_by_field_name("object")) == "this":
+        return text_of(node.child_by_field_name("field"))
+    return None
+
+
+def is_call(node: Node | None, names: Iterable[str], holders: frozenset[str] = MOCKITO_HOLDERS) -> bool:
+    """A call of one of `names`, statically imported or on one of `holders` (`Mockito.mock(...)`)."""
+    if node is None or node.type != "method_invocation" or name_of(node) not in names:
+        return False
+    receiver = node.child_by_field_name("object")
+    return receiver is None or compact(receiver) in holders
+
+
+def _value_role(value: Node | None) -> Role | None:
+    if is_call(value, ("mock",)):
+        return "mock"
+    return "spy" if is_call(value, ("spy",)) else None
+
+
+def created_type(value: Node | None) -> str | None:
+    """The type a value makes: `new X(..)`, `mock(X.class)`, `spy(new X(..))`; None when unknown."""
+    if value is None:
+        return None
+    if value.type == "object_creation_expression":
+        return type_name(value.child_by_field_name("type"))
+    if is_call(value, ("mock", "spy")):
+        args = arguments_of(value)
+        if args and args[0].type == "class_literal":
+            return type_name(args[0].named_children[0])
+        if args:
+            return created_type(args[0])
+    return None
+
+
+def _test_method_name(node: Node) -> str | None:
+    method = node if node.type == "method_declaration" else enclosing(node, "method_declaration")
+    while method is not None and not annotation_names(method) & _TEST_ANNOTATIONS:
+        method = enclosing(method, "method_declaration")
+    return None if method is None else name_of(method)
+
+
+def issue_at(pass_name: str, severity: Severity, category: str, message: str, at: Node | int,
+             suggestion: str) -> ValidationIssue:
+    """An issue at a node (its line, and its test method if inside one) or at a bare line number."""
+    if isinstance(at, int):
+        line, method = at, None
+    else:
+        line, method = line_of(at), _test_method_name(at)
+    return ValidationIssue(severity=severity, pass_name=pass_name, category=category, message=message,
+                           suggestion=suggestion, line=line, method=method)
+
+
+def name_node(node: Node) -> Node:
+    """A declaration's name, where an issue about the whole declaration points (not at its annotations)."""
+    return node.child_by_field_name("name") or node
+
+
+def closest_first(name: str, choices: Iterable[str]) -> list[str]:
+    """Every choice, the closest to `name` first."""
+    unique = sorted(set(choices))
+    close = difflib.get_close_matches(name, unique, n=len(unique), cutoff=0.0)
+    return list(dict.fromkeys([*close, *unique]))
+
+
+def call_target(call: Node) -> Node | None:
+    """What a call is made on: `m` for `m.f()`, `verify(m).f()`, `doReturn(x).when(m).f()`, `then(m).should().f()`."""
+    receiver = call.child_by_field_name("object")
+    if receiver is None or receiver.type != "method_invocation":
+        return receiver
+    name, holder = name_of(receiver), receiver.child_by_field_name("object")
+    args = arguments_of(receiver)
+    if name == "verify" or (name == "when" and holder is not None and holder.type == "method_invocation"):
+        return args[0] if args else None
+    if name == "should" and holder is not None and is_call(holder, ("then",)):
+        inner = arguments_of(holder)
+        return inner[0] if inner else None
+    return None
+
+
+# -- inputs ------------------------------------------------------------------------------------------
+
+
+class KnownTypes:
+    """The repo's types by FQN, each looked up once, and the external packages imports may come from."""
+
+    def __init__(self, class_info: ClassLookup, known_packages: Iterable[str] = ()) -> None:
+        self._lookup = class_info
+        self._cache: dict[str, ClassInfo | None] = {}
+        self.packages = (*_KNOWN_PREFIXES, *(p.rstrip(".") for p in known_packages))
+
+    def info(self, fqn: str) -> ClassInfo | None:
+        """The repo type with this FQN, or None."""
+        if fqn not in self._cache:
+            self._cache[fqn] = self._lookup(fqn)
+        return self._cache[fqn]
+
+    def is_external(self, name: str) -> bool:
+        """Whether a name lies in a known package outside the repo."""
+        return any(name == p or name.startswith(p + ".") for p in self.packages)
+
+
+@dataclass(frozen=True)
+class CheckInput:
+    """What every pass reads: the parsed candidate, the class under test and its test context, the
+    classpath's frameworks, the settings and the repo's types."""
+
+    candidate: TestCandidate
+    test: ParsedTest
+    subject: ClassInfo
+    context: TestContext
+    frameworks: Frameworks
+    settings: ValidationSettings
+    known: KnownTypes
+
+    def resolve(self, name: str) -> ClassInfo | None:
+        """The repo type a name written in the test means, by Java's import and package rules."""
+        if not name or name.endswith("[]"):
+            return None
+        head, _, rest = name.partition(".")
+        tail = f".{rest}" if rest else ""
+        candidates = [name] if rest else []
+        candidates += [i.name + tail for i in self.test.imports
+                       if not i.static and not i.wildcard and simple_name(i.name) == head]
+        if head == self.subject.name:
+            candidates.append(self.subject.fqn + tail)
+        candidates.append(f"{self.test.package}.{name}" if self.test.package else name)
+        candidates += [f"{i.name}.{name}" for i in self.test.imports if i.wildcard and not i.static]
+        for fqn in dict.fromkeys(candidates):
+            info = self.subject if fqn == self.subject.fqn else self.known.info(fqn)
+            if info is not None:
+                return info
+        return None
+
+    def is_subject(self, written: str) -> bool:
+        """Whether a type as written is the class under test."""
+        if simple_name(written) != self.subject.name:
+            return False
+        info = self.resolve(written)
+        return info is None or info.fqn == self.subject.fqn
+
+    def on_subject(self, receiver: Node | None) -> bool:
+        """Whether an expression is the class under test: a variable of its type, `new Subject(..)` or the type."""
+        if receiver is None:
+            return False
+        if receiver.type == "object_creation_expression":
+            return self.is_subject(type_name(receiver.child_by_field_name("type")))
+        name = variable_name(receiver)
+        var = self.test.var_at(name, receiver) if name is not None else None
+        if var is not None:
+            return var.role == "inject" or self.is_subject(var.type)
+        return receiver.type == "identifier" and self.is_subject(text_of(receiver))
+
+
+Check = Callable[[CheckInput], list[ValidationIssue]]

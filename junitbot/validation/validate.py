@@ -1,0 +1,325 @@
+"""validate_candidates: static passes, one javac, repeated sandboxed JUnit runs, JaCoCo, per-method verdicts.
+
+Only tests that compile and pass every run are kept. A class keeps its good methods: failing or flaky
+ones are removed and the rest compiled and run again. Nothing is written into the repository: all work
+happens in a scratch directory under the state directory.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import shutil
+import tempfile
+import time
+from collections import defaultdict
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+from junitbot.analysis import CodeGraph, DependencyAnalyzer
+from junitbot.config import JunitbotConfig
+from junitbot.errors import JunitbotError, UnknownClassError
+from junitbot.state import StateDir
+from junitbot.validation.build import build_main_classes
+from junitbot.validation.classpath import discover_classpath
+from junitbot.validation.jacoco import agent_option, analyze_coverage, package_includes
+from junitbot.validation.javac import compile_batch
+from junitbot.validation.junit import WHOLE_CLASS, repeat_conditions, run_junit
+from junitbot.validation.methods import remove_methods, test_methods
+from junitbot.validation.models import (
+    Classpath,
+    ClassCoverage,
+    MethodVerdict,
+    RunConditions,
+    Severity,
+    TestCandidate,
+    TestCaseResult,
+    ValidationIssue,
+    ValidationReport,
+    Verdict,
+)
+from junitbot.validation.repair import RepairContext, repair_compile_errors
+from junitbot.validation.sandbox import describe_isolation, detect_isolation
+from junitbot.validation.static import passed, run_static_checks
+
+log = logging.getLogger(__name__)
+
+_PACKAGE = re.compile(r"^\s*package\s+([\w.]+)\s*;", re.MULTILINE)
+ProgressCallback = Callable[[str, int, int], None]
+
+
+def safe_test_path(path: str) -> PurePosixPath:
+    """A candidate's repo-relative path, refused when it could escape the repo or is not a Java file."""
+    candidate = PurePosixPath(path)
+    if candidate.is_absolute() or ".." in candidate.parts or not path.endswith(".java") or "\\" in path:
+        raise JunitbotError(f"refusing test path {path!r}: it must be a relative .java path inside the repository")
+    return candidate
+
+
+def test_class_name(candidate: TestCandidate) -> str:
+    """The FQN of the candidate's top-level class: its package and file name."""
+    match = _PACKAGE.search(candidate.source)
+    stem = PurePosixPath(candidate.path).stem
+    return f"{match.group(1)}.{stem}" if match else stem
+
+
+@dataclass
+class _Work:
+    """One candidate on its way through validation."""
+
+    candidate: TestCandidate
+    test_class: str
+    file: Path
+    source: str
+    issues: list[ValidationIssue] = field(default_factory=list)
+    repairs: list[str] = field(default_factory=list)
+    compiled: bool = False
+    outcomes: dict[str, list[tuple[str, str | None]]] = field(default_factory=lambda: defaultdict(list))
+    dropped: dict[str, str] = field(default_factory=dict)
+    flaky: list[str] = field(default_factory=list)
+    failure: str | None = None
+
+
+def validate_candidates(
+    candidates: Sequence[TestCandidate],
+    *,
+    root: Path,
+    graph: CodeGraph,
+    config: JunitbotConfig,
+    state: StateDir,
+    classpath: Classpath | None = None,
+    progress: ProgressCallback | None = None,
+) -> ValidationReport:
+    """Validate every candidate; one bad candidate never stops the others."""
+    started = time.perf_counter()
+    report = progress or (lambda stage, done, total: None)
+    settings = config.validation
+    seconds: dict[str, float] = {}
+    tick = time.perf_counter()
+    classpath = classpath or discover_classpath(root, settings)
+    main = build_main_classes(root, graph.source_files(test=False), classpath=classpath.entries,
+                              cache_dir=state.root / "build" / "main")
+    seconds["main_build"] = time.perf_counter() - tick
+    isolation = detect_isolation(settings.isolation)
+    scratch = Path(tempfile.mkdtemp(prefix="validate-", dir=state.ensure().root))
+    try:
+        works, rejected = _prepare(candidates, scratch, graph, config, classpath)
+        report("static", len(candidates), len(candidates))
+        test_cp = [str(scratch / "classes"), str(main.classes_dir), *classpath.entries]
+        tick = time.perf_counter()
+        _compile(works, scratch, test_cp, RepairContext(graph.fqns_named, graph.class_info), settings.batch_timeout_s)
+        seconds["compile"] = time.perf_counter() - tick
+        report("compile", len(works), len(works))
+        tick = time.perf_counter()
+        runnable = [w for w in works if w.compiled]
+        for index, conditions in enumerate(repeat_conditions(settings.repetitions), 1):
+            _judge_run(runnable, _run_isolating(runnable, test_cp, scratch, conditions, config, isolation))
+            report("run", index, settings.repetitions + 1)
+        for work in runnable:
+            _settle(work)
+        coverage = _prune_and_measure(runnable, scratch, test_cp, main.classes_dir, config, isolation, state)
+        report("run", settings.repetitions + 1, settings.repetitions + 1)
+        seconds["run"] = time.perf_counter() - tick
+        verdicts = [*rejected, *(_verdict(w, coverage) for w in works)]
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    seconds["total"] = time.perf_counter() - started
+    return ValidationReport(
+        verdicts=tuple(sorted(verdicts, key=lambda v: v.path)),
+        classpath_source=classpath.source,
+        frameworks=classpath.frameworks,
+        isolation=describe_isolation(isolation),
+        main_build_reused=main.reused,
+        main_build_failed=main.failed,
+        seconds={k: round(v, 3) for k, v in seconds.items()},
+    )
+
+
+def _prepare(
+    candidates: Sequence[TestCandidate], scratch: Path, graph: CodeGraph, config: JunitbotConfig,
+    classpath: Classpath,
+) -> tuple[list[_Work], list[Verdict]]:
+    """Static passes; candidates without errors are written under `scratch/src` for compilation."""
+    analyzer = DependencyAnalyzer(graph)
+    works: list[_Work] = []
+    rejected: list[Verdict] = []
+    for candidate in candidates:
+        try:
+            relative = safe_test_path(candidate.path)
+            subject = graph.class_info(analyzer.lookup(candidate.target))
+            if subject is None:
+                raise UnknownClassError(candidate.target, candidates=())
+            context = analyzer.test_context_for(subject.fqn)
+        except JunitbotError as e:
+            rejected.append(_rejected(candidate, "input", "bad-candidate", str(e)))
+            continue
+        issues = run_static_checks(candidate, subject=subject, context=context, frameworks=classpath.frameworks,
+                                   settings=config.validation, class_info=graph.class_info)
+        if not passed(issues):
+            rejected.append(Verdict(path=candidate.path, target=subject.fqn, kept=False, issues=tuple(issues),
+                                    methods=tuple(MethodVerdict(name=m, kept=False, reason="static checks failed")
+                                                  for m in test_methods(candidate.source))))
+            continue
+        file = scratch / "src" / relative
+        file.parent.mkdir(parents=True, exist_ok=True)
+        file.write_text(candidate.source, encoding="utf-8")
+        works.append(_Work(candidate=candidate.model_copy(update={"target": subject.fqn}),
+                           test_class=test_class_name(candidate), file=file, source=candidate.source,
+                           issues=list(issues)))
+    return works, rejected
+
+
+def _rejected(candidate: TestCandidate, pass_name: str, category: str, message: str) -> Verdict:
+    issue = ValidationIssue(severity=Severity.ERROR, pass_name=pass_name, category=category, message=message)
+    return Verdict(path=candidate.path, target=candidate.target, kept=False, issues=(issue,))
+
+
+def _compile(works: Sequence[_Work], scratch: Path, classpath: Sequence[str], repair: RepairContext,
+             timeout_s: float) -> None:
+    """One javac for all; failures get deterministic repairs and one more javac for the repaired ones."""
+    if not works:
+        return
+    results = compile_batch([w.file for w in works], classpath=classpath, out_dir=scratch / "classes",
+                            timeout_s=timeout_s)
+    retry: list[_Work] = []
+    for work in works:
+        result = results[work.file]
+        work.compiled = result.compiled
+        if result.compiled:
+            work.issues.extend(result.issues)
+            continue
+        fixed, applied = repair_compile_errors(work.source, result.issues, repair)
+        if applied:
+            work.source, work.repairs = fixed, applied
+            work.file.write_text(fixed, encoding="utf-8")
+            retry.append(work)
+        else:
+            work.issues.extend(result.issues)
+            work.failure = "does not compile"
+    if retry:
+        again = compile_batch([w.file for w in retry], classpath=classpath, out_dir=scratch / "classes",
+                              timeout_s=timeout_s)
+        for work in retry:
+            work.compiled = again[work.file].compiled
+            work.issues.extend(again[work.file].issues)
+            if not work.compiled:
+                work.failure = "does not compile, even after deterministic repairs"
+
+
+def _run_isolating(
+    works: Sequence[_Work], classpath: Sequence[str], scratch: Path, conditions: RunConditions,
+    config: JunitbotConfig, isolation: str, agent: str | None = None,
+) -> list[TestCaseResult]:
+    """One JVM for the batch; if it died early (System.exit, a crash), each class again in a JVM of its own."""
+    if not works:
+        return []
+    classes = [w.test_class for w in works]
+    run = run_junit(test_classes=classes, classpath=classpath, workdir=scratch / "run", conditions=conditions,
+                    settings=config.validation, isolation=isolation, java_agent_option=agent)
+    died = {c.test_class for c in run.cases if c.method == WHOLE_CLASS and c.status in ("error", "timeout")}
+    if len(classes) == 1 or not died:
+        return list(run.cases)
+    cases = [c for c in run.cases if c.test_class not in died]
+    for test_class in sorted(died):
+        single = run_junit(test_classes=[test_class], classpath=classpath, workdir=scratch / "run",
+                           conditions=conditions, settings=config.validation, isolation=isolation)
+        cases.extend(single.cases)
+    return cases
+
+
+def _judge_run(works: Sequence[_Work], cases: Sequence[TestCaseResult]) -> None:
+    """Record each method's outcome in this run; a whole-class failure fails the class."""
+    by_class: dict[str, list[TestCaseResult]] = defaultdict(list)
+    for case in cases:
+        by_class[case.test_class].append(case)
+    for work in works:
+        for case in by_class.get(work.test_class, []):
+            if case.method == WHOLE_CLASS:
+                work.failure = work.failure or f"{case.status}: {_short(case.message)}"
+            else:
+                work.outcomes[case.method].append((case.status, case.message))
+
+
+def _settle(work: _Work) -> None:
+    """Methods that failed in every run are dropped as failing; outcomes that differ are flaky."""
+    for method, outcomes in work.outcomes.items():
+        statuses = {status for status, _ in outcomes}
+        if statuses == {"passed"}:
+            continue
+        message = next((m for s, m in outcomes if s != "passed"), None)
+        if "passed" in statuses:
+            work.flaky.append(method)
+            work.dropped[method] = f"flaky: passed in some runs, {_first_failure(outcomes)} in others"
+        else:
+            work.dropped[method] = f"{_first_failure(outcomes)}: {_short(message)}"
+
+
+def _first_failure(outcomes: Sequence[tuple[str, str | None]]) -> str:
+    return next(s for s, _ in outcomes if s != "passed")
+
+
+def _short(message: str | None) -> str:
+    lines = (message or "").strip().splitlines()
+    return lines[0][:300] if lines else "no message"
+
+
+def _prune_and_measure(
+    works: Sequence[_Work], scratch: Path, classpath: Sequence[str], main_classes: Path, config: JunitbotConfig,
+    isolation: str, state: StateDir,
+) -> dict[str, ClassCoverage]:
+    """Remove dropped methods, compile the pruned classes, and run what is kept once more under JaCoCo."""
+    keep = [w for w in works if w.failure is None and set(test_methods(w.source)) - set(w.dropped)]
+    pruned = [w for w in keep if w.dropped]
+    for work in pruned:
+        work.source = remove_methods(work.source, set(work.dropped))
+        work.file.write_text(work.source, encoding="utf-8")
+    if pruned:
+        results = compile_batch([w.file for w in pruned], classpath=classpath, out_dir=scratch / "classes")
+        for work in pruned:
+            if not results[work.file].compiled:
+                work.failure = "does not compile once failing methods are removed"
+    keep = [w for w in keep if w.failure is None]
+    if not keep:
+        return {}
+    targets = sorted({w.candidate.target for w in keep})
+    exec_file = scratch / "jacoco.exec"
+    cache = state.root / "build" / "jacoco"
+    agent = agent_option(exec_file=exec_file, includes=package_includes(targets), cache_dir=cache,
+                         settings=config.validation)
+    cases = _run_isolating(keep, classpath, scratch, RunConditions(), config, isolation, agent)
+    for case in cases:
+        if case.status == "passed":
+            continue
+        work = next(w for w in keep if w.test_class == case.test_class)
+        if case.method == WHOLE_CLASS:
+            work.failure = f"failed when run again: {_short(case.message)}"
+        else:
+            work.dropped.setdefault(case.method, f"failed when run again: {_short(case.message)}")
+    try:
+        return analyze_coverage(exec_file, [main_classes], cache_dir=cache, classes=targets)
+    except JunitbotError as e:
+        log.warning("coverage could not be measured: %s", e)
+        return {}
+
+
+def _verdict(work: _Work, coverage: Mapping[str, ClassCoverage]) -> Verdict:
+    methods = test_methods(work.candidate.source)
+    verdicts = tuple(
+        MethodVerdict(name=m, kept=work.failure is None and m not in work.dropped,
+                      reason=work.failure or work.dropped.get(m))
+        for m in methods
+    )
+    kept = any(v.kept for v in verdicts)
+    return Verdict(
+        path=work.candidate.path,
+        target=work.candidate.target,
+        kept=kept,
+        issues=tuple(work.issues),
+        compiled=work.compiled,
+        methods=verdicts,
+        flaky=tuple(sorted(set(work.flaky))),
+        coverage=coverage.get(work.candidate.target) if kept else None,
+        source=work.source if kept else None,
+        repairs=tuple(work.repairs),
+    )

@@ -1,0 +1,211 @@
+"""validate_candidates end to end on the example shop: real javac, real JUnit runs, real JaCoCo.
+
+A corpus of broken tests each ends in the right category, good methods survive their bad siblings,
+and nothing crashes the run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from junitbot.analysis import CodeGraph, update_graph
+from junitbot.config import load_config
+from junitbot.state import StateDir
+from junitbot.validation import TestCandidate, ValidationReport, Verdict, validate_candidates
+
+PACKAGE = "com.acme.shop.domain"
+HEADER = f"""package {PACKAGE};
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.math.BigDecimal;
+import org.junit.jupiter.api.Test;
+"""
+
+
+def _money_test(name: str, body: str, *, header: str = HEADER) -> TestCandidate:
+    source = f"{header}\nclass {name} {{\n{body}\n}}\n"
+    return TestCandidate(path=f"src/test/java/com/acme/shop/domain/{name}.java", source=source, target="Money")
+
+
+GOOD_METHOD = """
+    @Test
+    void add_sumsAmounts() {
+        Money sum = Money.of("1.50", Currency.EUR).add(Money.of("2.25", Currency.EUR));
+        assertEquals(new BigDecimal("3.75"), sum.amount());
+    }
+"""
+CORPUS = {
+    "good": _money_test("MoneyGoodTest", GOOD_METHOD),
+    "syntax": _money_test("MoneySyntaxTest", "    @Test void broken() { assertEquals(1, ; }"),
+    "missing_import": _money_test("MoneyImportTest", """
+    @Test
+    void zero_isZero() {
+        List<Money> all = java.util.Collections.singletonList(Money.zero(Currency.EUR));
+        assertEquals(BigDecimal.ZERO.setScale(2), all.get(0).amount());
+    }
+"""),
+    "wrong_arity": _money_test("MoneyArityTest", """
+    @Test
+    void of_withThreeArguments() {
+        assertNotNull(Money.of("1", Currency.EUR, 3));
+    }
+"""),
+    "failing_and_good": _money_test("MoneyMixedTest", GOOD_METHOD + """
+    @Test
+    void add_wrongExpectation() {
+        assertEquals(new BigDecimal("99"), Money.of("1", Currency.EUR).amount());
+    }
+"""),
+    "flaky_timezone": _money_test("MoneyZoneTest", GOOD_METHOD + """
+    @Test
+    void dependsOnTheDefaultTimeZone() {
+        assertEquals("UTC", java.util.TimeZone.getDefault().getID());
+    }
+"""),
+    "infinite_loop": _money_test("MoneyLoopTest", GOOD_METHOD + """
+    @Test
+    void neverEnds() {
+        long spins = 0;
+        while (spins >= 0) { spins = spins + 1 > 0 ? 1 : 0; }
+        assertTrue(spins > 0);
+    }
+"""),
+    "system_exit": _money_test("MoneyExitTest", """
+    @Test
+    void exits() {
+        System.exit(3);
+        assertTrue(true);
+    }
+"""),
+    "network": _money_test("MoneyNetworkTest", """
+    @Test
+    void callsTheNetwork() throws Exception {
+        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", 9)) {
+            assertTrue(socket.isConnected());
+        }
+    }
+"""),
+    "file_write": _money_test("MoneyFileTest", """
+    @Test
+    void writesOutsideItsDirectory() throws Exception {
+        java.nio.file.Files.writeString(java.nio.file.Path.of("/tmp/junitbot-escape.txt"), "x");
+        assertTrue(true);
+    }
+"""),
+    "mocked_record": TestCandidate(
+        path="src/test/java/com/acme/shop/domain/OrderLineMockTest.java",
+        target="Money",
+        source=f"""package {PACKAGE};
+
+import static org.junit.jupiter.api.Assertions.*;
+import static org.mockito.Mockito.*;
+
+import org.junit.jupiter.api.Test;
+
+class OrderLineMockTest {{
+    @Test
+    void total_ofAMockedLine() {{
+        OrderLine line = mock(OrderLine.class);
+        assertNull(line.total());
+    }}
+}}
+"""),
+    "escaping_path": TestCandidate(path="../../etc/EvilTest.java", source="class EvilTest {}", target="Money"),
+}
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ValidationReport]:
+    import shutil
+
+    import git
+
+    from tests.conftest import EXAMPLE, commit_all
+
+    root = tmp_path_factory.mktemp("validate") / "shop"
+    shutil.copytree(EXAMPLE, root, ignore=shutil.ignore_patterns(".junitbot"))
+    (root / ".junitbot.yml").write_text("validation:\n  class_timeout_s: 5\n  repetitions: 2\n")
+    repo = git.Repo.init(root)
+    commit_all(repo, "shop")
+    config = load_config(root, environ={})
+    state = StateDir(root / ".junitbot")
+    update_graph(root, state, config)
+    with CodeGraph.open(state.graph_db) as graph:
+        yield validate_candidates(list(CORPUS.values()), root=root, graph=graph, config=config, state=state)
+    repo.close()
+
+
+def _verdict(report: ValidationReport, key: str) -> Verdict:
+    path = CORPUS[key].path
+    return next(v for v in report.verdicts if v.path == path)
+
+
+def _categories(verdict: Verdict) -> set[str]:
+    return {i.category for i in verdict.issues if i.severity == "ERROR"}
+
+
+def test_a_good_test_is_kept_with_coverage(report: ValidationReport) -> None:
+    verdict = _verdict(report, "good")
+    assert verdict.kept and verdict.compiled
+    assert [(m.name, m.kept) for m in verdict.methods] == [("add_sumsAmounts", True)]
+    assert verdict.coverage is not None and verdict.coverage.fqn == f"{PACKAGE}.Money"
+    assert verdict.coverage.lines.covered > 0 and verdict.coverage.uncovered_lines
+    assert verdict.source == CORPUS["good"].source
+
+
+def test_static_rejections_end_in_their_category(report: ValidationReport) -> None:
+    assert "syntax-error" in _categories(_verdict(report, "syntax"))
+    assert "system-exit" in _categories(_verdict(report, "system_exit"))
+    assert "network-access" in _categories(_verdict(report, "network"))
+    assert "file-access" in _categories(_verdict(report, "file_write"))
+    assert "mocked-value-type" in _categories(_verdict(report, "mocked_record"))
+    assert _categories(_verdict(report, "wrong_arity")) & {"wrong-arity", "wrong-arguments"}
+    for key in ("syntax", "system_exit", "network", "file_write", "mocked_record", "wrong_arity"):
+        assert not _verdict(report, key).kept
+
+
+def test_hostile_paths_are_refused(report: ValidationReport) -> None:
+    verdict = _verdict(report, "escaping_path")
+    assert not verdict.kept and "bad-candidate" in _categories(verdict)
+    assert "refusing test path" in verdict.issues[0].message
+
+
+def test_missing_import_is_repaired_deterministically(report: ValidationReport) -> None:
+    verdict = _verdict(report, "missing_import")
+    assert verdict.kept, verdict
+    assert any("import java.util.List" in repair for repair in verdict.repairs)
+    assert verdict.source is not None and "import java.util.List;" in verdict.source
+
+
+def test_failing_method_is_removed_and_the_good_one_kept(report: ValidationReport) -> None:
+    verdict = _verdict(report, "failing_and_good")
+    assert verdict.kept
+    methods = {m.name: m for m in verdict.methods}
+    assert methods["add_sumsAmounts"].kept
+    assert not methods["add_wrongExpectation"].kept and methods["add_wrongExpectation"].reason.startswith("failed")
+    assert verdict.source is not None and "add_wrongExpectation" not in verdict.source
+
+
+def test_flaky_method_is_dropped_as_flaky(report: ValidationReport) -> None:
+    verdict = _verdict(report, "flaky_timezone")
+    assert verdict.flaky == ("dependsOnTheDefaultTimeZone",)
+    methods = {m.name: m for m in verdict.methods}
+    assert methods["add_sumsAmounts"].kept
+    assert (methods["dependsOnTheDefaultTimeZone"].reason or "").startswith("flaky")
+
+
+def test_infinite_loop_times_out_and_the_run_goes_on(report: ValidationReport) -> None:
+    verdict = _verdict(report, "infinite_loop")
+    methods = {m.name: m for m in verdict.methods}
+    assert not methods["neverEnds"].kept
+    assert methods["add_sumsAmounts"].kept
+
+
+def test_report_says_what_it_ran_on(report: ValidationReport) -> None:
+    assert report.classpath_source in ("system", "maven")
+    assert report.frameworks.mockito is not None and report.frameworks.mock_setup == "initMocks"
+    assert report.isolation
+    assert {"main_build", "compile", "run", "total"} <= set(report.seconds)
