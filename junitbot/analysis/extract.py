@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import bisect
 import re
+import threading
 from collections import defaultdict
 from collections.abc import Sequence
 
@@ -26,7 +27,16 @@ from junitbot.analysis.models import (
     TypeKind,
     TypeRef,
 )
-from junitbot.analysis.parser import Node, Tree, capture_nodes, identifier_nodes, parse_java, syntax_errors
+from junitbot.analysis.parser import (
+    Node,
+    Tree,
+    capture_members,
+    capture_nodes,
+    capture_static_uses,
+    identifier_nodes,
+    parse_java,
+    syntax_errors,
+)
 
 _TYPE_KINDS = {
     "class_declaration": TypeKind.CLASS,
@@ -49,18 +59,33 @@ _SPACE = re.compile(r"\s+")
 _REF_PREFIX = "ref."
 
 
-def extract_file(source: bytes, path: str, *, is_test: bool = False) -> FileFacts:
-    """Everything one file declares and uses, with type names as written (resolution comes later)."""
+def extract_file(source: bytes, path: str, *, is_test: bool = False, members: bool = True) -> FileFacts:
+    """Everything one file declares and uses, with type names as written (resolution comes later).
+
+    With `members=False` (what indexing needs) ClassInfo holds only the type's header: kind, modifiers,
+    annotations, supertypes and span; fields, constructors, methods and body facts are left out.
+    """
+    _current.source = _Source(source)
+    try:
+        return _extract(source, path, is_test=is_test, members=members)
+    finally:
+        _current.source = None
+
+
+def _extract(source: bytes, path: str, *, is_test: bool, members: bool) -> FileFacts:
     tree = parse_java(source)
     captured = capture_nodes(tree)
+    imports = tuple(_import(node) for node in captured.get("import", ()))
+    if members:
+        captured.update(capture_members(tree))
+    elif any(i.static for i in imports):
+        captured.update(capture_static_uses(tree))
     problems = [
         ParseProblem(path=path, line=line, severity="error", message=message)
         for line, message in syntax_errors(tree)
     ]
     package = _text(captured["package"][0]) if "package" in captured else ""
-    imports = tuple(_import(node) for node in captured.get("import", ()))
     scopes = _TypeScopes(captured.get("type", ()), package)
-    members = _MemberScopes(captured.get("method", ()))
     shadows = _Shadows(captured)
     refs = _raw_refs(captured, scopes, shadows)
     refs.extend(_static_import_refs(tree, imports, captured, scopes))
@@ -70,11 +95,12 @@ def extract_file(source: bytes, path: str, *, is_test: bool = False) -> FileFact
         owner = scopes.owner_at(node.start_byte)
         if owner is not None and declaration is not None and declaration.type in _TYPE_KINDS:
             type_params[owner].add(_text(node))
-    bodies = _BodyFacts(captured, members)
-    classes = [
-        _class_info(node, fqn, outer, package, path, is_test, scopes, bodies) for node, fqn, outer in scopes.types
-    ]
-    classes = detect_builder(classes)
+    if members:
+        bodies = _BodyFacts(captured, _MemberScopes(captured.get("method", ())))
+        classes = detect_builder([_class_info(node, fqn, outer, package, path, is_test, scopes, bodies)
+                                  for node, fqn, outer in scopes.types])
+    else:
+        classes = [_class_header(node, fqn, outer, package, path, is_test, scopes) for node, fqn, outer in scopes.types]
     return FileFacts(
         path=path,
         package=package,
@@ -87,14 +113,32 @@ def extract_file(source: bytes, path: str, *, is_test: bool = False) -> FileFact
     )
 
 
+class _Source:
+    """The file being extracted: node text is a slice of one decoded string, not a copy per node."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.text = data.decode("ascii") if data.isascii() else None
+
+    def slice(self, start: int, end: int) -> str:
+        if self.text is not None:
+            return self.text[start:end]  # byte offsets are character offsets in ASCII
+        return self.data[start:end].decode("utf-8", "replace")
+
+
+_current = threading.local()
+
+
 def _text(node: Node | None) -> str:
-    if node is None or node.text is None:
+    if node is None:
         return ""
-    return node.text.decode("utf-8", "replace")
+    source: _Source = _current.source
+    return source.slice(node.start_byte, node.end_byte)
 
 
 def _compact(node: Node | None) -> str:
-    return _SPACE.sub("", _text(node))
+    text = _text(node)
+    return _SPACE.sub("", text) if " " in text or "\n" in text or "\t" in text else text
 
 
 def _span(node: Node) -> Span:
@@ -158,6 +202,9 @@ class _TypeScopes(_Scopes):
             self.types.append((node, fqn, outer))
 
     def owner_at(self, position: int) -> str | None:
+        if len(self.types) == 1:  # most files: one type, no search
+            node = self.types[0][0]
+            return self.types[0][1] if node.start_byte <= position < node.end_byte else None
         index = self._innermost(position)
         return None if index is None else self.types[index][1]
 
@@ -212,8 +259,10 @@ class _Shadows:
                 self._ranges[name].append((node.start_byte, parent.end_byte))
 
     def hides(self, name: str, position: int) -> bool:
-        head = name.split(".", 1)[0]
-        return any(start <= position < end for start, end in self._ranges.get(head, ()))
+        if not self._ranges:
+            return False
+        ranges = self._ranges.get(name.split(".", 1)[0])
+        return ranges is not None and any(start <= position < end for start, end in ranges)
 
 
 def _raw_refs(captured: dict[str, list[Node]], scopes: _TypeScopes, shadows: _Shadows) -> list[RawRef]:
@@ -224,17 +273,24 @@ def _raw_refs(captured: dict[str, list[Node]], scopes: _TypeScopes, shadows: _Sh
         kind = EdgeKind(capture[len(_REF_PREFIX):])
         static = kind in (EdgeKind.STATIC_CALL, EdgeKind.STATIC_FIELD)
         for node in nodes:
-            owner = scopes.owner_at(node.start_byte)
+            start = node.start_byte
+            owner = scopes.owner_at(start)
             if owner is None:
                 continue
             if static:
                 name = _compact(node)
-                if _looks_like_type_path(name) and not shadows.hides(name, node.start_byte):
+                if name[:1].islower() and "." not in name:
+                    continue  # a variable (`order.total()`), the common case
+                if _looks_like_type_path(name) and not shadows.hides(name, start):
                     seen.add((owner, kind, name))
-                continue
-            for name, is_argument in _type_names(node):
-                if not shadows.hides(name, node.start_byte):
-                    seen.add((owner, EdgeKind.TYPE_ARGUMENT if is_argument else kind, name))
+            elif node.type == "type_identifier":
+                name = _text(node)
+                if not shadows.hides(name, start):
+                    seen.add((owner, kind, name))
+            else:
+                for name, is_argument in _type_names(node):
+                    if not shadows.hides(name, start):
+                        seen.add((owner, EdgeKind.TYPE_ARGUMENT if is_argument else kind, name))
     return [RawRef(owner=owner, kind=kind, name=name) for owner, kind, name in sorted(seen)]
 
 
@@ -361,7 +417,7 @@ class _BodyFacts:
         self.creates: dict[int, list[Node]] = defaultdict(list)
         for capture, bucket in (
             ("call", self.calls), ("compare", self.compares), ("case_label", self.cases),
-            ("ref.instantiation", self.creates),
+            ("create", self.creates),
         ):
             for node in captured.get(capture, ()):
                 index = members.member_at(node.start_byte)
@@ -412,7 +468,7 @@ def _class_info(
         visibility = ("public",) if kind is TypeKind.CLASS else ("private",)
         constructors = [MethodInfo(name=_text(node.child_by_field_name("name")), kind="constructor",
                                    modifiers=visibility, synthetic="default")]
-    extends, implements = _supertypes(node, kind)
+    extends, implements = _supertypes(node)
     nested = tuple(n_fqn for _, n_fqn, n_outer in scopes.types if n_outer == fqn)
     info = ClassInfo(
         fqn=fqn,
@@ -436,6 +492,30 @@ def _class_info(
         span=_span(node),
     )
     return apply_lombok(info)
+
+
+def _class_header(
+    node: Node, fqn: str, outer: str | None, package: str, path: str, is_test: bool, scopes: _TypeScopes
+) -> ClassInfo:
+    """What the graph needs of a type: no members, so indexing stays as cheap as parsing."""
+    modifiers, annotations = _modifiers(node)
+    extends, implements = _supertypes(node)
+    return ClassInfo(
+        fqn=fqn,
+        name=_text(node.child_by_field_name("name")),
+        package=package,
+        kind=_TYPE_KINDS[node.type],
+        file=path,
+        outer=outer,
+        modifiers=modifiers,
+        annotations=annotations,
+        type_parameters=_type_parameter_names(node),
+        extends=extends,
+        implements=implements,
+        nested=tuple(n_fqn for _, n_fqn, n_outer in scopes.types if n_outer == fqn),
+        is_test=is_test,
+        span=_span(node),
+    )
 
 
 def _body_members(body: Node | None) -> list[Node]:
@@ -490,7 +570,7 @@ def _type_parameter_names(node: Node) -> tuple[str, ...]:
     return tuple(names)
 
 
-def _supertypes(node: Node, kind: TypeKind) -> tuple[tuple[TypeRef, ...], tuple[TypeRef, ...]]:
+def _supertypes(node: Node) -> tuple[tuple[TypeRef, ...], tuple[TypeRef, ...]]:
     extends: list[TypeRef] = []
     implements: list[TypeRef] = []
     for child in node.children:

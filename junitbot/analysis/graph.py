@@ -10,21 +10,24 @@ import contextlib
 import json
 import os
 import sqlite3
+import zlib
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from junitbot.analysis.extract import extract_file
 from junitbot.analysis.models import ClassInfo, Edge, EdgeKind, FileFacts, ParseProblem
 from junitbot.analysis.resolve import resolve_classes
 from junitbot.errors import JunitbotError
 
-SCHEMA_VERSION = "3"
+SCHEMA_VERSION = "4"
 
 _SCHEMA = """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE files(
     path TEXT PRIMARY KEY, blob_sha TEXT NOT NULL, size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL,
-    parsed INTEGER NOT NULL, facts TEXT, problems TEXT NOT NULL, source_root TEXT, is_test INTEGER NOT NULL);
+    parsed INTEGER NOT NULL, facts TEXT, problems TEXT NOT NULL, source_root TEXT, is_test INTEGER NOT NULL,
+    source BLOB);
 CREATE TABLE types(
     fqn TEXT NOT NULL, path TEXT NOT NULL, name TEXT NOT NULL, kind TEXT NOT NULL, layer TEXT,
     is_test INTEGER NOT NULL, outer TEXT, line INTEGER NOT NULL, PRIMARY KEY(fqn, path));
@@ -192,14 +195,20 @@ class CodeGraph:
         row = self._db.execute("SELECT facts FROM files WHERE path = ? AND parsed = 1", (path,)).fetchone()
         return None if row is None else FileFacts.model_validate_json(row[0])
 
-    def put_file(self, record: FileRecord, facts: FileFacts | None) -> None:
+    def put_file(self, record: FileRecord, facts: FileFacts | None, source: bytes | None = None) -> None:
+        """One file's record, its graph facts and the source they came from (kept for on-demand detail)."""
         problems = json.dumps([p.model_dump(mode="json") for p in record.problems])
         self._db.execute(
-            "INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (record.path, record.blob_sha, record.size, record.mtime_ns, int(record.parsed),
-             facts.model_dump_json() if facts is not None else None, problems, record.source_root,
-             int(record.is_test)),
+             facts.model_dump_json(exclude_defaults=True) if facts is not None else None, problems,
+             record.source_root, int(record.is_test), zlib.compress(source, 1) if source is not None else None),
         )
+
+    def source(self, path: str) -> bytes | None:
+        """The source as it was indexed (UTF-8), which may differ from the work tree since."""
+        row = self._db.execute("SELECT source FROM files WHERE path = ? AND parsed = 1", (path,)).fetchone()
+        return None if row is None or row[0] is None else zlib.decompress(row[0])
 
     def remove_files(self, paths: Sequence[str]) -> None:
         """Forget files and everything derived from them."""
@@ -307,9 +316,12 @@ class CodeGraph:
     def classes_in(self, path: str) -> list[ClassInfo]:
         """The resolved types one file declares, with their layers, sorted by FQN."""
         if path not in self._classes:
-            facts = self.facts(path)
-            if facts is None:
+            row = self._db.execute("SELECT is_test FROM files WHERE path = ? AND parsed = 1", (path,)).fetchone()
+            source = self.source(path)
+            if row is None or source is None:
                 return []
+            # The graph keeps only what cross-file analysis needs; members come from the stored source.
+            facts = extract_file(source, path, is_test=bool(row[0]), members=True)
             if self._symbols is None:
                 self._symbols = self.all_fqns()
                 self._supertypes = self.supertype_map()

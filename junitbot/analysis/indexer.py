@@ -17,7 +17,7 @@ from junitbot.analysis.changes import GitCheckout, open_checkout
 from junitbot.analysis.extract import extract_file
 from junitbot.analysis.graph import SCHEMA_VERSION, CodeGraph, FileRecord, GraphUnavailable
 from junitbot.analysis.layers import layer_of
-from junitbot.analysis.models import ClassInfo, FileFacts, IndexSummary, ParseProblem, SourceRoot
+from junitbot.analysis.models import FileFacts, IndexSummary, ParseProblem, SourceRoot
 from junitbot.analysis.resolve import names_used, resolve_edges, resolve_supertypes
 from junitbot.analysis.sources import (
     SkippedFile,
@@ -116,8 +116,8 @@ class _Build:
         paths = self._all_paths()
         self.seconds["scan"] = time.perf_counter() - tick
         with CodeGraph.rebuild(db) as graph:
-            # Facts go to the store as soon as a file is parsed; only their slim form stays in memory.
-            files = [_slim(f) for f in self._parse_into(graph, paths) if f is not None]
+            # Facts go to the store as soon as a file is parsed; the graph's facts hold no member detail.
+            files = [f for f in self._parse_into(graph, paths) if f is not None]
             self._resolve(graph, files, files, graph.all_fqns())
             self._finish(graph)
             summary = self._summary(graph, incremental=False, reason=reason, parsed=len(paths), removed=0,
@@ -217,8 +217,8 @@ class _Build:
         """Parse each file and store its record, facts, names used and types; yields the facts."""
         tick = time.perf_counter()
         for done, path in enumerate(paths, 1):
-            record, facts = self._parse_one(path)
-            graph.put_file(record, facts)
+            record, facts, source = self._parse_one(path)
+            graph.put_file(record, facts, source)
             if facts is not None:
                 graph.put_ref_names(path, names_used(facts))
                 layers = {c.fqn: layer_of(c.package, c.name, self.config.layers) for c in facts.classes}
@@ -228,26 +228,27 @@ class _Build:
             yield facts
         self.seconds["parse"] = self.seconds.get("parse", 0.0) + time.perf_counter() - tick
 
-    def _parse_one(self, path: str) -> tuple[FileRecord, FileFacts | None]:
+    def _parse_one(self, path: str) -> tuple[FileRecord, FileFacts | None, bytes | None]:
+        """Read and parse one file for the graph: its record, its facts, and the bytes they came from."""
         full = self.root / path
         is_test = is_test_path(path)
         try:
             stat = full.lstat()
         except OSError as e:
             problem = ParseProblem(path=path, line=0, severity="warning", message=f"cannot read: {e.strerror}")
-            return FileRecord(path, "", 0, 0, False, (problem,), None, is_test), None
+            return FileRecord(path, "", 0, 0, False, (problem,), None, is_test), None, None
         try:
             source = read_source(self.root, path, max_bytes=self.config.max_file_bytes)
         except (SkippedFile, OSError) as e:
             problem = ParseProblem(path=path, line=0, severity="warning", message=f"skipped: {e}")
-            return FileRecord(path, "", stat.st_size, stat.st_mtime_ns, False, (problem,), None, is_test), None
-        facts = extract_file(source.data, path, is_test=is_test)
+            return FileRecord(path, "", stat.st_size, stat.st_mtime_ns, False, (problem,), None, is_test), None, None
+        facts = extract_file(source.data, path, is_test=is_test, members=False)
         problems = facts.problems
         if source.warning:
             problems = (ParseProblem(path=path, line=0, severity="warning", message=source.warning), *problems)
         record = FileRecord(path, source.blob_sha, stat.st_size, stat.st_mtime_ns, True, tuple(problems),
                             source_root_of(path, facts.package), is_test)
-        return record, facts
+        return record, facts, source.data
 
     def _resolve_supertypes(self, graph: CodeGraph, files: Sequence[FileFacts], symbols: set[str]) -> None:
         """Phase one: each type's repo supertypes, which phase two needs to find inherited member types."""
@@ -319,12 +320,3 @@ class _Build:
             seconds=dict(self.seconds),
         )
 
-
-def _slim(facts: FileFacts) -> FileFacts:
-    """What resolution needs of a file (imports, type headers, references), without the members' detail."""
-    headers = tuple(
-        ClassInfo.model_construct(fqn=c.fqn, name=c.name, package=c.package, kind=c.kind, file=c.file, outer=c.outer,
-                                  extends=c.extends, implements=c.implements)
-        for c in facts.classes
-    )
-    return facts.model_copy(update={"classes": headers})

@@ -63,13 +63,25 @@ def parse_java(source: bytes) -> Tree:
 
 
 def capture_nodes(tree: Tree) -> dict[str, list[Node]]:
-    """All captures of the Java query over a tree, by capture name, each list in source order."""
-    cursor = tree_sitter.QueryCursor(java_query())
-    captured = cursor.captures(tree.root_node)
-    for nodes in captured.values():
-        # Outer before inner for nodes that start together (`a.b().c()`), so extraction is deterministic.
-        nodes.sort(key=lambda node: (node.start_byte, -node.end_byte))
+    """The declarations-and-usages captures over a tree, by capture name, each list in source order.
+
+    `ref.*` lists are left unordered: their consumer deduplicates and sorts what it derives.
+    """
+    captured = tree_sitter.QueryCursor(java_query()).captures(tree.root_node)
+    for name, nodes in captured.items():
+        if not name.startswith("ref."):
+            nodes.sort(key=lambda n: (n.start_byte, -n.end_byte))
     return captured
+
+
+def capture_static_uses(tree: Tree) -> dict[str, list[Node]]:
+    """Unqualified calls and declared method names, for files with static imports."""
+    return query_captures(package_query("junitbot.analysis", "queries/static_uses.scm"), tree.root_node)
+
+
+def capture_members(tree: Tree) -> dict[str, list[Node]]:
+    """The members-and-bodies captures (`queries/members.scm`), for full ClassInfo."""
+    return query_captures(package_query("junitbot.analysis", "queries/members.scm"), tree.root_node)
 
 
 def syntax_errors(tree: Tree, *, limit: int = 5) -> list[tuple[int, str]]:

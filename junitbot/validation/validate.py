@@ -28,8 +28,8 @@ from junitbot.validation.javac import compile_batch
 from junitbot.validation.junit import WHOLE_CLASS, repeat_conditions, run_junit
 from junitbot.validation.methods import remove_methods, test_methods
 from junitbot.validation.models import (
-    Classpath,
     ClassCoverage,
+    Classpath,
     MethodVerdict,
     RunConditions,
     Severity,

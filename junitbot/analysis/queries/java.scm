@@ -1,4 +1,4 @@
-; Declarations, members and type usages of one Java file.
+; Declarations and type usages of one Java file: what the code graph needs, run on every file indexed.
 ; Capture names are read by extract.py: "ref.<edge kind>" marks a slot that holds a type,
 ; whose head is a usage of that kind and whose generic arguments are type arguments.
 
@@ -11,16 +11,8 @@
 (record_declaration) @type
 (annotation_type_declaration) @type
 
-(method_declaration) @method
-(constructor_declaration) @method
-(compact_constructor_declaration) @method
 (type_parameter . (type_identifier) @type_parameter)
 
-(method_invocation) @call
-(binary_expression) @compare
-(switch_label (_) @case_label)
-(local_variable_declaration declarator: (variable_declarator name: (identifier) @local))
-(enhanced_for_statement name: (identifier) @local)
 
 (superclass (_) @ref.extends)
 (extends_interfaces (type_list (_) @ref.extends))
