@@ -10,6 +10,7 @@ demo: .venv/.installed
 	.venv/bin/junitbot index --repo $(EXAMPLE)
 	.venv/bin/junitbot impact --repo $(EXAMPLE) Money
 	.venv/bin/junitbot context --repo $(EXAMPLE) PlaceOrderService
+	.venv/bin/junitbot validate --repo $(EXAMPLE) $(EXAMPLE)/src/test/java/com/acme/shop/application/PlaceOrderServiceTest.java
 
 test: .venv/.installed
 	.venv/bin/python -m pytest -n 2
@@ -20,6 +21,7 @@ lint: .venv/.installed
 
 bench: .venv/.installed
 	.venv/bin/python bench/bench_graph.py
+	.venv/bin/python bench/bench_validation.py
 
 clean:
 	rm -rf $(EXAMPLE)/.junitbot .pytest_cache

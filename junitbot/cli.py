@@ -315,14 +315,16 @@ def _cmd_validate(args: argparse.Namespace) -> int:
     if args.json:
         _print_json(report.model_dump(mode="json"))
         return 0
-    table = Table(title=f"Validation ({report.classpath_source} classpath; isolation: {report.isolation})")
-    for column in ("test file", "class under test", "compiled", "methods kept", "flaky", "lines", "branches"):
-        table.add_column(column)
+    table = Table(title="Validation", caption=f"{report.classpath_source} classpath; isolation: {report.isolation}")
+    table.add_column("test file", overflow="fold")
+    table.add_column("class under test", overflow="fold")
+    for column in ("compiled", "kept", "flaky", "lines", "branches"):
+        table.add_column(column, no_wrap=True, justify="right")
     for verdict in report.verdicts:
         kept = sum(m.kept for m in verdict.methods)
         coverage = verdict.coverage
         table.add_row(
-            verdict.path, _short(verdict.target), "yes" if verdict.compiled else "[red]no[/]",
+            verdict.path.rsplit("/", 1)[-1], _short(verdict.target), "yes" if verdict.compiled else "[red]no[/]",
             f"{kept}/{len(verdict.methods)}", str(len(verdict.flaky)),
             _percent(coverage.lines.ratio) if coverage else "-",
             _percent(coverage.branches.ratio) if coverage else "-",
