@@ -7,7 +7,7 @@ from collections import deque
 from collections.abc import Iterable, Sequence
 from typing import Literal
 
-from junitbot.analysis.graph import CodeGraph
+from junitbot.analysis.graph import CodeGraph, TypeRow
 from junitbot.analysis.models import (
     ClassInfo,
     Collaborator,
@@ -50,17 +50,18 @@ class DependencyAnalyzer:
     def __init__(self, graph: CodeGraph) -> None:
         self.graph = graph
         self._infos: dict[str, ClassInfo | None] = {}
+        self._type_rows: dict[str, TypeRow] | None = None
 
     def lookup(self, name: str) -> str:
         """An FQN, or the FQN of an unambiguous simple (or `Outer.Inner`) name; else UnknownClassError."""
-        if self._info(name) is not None:
+        if name in self._rows():
             return name
         matches = self.graph.fqns_named(name)
         if len(matches) == 1:
             return matches[0]
         if matches:
             raise UnknownClassError(name, candidates=matches, ambiguous=True)
-        rows = self.graph.types()
+        rows = self._rows().values()
         choices = {row.fqn: row.fqn for row in rows} | {row.name: row.fqn for row in rows}
         close = difflib.get_close_matches(name, list(choices), n=5, cutoff=0.6)
         raise UnknownClassError(name, candidates=sorted(dict.fromkeys(choices[c] for c in close)))
@@ -185,13 +186,19 @@ class DependencyAnalyzer:
         """Test classes named after the class (`FooTest`), then other tests that use it."""
         simple = fqn.rsplit(".", 1)[-1]
         named = {f"{simple}{suffix}" for suffix in _TEST_SUFFIXES} | {f"Test{simple}"}
-        by_name = [row.fqn for row in self.graph.types() if row.is_test and row.name in named and row.outer is None]
+        by_name = [row.fqn for row in self._rows().values() if row.is_test and row.name in named and row.outer is None]
         users = [src for src, _ in self.graph.dependents(fqn) if self._is_test(src)]
         return list(dict.fromkeys([*sorted(by_name), *sorted(users)]))
 
     def _is_test(self, fqn: str) -> bool:
-        info = self._info(fqn)
-        return bool(info and info.is_test)
+        row = self._rows().get(fqn)
+        return bool(row and row.is_test)
+
+    def _rows(self) -> dict[str, TypeRow]:
+        """The graph's nodes by FQN, read once: impact walks many of them and needs no member detail."""
+        if self._type_rows is None:
+            self._type_rows = {row.fqn: row for row in self.graph.types()}
+        return self._type_rows
 
     # -- impact ------------------------------------------------------------------------------------
 
