@@ -112,6 +112,7 @@ class CodeGraph:
     def rebuild(cls, path: Path) -> Iterator[CodeGraph]:
         """A new, empty graph written beside `path`, which replaces it only if the block succeeds."""
         path.parent.mkdir(parents=True, exist_ok=True)
+        _remove_abandoned_scratch(path)
         temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
         temporary.unlink(missing_ok=True)
         connection = _connect(temporary)
@@ -394,6 +395,24 @@ def _connect(path: Path) -> sqlite3.Connection:
 def _chunks(items: list[str], size: int = 500) -> Iterator[list[str]]:
     for start in range(0, len(items), size):
         yield items[start:start + size]
+
+
+def _remove_abandoned_scratch(path: Path) -> None:
+    """Delete scratch files of rebuilds whose process is gone (killed before the final rename)."""
+    for scratch in path.parent.glob(f"{path.name}.*.tmp"):
+        pid = scratch.name[len(path.name) + 1:-len(".tmp")]
+        if pid.isdigit() and not _process_alive(int(pid)):
+            scratch.unlink(missing_ok=True)
+
+
+def _process_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # someone else's process
+    return True
 
 
 def _fsync_file(path: Path) -> None:

@@ -168,7 +168,8 @@ class _Build:
 
     def _all_paths(self) -> list[str]:
         if self.checkout is not None:
-            return self.checkout.list_java_files(self.config.ignore)
+            # The index still lists tracked files deleted from the work tree; the graph follows the disk.
+            return [p for p in self.checkout.list_java_files(self.config.ignore) if self._on_disk(p)]
         return walk_java_files(self.root, self.config.ignore)
 
     def _candidates(self, graph: CodeGraph) -> tuple[set[str], str]:
