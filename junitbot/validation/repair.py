@@ -136,6 +136,9 @@ def _private_constructor(source: str, issue: ValidationIssue, context: RepairCon
     if match is None:
         return None
     owner = match["owner"].replace("$", ".")
+    if "." not in owner:  # javac names a same-package class by its simple name
+        candidates = list(context.fqns_named(owner))
+        owner = candidates[0] if len(candidates) == 1 else owner
     info = context.class_info(owner)
     if info is None:
         return None

@@ -7,6 +7,7 @@ and nothing crashes the run.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -209,3 +210,19 @@ def test_report_says_what_it_ran_on(report: ValidationReport) -> None:
     assert report.frameworks.mockito is not None and report.frameworks.mock_setup == "initMocks"
     assert report.isolation
     assert {"main_build", "compile", "run", "total"} <= set(report.seconds)
+
+
+def test_a_test_that_exits_the_jvm_at_run_time_does_not_take_the_batch_down(shop_repo: Path) -> None:
+    """With the forbidden-calls pass off, System.exit reaches the JVM; the other classes still get verdicts."""
+    (shop_repo / ".junitbot.yml").write_text("validation:\n  disabled_passes: [forbidden, anti_patterns]\n")
+    config = load_config(shop_repo, environ={})
+    state = StateDir(shop_repo / ".junitbot")
+    update_graph(shop_repo, state, config)
+    candidates = [CORPUS["good"], CORPUS["system_exit"]]
+    with CodeGraph.open(state.graph_db) as graph:
+        result = validate_candidates(candidates, root=shop_repo, graph=graph, config=config, state=state)
+    assert _verdict(result, "good").kept
+    exits = _verdict(result, "system_exit")
+    assert exits.compiled and not exits.kept
+    assert [m.name for m in exits.methods] == ["exits"]
+    assert "exited with 3" in (exits.methods[0].reason or "")

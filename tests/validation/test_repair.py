@@ -1,0 +1,69 @@
+"""Deterministic repairs keyed on javac's diagnostics: each rule on real javac output."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from junitbot.analysis import ClassInfo, MethodInfo, TypeKind, TypeRef
+from junitbot.validation.javac import compile_batch
+from junitbot.validation.models import ValidationIssue
+from junitbot.validation.repair import RepairContext, repair_compile_errors
+
+WIDGET = ClassInfo(
+    fqn="p.Widget", name="Widget", package="p", kind=TypeKind.CLASS, file="p/Widget.java",
+    methods=(MethodInfo(name="of", parameters=(), modifiers=("public", "static"),
+                        return_type=TypeRef(text="Widget", name="Widget", fqn="p.Widget", in_repo=True)),),
+)
+CONTEXT = RepairContext(fqns_named=lambda name: ["p.Widget"] if name == "Widget" else [],
+                        class_info=lambda fqn: WIDGET if fqn == "p.Widget" else None)
+WIDGET_SOURCE = "package p;\npublic class Widget {\n    private Widget() {}\n    public static Widget of() { return new Widget(); }\n}\n"
+
+
+def _compile(tmp_path: Path, sources: dict[str, str]) -> dict[str, Sequence[ValidationIssue]]:
+    files = []
+    for rel, text in sources.items():
+        path = tmp_path / "src" / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+        files.append(path)
+    results = compile_batch(files, classpath=[], out_dir=tmp_path / "out")
+    return {p.name: r.issues for p, r in results.items()}
+
+
+def test_unreported_checked_exception_gets_throws_exception(tmp_path: Path) -> None:
+    source = ("package q;\nclass Uses {\n    void reads() {\n"
+              "        java.nio.file.Files.readString(java.nio.file.Path.of(\"x\"));\n    }\n}\n")
+    issues = _compile(tmp_path, {"q/Uses.java": source})["Uses.java"]
+    assert [i.category for i in issues] == ["unreported-exception"]
+    fixed, applied = repair_compile_errors(source, issues, CONTEXT)
+    assert "void reads() throws Exception {" in fixed
+    assert applied == ["line 4: `throws Exception` added to reads() (rule: unreported-exception)"]
+    assert _compile(tmp_path / "again", {"q/Uses.java": fixed})["Uses.java"] == ()
+
+
+def test_private_constructor_is_replaced_by_the_static_factory(tmp_path: Path) -> None:
+    source = "package p;\nclass WidgetUser {\n    Widget make() {\n        return new Widget();\n    }\n}\n"
+    issues = _compile(tmp_path, {"p/Widget.java": WIDGET_SOURCE, "p/WidgetUser.java": source})["WidgetUser.java"]
+    assert [i.category for i in issues] == ["inaccessible"]
+    fixed, applied = repair_compile_errors(source, issues, CONTEXT)
+    assert "return Widget.of();" in fixed and "inaccessible-constructor" in applied[0]
+    again = _compile(tmp_path / "again", {"p/Widget.java": WIDGET_SOURCE, "p/WidgetUser.java": fixed})
+    assert again["WidgetUser.java"] == ()
+
+
+def test_missing_imports_from_the_graph_the_test_libraries_and_the_jdk(tmp_path: Path) -> None:
+    source = ("package q;\nclass Needs {\n    Widget w;\n    List<String> names;\n"
+              "    void check() { assertEquals(1, 1); }\n}\n")
+    issues = _compile(tmp_path, {"p/Widget.java": WIDGET_SOURCE, "q/Needs.java": source})["Needs.java"]
+    fixed, applied = repair_compile_errors(source, issues, CONTEXT)
+    assert "import p.Widget;" in fixed and "import java.util.List;" in fixed
+    assert "import static org.junit.jupiter.api.Assertions.assertEquals;" in fixed
+    assert len(applied) == 3
+
+
+def test_unrepairable_errors_are_left_alone(tmp_path: Path) -> None:
+    source = "package q;\nclass Broken {\n    int x = \"text\";\n}\n"
+    issues = _compile(tmp_path, {"q/Broken.java": source})["Broken.java"]
+    assert [i.category for i in issues] == ["incompatible-types"]
+    assert repair_compile_errors(source, issues, CONTEXT) == (source, [])
