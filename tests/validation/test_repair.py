@@ -17,7 +17,8 @@ WIDGET = ClassInfo(
 )
 CONTEXT = RepairContext(fqns_named=lambda name: ["p.Widget"] if name == "Widget" else [],
                         class_info=lambda fqn: WIDGET if fqn == "p.Widget" else None)
-WIDGET_SOURCE = "package p;\npublic class Widget {\n    private Widget() {}\n    public static Widget of() { return new Widget(); }\n}\n"
+WIDGET_SOURCE = ("package p;\npublic class Widget {\n    private Widget() {}\n"
+                 "    public static Widget of() { return new Widget(); }\n}\n")
 
 
 def _compile(tmp_path: Path, sources: dict[str, str]) -> dict[str, Sequence[ValidationIssue]]:

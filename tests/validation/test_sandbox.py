@@ -42,7 +42,9 @@ def _run(argv: list[str], workdir: Path, isolation: str, **options: object) -> P
 
 
 def _connect(port: int) -> list[str]:
-    return [sys.executable, "-c", f"import socket; socket.create_connection(('127.0.0.1', {port}), timeout=5)"]
+    # The interpreter itself, not the venv's link to it: a checkout under /tmp is hidden by the private /tmp.
+    python = os.path.realpath(sys.executable)
+    return [python, "-c", f"import socket; socket.create_connection(('127.0.0.1', {port}), timeout=5)"]
 
 
 def test_auto_picks_the_strongest_isolation_that_works() -> None:
