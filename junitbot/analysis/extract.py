@@ -440,7 +440,6 @@ def _class_info(
     bodies: _BodyFacts,
 ) -> ClassInfo:
     kind = _TYPE_KINDS[node.type]
-    modifiers, annotations = _modifiers(node)
     body = node.child_by_field_name("body")
     field_infos: list[FieldInfo] = []
     member_nodes: list[Node] = []
@@ -468,30 +467,14 @@ def _class_info(
         visibility = ("public",) if kind is TypeKind.CLASS else ("private",)
         constructors = [MethodInfo(name=_text(node.child_by_field_name("name")), kind="constructor",
                                    modifiers=visibility, synthetic="default")]
-    extends, implements = _supertypes(node)
-    nested = tuple(n_fqn for _, n_fqn, n_outer in scopes.types if n_outer == fqn)
-    info = ClassInfo(
-        fqn=fqn,
-        name=_text(node.child_by_field_name("name")),
-        package=package,
-        kind=kind,
-        file=path,
-        outer=outer,
-        modifiers=modifiers,
-        annotations=annotations,
-        type_parameters=_type_parameter_names(node),
-        extends=extends,
-        implements=implements,
-        fields=tuple(field_infos),
-        constructors=tuple(constructors),
-        methods=tuple(methods),
-        record_components=components,
-        enum_constants=tuple(enum_constants),
-        nested=nested,
-        is_test=is_test,
-        span=_span(node),
-    )
-    return apply_lombok(info)
+    header = _class_header(node, fqn, outer, package, path, is_test, scopes)
+    return apply_lombok(header.model_copy(update={
+        "fields": tuple(field_infos),
+        "constructors": tuple(constructors),
+        "methods": tuple(methods),
+        "record_components": components,
+        "enum_constants": tuple(enum_constants),
+    }))
 
 
 def _class_header(
