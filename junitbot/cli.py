@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -23,8 +24,15 @@ from junitbot.errors import JunitbotError
 from junitbot.state import StateDir
 
 log = logging.getLogger("junitbot")
-console = Console()
-err_console = Console(stderr=True)
+
+
+def _width() -> int | None:
+    """Wide output in CI logs and pipes (rich would assume 80 columns there); the terminal's otherwise."""
+    return None if sys.stdout.isatty() or "COLUMNS" in os.environ else 160
+
+
+console = Console(width=_width())
+err_console = Console(stderr=True, width=_width())
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -209,7 +217,8 @@ def _cmd_impact(args: argparse.Namespace) -> int:
     for column in ("depth", "dependent", "because"):
         table.add_column(column)
     for item in (*report.dependents, *report.tests):
-        why = " → ".join(f"{_short(step.source)} [dim]{step.kind.value}[/] {_short(step.target)}" for step in item.path)
+        # Each step reads "<kind> → <target>" from the dependent towards the changed class.
+        why = " ".join(f"[dim]{step.kind.value}[/] → {_short(step.target)}" for step in item.path)
         name = f"{item.fqn} [dim](test)[/]" if item.is_test else item.fqn
         table.add_row(str(item.depth), name, why or "[dim]named after it[/]")
     console.print(table)
