@@ -63,7 +63,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"junitbot {__version__}")
     parser.set_defaults(handler=lambda args: _usage(parser), verbose=False)
     commands = parser.add_subparsers(title="commands", metavar="COMMAND")
-    for add in (_add_index, _add_impact, _add_context, _add_graph, _add_validate, _add_config):
+    for add in (_add_run, _add_index, _add_impact, _add_context, _add_graph, _add_validate, _add_config):
         add(commands)
     return parser
 
@@ -126,6 +126,49 @@ def _refresh_graph(root: Path, config: JunitbotConfig, state: StateDir, *, quiet
 
 def _short(fqn: str) -> str:
     return fqn.rsplit(".", 1)[-1]
+
+
+# -- run ---------------------------------------------------------------------------------------------
+
+
+def _add_run(commands: Any) -> None:
+    command = commands.add_parser("run", help="generate, validate and write tests for changed classes")
+    _common(command)
+    command.add_argument("--backend", choices=("template",), help="the generator (default: template, no model)")
+    scope = command.add_mutually_exclusive_group()
+    scope.add_argument("--full", action="store_true", help="every class, not only the changed ones")
+    scope.add_argument("--since", metavar="REV", help="classes changed since this commit")
+    scope.add_argument("--classes", nargs="+", metavar="CLASS", default=(), help="exactly these classes")
+    command.add_argument("--dry-run", action="store_true", help="report what would be written, write nothing")
+    command.set_defaults(handler=_cmd_run)
+
+
+def _cmd_run(args: argparse.Namespace) -> int:
+    from junitbot.generation.run import run_pipeline
+
+    root, config, state = _setup(args)
+    with _progress(not args.json) as progress:
+        report = run_pipeline(root, config, state, full=args.full, since=args.since, classes=args.classes,
+                              dry_run=args.dry_run, progress=progress)
+    if args.json:
+        _print_json(report.model_dump(mode="json"))
+        return 0
+    table = Table(title=f"junitbot run: {report.kept} of {report.targets} classes got tests",
+                  caption=f"{report.mode}; backend {report.backend}; report in {report.report_dir}")
+    table.add_column("class", overflow="fold")
+    for column in ("status", "kept", "dropped", "lines", "branches"):
+        table.add_column(column, no_wrap=True, justify="right")
+    table.add_column("note", overflow="fold")
+    for result in report.results:
+        colour = {"kept": "green", "dropped": "red"}.get(result.status, "yellow")
+        table.add_row(result.target, f"[{colour}]{result.status}[/]", str(len(result.kept)), str(len(result.dropped)),
+                      _percent(result.line_coverage), _percent(result.branch_coverage), result.reason)
+    console.print(table)
+    written = [f for f in report.files if f.action != "unchanged"]
+    for outcome in written:
+        console.print(f"{outcome.action}: {outcome.path}" + (f" ({outcome.reason})" if outcome.reason else ""),
+                      highlight=False, soft_wrap=True)
+    return 0
 
 
 # -- index -------------------------------------------------------------------------------------------

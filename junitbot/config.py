@@ -75,6 +75,18 @@ class ValidationSettings(BaseModel):
         return value
 
 
+class GenerationSettings(BaseModel):
+    """How tests are generated and where they go."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    backend: Literal["template"] = Field(default="template", description="the generator; model backends come later")
+    test_suffix: str = Field(default="GeneratedTest", pattern=r"^[A-Z]\w*$",
+                             description="generated tests are <Class><suffix>.java beside the class's package")
+    max_scenarios_per_method: int = Field(default=8, ge=1, le=50, description="inputs tried per method")
+    max_classes_per_run: int = Field(default=200, ge=1, description="targets beyond this are left for later runs")
+
+
 class JunitbotConfig(BaseModel):
     """Every setting junitbot reads; unknown keys are errors so typos never pass silently."""
 
@@ -94,6 +106,7 @@ class JunitbotConfig(BaseModel):
     layers: tuple[LayerRule, ...] = Field(default=DEFAULT_LAYERS, description="DDD layer rules, first match wins")
     impact_depth: int = Field(default=3, ge=1, le=50, description="how many dependency hops impact analysis follows")
     validation: ValidationSettings = Field(default_factory=ValidationSettings)
+    generation: GenerationSettings = Field(default_factory=GenerationSettings)
 
     @field_validator("include", "exclude", "ignore", mode="before")
     @classmethod

@@ -1,0 +1,265 @@
+"""The template backend's pipeline: shells, scenarios, probe runs, tests asserting what was observed, validation.
+
+Per target: the test class shell from the AST; per method, scenarios that take its branches; one probe
+run (twice, under changed conditions) records what each scenario does; the final test asserts what was
+observed in both runs, and validation keeps only methods that compile and pass.
+"""
+
+from __future__ import annotations
+
+import logging
+import shutil
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from junitbot.analysis import ClassInfo, CodeGraph, DependencyAnalyzer
+from junitbot.config import JunitbotConfig
+from junitbot.errors import JunitbotError
+from junitbot.generation.assertions import java_string, value_assertions, verify_lines
+from junitbot.generation.imports import ImportSet
+from junitbot.generation.models import Skip, TestShell
+from junitbot.generation.observations import Observation
+from junitbot.generation.output import marker_line, test_path
+from junitbot.generation.probe import ProbeClass, Scenario, probe_method, run_probes
+from junitbot.generation.scaffold import test_shell
+from junitbot.generation.scenarios import scenarios_for, testable_methods
+from junitbot.generation.targets import Target
+from junitbot.state import StateDir
+from junitbot.validation import TestCandidate, ValidationReport, discover_classpath, validate_candidates
+from junitbot.validation.build import build_main_classes
+from junitbot.validation.sandbox import detect_isolation
+
+log = logging.getLogger(__name__)
+
+ProgressCallback = Callable[[str, int, int], None]
+_STATIC_IMPORTS = ("org.junit.jupiter.api.Assertions.*", "org.mockito.Mockito.*")
+
+
+class GenerationResult(BaseModel):
+    """What the template backend produced: candidates, the validation of them, and the classes it skipped."""
+
+    model_config = ConfigDict(frozen=True)
+
+    candidates: tuple[TestCandidate, ...]
+    validation: ValidationReport | None
+    skipped: tuple[Skip, ...] = ()
+    scenarios: int = 0
+    observed: int = 0
+    seconds: dict[str, float] = Field(default_factory=dict)
+
+
+@dataclass
+class _Plan:
+    target: Target
+    info: ClassInfo
+    shell: TestShell
+    imports: ImportSet
+    scenarios: list[Scenario] = field(default_factory=list)
+
+
+def generate_tests(
+    targets: Sequence[Target],
+    *,
+    root: Path,
+    graph: CodeGraph,
+    config: JunitbotConfig,
+    state: StateDir,
+    commit: str | None,
+    progress: ProgressCallback | None = None,
+) -> GenerationResult:
+    """Generate, probe and validate tests for `targets`; one class that fails never stops the others."""
+    report = progress or (lambda stage, done, total: None)
+    seconds: dict[str, float] = {}
+    tick = time.perf_counter()
+    classpath = discover_classpath(root, config.validation)
+    plans, skipped = _plan(targets, graph, config, classpath.frameworks, commit)
+    report("plan", len(targets), len(targets))
+    seconds["plan"] = time.perf_counter() - tick
+    if not plans:
+        return GenerationResult(candidates=(), validation=None, skipped=tuple(skipped), seconds=seconds)
+    tick = time.perf_counter()
+    main = build_main_classes(root, graph.source_files(test=False), classpath=classpath.entries,
+                              cache_dir=state.root / "build" / "main")
+    scratch = Path(tempfile.mkdtemp(prefix="generate-", dir=state.ensure().root))
+    try:
+        probes = [ProbeClass(path=_path(p, config), source=p.shell.render([probe_method(s) for s in p.scenarios],
+                                                                            imports=p.imports),
+                             test_class=f"{p.shell.package}.{p.shell.class_name}".lstrip("."))
+                  for p in plans]
+        observations, failed = run_probes(
+            probes, classpath=[str(main.classes_dir), *classpath.entries], scratch=scratch,
+            cache_dir=state.root / "build" / "recorder", settings=config.validation,
+            isolation=detect_isolation(config.validation.isolation))
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    seconds["probe"] = time.perf_counter() - tick
+    report("probe", len(plans), len(plans))
+    candidates = []
+    for plan in plans:
+        why = failed.get(f"{plan.shell.package}.{plan.shell.class_name}".lstrip("."))
+        if why is not None:
+            skipped.append(Skip(target=plan.target.fqn, reason=f"the generated test class does not compile: {why}"))
+            continue
+        methods = _final_methods(plan, observations, graph)
+        if not methods:
+            skipped.append(Skip(target=plan.target.fqn, reason="no scenario could be observed"))
+            continue
+        source = plan.shell.render(methods, imports=plan.imports)
+        candidates.append(TestCandidate(path=_path(plan, config), source=source, target=plan.target.fqn))
+    tick = time.perf_counter()
+    validation = validate_candidates(candidates, root=root, graph=graph, config=config, state=state,
+                                     classpath=classpath, progress=progress) if candidates else None
+    seconds["validate"] = time.perf_counter() - tick
+    return GenerationResult(candidates=tuple(candidates), validation=validation, skipped=tuple(skipped),
+                            scenarios=sum(len(p.scenarios) for p in plans), observed=len(observations),
+                            seconds={k: round(v, 3) for k, v in seconds.items()})
+
+
+def _path(plan: _Plan, config: JunitbotConfig) -> str:
+    return test_path(plan.info.fqn, plan.info.package, plan.info.file, suffix=config.generation.test_suffix)
+
+
+def _plan(
+    targets: Sequence[Target], graph: CodeGraph, config: JunitbotConfig, frameworks: object, commit: str | None
+) -> tuple[list[_Plan], list[Skip]]:
+    analyzer = DependencyAnalyzer(graph)
+    plans: list[_Plan] = []
+    skipped: list[Skip] = []
+    for index, target in enumerate(targets[: config.generation.max_classes_per_run]):
+        info = graph.class_info(target.fqn)
+        if info is None:
+            skipped.append(Skip(target=target.fqn, reason="not in the graph"))
+            continue
+        try:
+            context = analyzer.test_context_for(target.fqn)
+            name = test_path(info.fqn, info.package, info.file, suffix=config.generation.test_suffix)
+            shell = test_shell(info, context, frameworks, lookup=graph.class_info,  # type: ignore[arg-type]  # Frameworks
+                               test_class_name=Path(name).stem, header_comment=marker_line(info.fqn, commit))
+        except JunitbotError as e:
+            skipped.append(Skip(target=target.fqn, reason=str(e)))
+            continue
+        if isinstance(shell, Skip):
+            skipped.append(shell)
+            continue
+        imports = shell.import_set(local=lambda fqn: graph.class_info(fqn) is not None)
+        for member in _STATIC_IMPORTS:
+            imports.add_static(member)
+        plan = _Plan(target=target, info=info, shell=shell, imports=imports)
+        receiver = shell.subject_field or imports.name(info.fqn, package=info.package)
+        mocks = {mock.name: mock.fqn for mock in shell.mocks}
+        for number, method in enumerate(testable_methods(info)):
+            is_static = "static" in method.modifiers
+            plan.scenarios += scenarios_for(
+                info, method, receiver=imports.name(info.fqn, package=info.package) if is_static else receiver,
+                mocks=mocks, lookup=graph.class_info, imports=imports, prefix=f"c{index}m{number}",
+                limit=config.generation.max_scenarios_per_method)
+        if plan.scenarios:
+            plans.append(plan)
+        else:
+            skipped.append(Skip(target=target.fqn, reason="no public behaviour to exercise"))
+    return plans, skipped
+
+
+def _final_methods(plan: _Plan, observations: dict[str, Observation], graph: CodeGraph) -> list[str]:
+    """One test per scenario whose outcome both probe runs agreed on, skipping repeats of an outcome."""
+    mock_types = {mock.name: mock.fqn for mock in plan.shell.mocks}
+    methods: list[str] = []
+    names: set[str] = set()
+    outcomes: set[tuple[str, str]] = set()
+    for scenario in plan.scenarios:
+        observed = observations.get(scenario.id)
+        if observed is None or observed.outcome == "missing":
+            continue
+        fingerprint = (scenario.method, observed.model_dump_json(exclude={"scenario"}))
+        if fingerprint in outcomes:
+            continue  # the same behaviour again: no new test
+        outcomes.add(fingerprint)
+        body = _body(scenario, observed, plan.imports, mock_types, graph)
+        if body is None:
+            continue
+        name = _unique(_test_name(scenario, observed), names)
+        methods.append(f"@Test\nvoid {name}() {{\n" + "".join(f"    {line}\n" for line in body) + "}\n")
+    return methods
+
+
+def _body(
+    scenario: Scenario, observed: Observation, imports: ImportSet, mock_types: dict[str, str | None],
+    graph: CodeGraph,
+) -> list[str] | None:
+    used = {(call.mock, call.method) for call in observed.calls}
+    # Only the stubs the code really used: strict Mockito fails a test on an unused one.
+    arrange = [line for line in scenario.arrange if not _unused_stub(line, used)]
+    lines = ["// Arrange", *arrange]
+    verify = verify_lines(tuple(c for c in observed.calls if not c.stubbed), mock_types=mock_types,
+                          class_info=graph.class_info, imports=imports)
+    if observed.outcome == "threw" and observed.exception:
+        exception = imports.name(observed.exception.replace("$", "."))
+        lines += ["// Act + Assert", f"{exception} thrown = assertThrows({exception}.class, () -> {scenario.call});"]
+        message = observed.message
+        if message is not None and _own_message(observed.exception) and len(message) <= 200 and "@" not in message:
+            lines.append(f"assertEquals({java_string(message)}, thrown.getMessage());")
+        return lines
+    if observed.outcome == "void":
+        if not verify:
+            return [*lines, "// Act + Assert", f"assertDoesNotThrow(() -> {scenario.call});"]
+        return [*lines, "// Act", f"{scenario.call};", "// Assert", *verify]
+    if observed.value is None:
+        return None
+    assertions = value_assertions(observed.value, "result", imports=imports, declared=scenario.returns)
+    return [*lines, "// Act", f"var result = {scenario.call};", "// Assert", *assertions, *verify]
+
+
+def _own_message(exception: str) -> bool:
+    """Messages the code under test writes itself; the JDK's own wording may change between versions."""
+    return not exception.startswith("java.") or exception in (
+        "java.lang.IllegalArgumentException", "java.lang.IllegalStateException",
+        "java.lang.UnsupportedOperationException")
+
+
+def _unused_stub(line: str, used: set[tuple[str, str]]) -> bool:
+    for prefix in ("when(", "doThrow("):
+        if line.startswith(prefix):
+            return not any(f"{mock}.{method}(" in line or f"when({mock}).{method}(" in line for mock, method in used)
+    return False
+
+
+def _test_name(scenario: Scenario, observed: Observation) -> str:
+    if observed.outcome == "threw" and observed.exception:
+        simple = observed.exception.rsplit(".", 1)[-1].rsplit("$", 1)[-1]
+        outcome = "throws" + (simple[: -len("Exception")] if simple.endswith("Exception") else simple)
+    elif observed.outcome == "void":
+        outcome = "succeeds"
+    else:
+        outcome = "returns" + _value_title(observed)
+    parts = [scenario.method, scenario.hint, outcome]
+    return "_".join(p for p in parts if p)
+
+
+def _value_title(observed: Observation) -> str:
+    value = observed.value
+    if value is None:
+        return "Value"
+    if value.t == "null":
+        return "Null"
+    if value.t == "Boolean" and value.v:
+        return value.v.title()
+    if value.t == "enum" and value.v:
+        return "".join(w.title() for w in value.v.split("_"))
+    if value.t == "Optional" and value.present is not None:
+        return "Present" if value.present else "Empty"
+    if value.t in ("Collection", "Map") and value.size == 0:
+        return "Empty"
+    return "Value"
+
+
+def _unique(name: str, names: set[str]) -> str:
+    candidate, number = name, 2
+    while candidate in names:
+        candidate, number = f"{name}{number}", number + 1
+    names.add(candidate)
+    return candidate

@@ -1,0 +1,225 @@
+package junitbot.recorder;
+
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.lang.reflect.Array;
+import java.lang.reflect.Method;
+import java.lang.reflect.RecordComponent;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
+import java.util.Collection;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.Optional;
+import org.mockito.Mockito;
+import org.mockito.invocation.Invocation;
+
+/**
+ * Records what a probe test observed (return values, thrown exceptions, collaborator calls) as JSON
+ * lines, so that junitbot can write the final test asserting what the code really does.
+ * Shipped with junitbot; compiled next to the probe tests, never part of a generated test.
+ */
+public final class Recorder {
+    private static final int MAX_DEPTH = 3;
+    private static final int MAX_ITEMS = 5;
+    private static final int MAX_TEXT = 200;
+
+    private Recorder() {
+    }
+
+    public static void returned(String scenario, Object value) {
+        write("{\"scenario\":" + quote(scenario) + ",\"kind\":\"returned\",\"value\":" + describe(value, 0) + "}");
+    }
+
+    public static void returnedVoid(String scenario) {
+        write("{\"scenario\":" + quote(scenario) + ",\"kind\":\"void\"}");
+    }
+
+    public static void threw(String scenario, Throwable thrown) {
+        write("{\"scenario\":" + quote(scenario) + ",\"kind\":\"threw\",\"type\":"
+                + quote(thrown.getClass().getName()) + ",\"message\":" + quote(thrown.getMessage()) + "}");
+    }
+
+    /** Calls each mock received, as {"mock": name, "method": name, "arguments": n}. */
+    public static void interactions(String scenario, String[] names, Object... mocks) {
+        StringBuilder out = new StringBuilder("{\"scenario\":" + quote(scenario) + ",\"kind\":\"calls\",\"calls\":[");
+        boolean first = true;
+        for (int i = 0; i < mocks.length; i++) {
+            if (mocks[i] == null || !Mockito.mockingDetails(mocks[i]).isMock()) {
+                continue;
+            }
+            for (Invocation invocation : Mockito.mockingDetails(mocks[i]).getInvocations()) {
+                if (!first) {
+                    out.append(',');
+                }
+                first = false;
+                out.append("{\"mock\":").append(quote(names[i]))
+                        .append(",\"method\":").append(quote(invocation.getMethod().getName()))
+                        .append(",\"arguments\":").append(invocation.getArguments().length)
+                        .append(",\"stubbed\":").append(invocation.stubInfo() != null)
+                        .append('}');
+            }
+        }
+        write(out.append("]}").toString());
+    }
+
+    static String describe(Object value, int depth) {
+        if (value == null) {
+            return "{\"t\":\"null\"}";
+        }
+        Class<?> type = value.getClass();
+        if (value instanceof String) {
+            return "{\"t\":\"String\",\"v\":" + quote((String) value) + "}";
+        }
+        if (value instanceof Character || value instanceof Boolean || value instanceof Byte
+                || value instanceof Short || value instanceof Integer || value instanceof Long
+                || value instanceof Float || value instanceof Double) {
+            return "{\"t\":" + quote(type.getSimpleName()) + ",\"v\":" + quote(String.valueOf(value)) + "}";
+        }
+        if (value instanceof BigDecimal) {
+            return "{\"t\":\"BigDecimal\",\"v\":" + quote(((BigDecimal) value).toPlainString()) + "}";
+        }
+        if (value instanceof BigInteger) {
+            return "{\"t\":\"BigInteger\",\"v\":" + quote(value.toString()) + "}";
+        }
+        if (value instanceof Enum) {
+            Enum<?> constant = (Enum<?>) value;
+            return "{\"t\":\"enum\",\"class\":" + quote(constant.getDeclaringClass().getName())
+                    + ",\"v\":" + quote(constant.name()) + "}";
+        }
+        if (value instanceof Optional) {
+            Optional<?> optional = (Optional<?>) value;
+            String inner = optional.isPresent() && depth < MAX_DEPTH ? describe(optional.get(), depth + 1) : "null";
+            return "{\"t\":\"Optional\",\"present\":" + optional.isPresent() + ",\"value\":" + inner + "}";
+        }
+        if (value instanceof Collection) {
+            return "{\"t\":\"Collection\",\"class\":" + quote(type.getName()) + ",\"size\":"
+                    + ((Collection<?>) value).size() + ",\"items\":" + items(((Collection<?>) value).iterator(), depth) + "}";
+        }
+        if (value instanceof Map) {
+            return "{\"t\":\"Map\",\"class\":" + quote(type.getName()) + ",\"size\":" + ((Map<?, ?>) value).size() + "}";
+        }
+        if (type.isArray()) {
+            return "{\"t\":\"Array\",\"size\":" + Array.getLength(value) + "}";
+        }
+        if (Mockito.mockingDetails(value).isMock()) {
+            return "{\"t\":\"mock\",\"class\":" + quote(type.getName()) + "}";
+        }
+        if (type.isRecord() && depth < MAX_DEPTH) {
+            return "{\"t\":\"record\",\"class\":" + quote(type.getName()) + ",\"components\":"
+                    + components(value, type.getRecordComponents(), depth) + "}";
+        }
+        String properties = depth < MAX_DEPTH && !type.getName().startsWith("java.") ? properties(value, type, depth) : "";
+        return "{\"t\":\"object\",\"class\":" + quote(type.getName()) + ",\"text\":" + quote(safeToString(value))
+                + (properties.isEmpty() ? "" : ",\"components\":" + properties) + "}";
+    }
+
+    /** Values of the accessors of a value object: public no-argument methods named after its fields. */
+    private static String properties(Object value, Class<?> type, int depth) {
+        StringBuilder out = new StringBuilder("{");
+        int count = 0;
+        for (java.lang.reflect.Field field : type.getDeclaredFields()) {
+            if (java.lang.reflect.Modifier.isStatic(field.getModifiers()) || field.isSynthetic() || count >= MAX_ITEMS * 2) {
+                continue;
+            }
+            String name = field.getName();
+            String capitalised = Character.toUpperCase(name.charAt(0)) + name.substring(1);
+            for (String candidate : new String[] {name, "get" + capitalised, "is" + capitalised}) {
+                Method accessor;
+                try {
+                    accessor = type.getMethod(candidate);
+                } catch (NoSuchMethodException e) {
+                    continue;
+                }
+                if (accessor.getReturnType() == void.class || accessor.getDeclaringClass() == Object.class) {
+                    continue;
+                }
+                String described;
+                try {
+                    described = describe(accessor.invoke(value), depth + 1);
+                } catch (ReflectiveOperationException | RuntimeException e) {
+                    break;
+                }
+                out.append(count++ > 0 ? "," : "").append(quote(candidate)).append(':').append(described);
+                break;
+            }
+        }
+        return count == 0 ? "" : out.append('}').toString();
+    }
+
+    private static String items(Iterator<?> iterator, int depth) {
+        StringBuilder out = new StringBuilder("[");
+        for (int i = 0; i < MAX_ITEMS && iterator.hasNext() && depth < MAX_DEPTH; i++) {
+            if (i > 0) {
+                out.append(',');
+            }
+            out.append(describe(iterator.next(), depth + 1));
+        }
+        return out.append(']').toString();
+    }
+
+    private static String components(Object value, RecordComponent[] components, int depth) {
+        StringBuilder out = new StringBuilder("{");
+        for (int i = 0; i < components.length; i++) {
+            if (i > 0) {
+                out.append(',');
+            }
+            String described;
+            try {
+                Method accessor = components[i].getAccessor();
+                accessor.setAccessible(true);
+                described = describe(accessor.invoke(value), depth + 1);
+            } catch (ReflectiveOperationException | RuntimeException e) {
+                described = "{\"t\":\"unreadable\"}";
+            }
+            out.append(quote(components[i].getName())).append(':').append(described);
+        }
+        return out.append('}').toString();
+    }
+
+    private static String safeToString(Object value) {
+        try {
+            String text = String.valueOf(value);
+            return text.length() > MAX_TEXT ? text.substring(0, MAX_TEXT) : text;
+        } catch (RuntimeException e) {
+            return "<toString threw " + e.getClass().getName() + ">";
+        }
+    }
+
+    static String quote(String text) {
+        if (text == null) {
+            return "null";
+        }
+        StringBuilder out = new StringBuilder("\"");
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            switch (c) {
+                case '"': out.append("\\\""); break;
+                case '\\': out.append("\\\\"); break;
+                case '\n': out.append("\\n"); break;
+                case '\r': out.append("\\r"); break;
+                case '\t': out.append("\\t"); break;
+                default:
+                    if (c < 0x20) {
+                        out.append(String.format("\\u%04x", (int) c));
+                    } else {
+                        out.append(c);
+                    }
+            }
+        }
+        return out.append('"').toString();
+    }
+
+    private static synchronized void write(String line) {
+        String path = System.getProperty("junitbot.observations", "junitbot-observations.jsonl");
+        try (Writer writer = new OutputStreamWriter(new FileOutputStream(path, true), StandardCharsets.UTF_8)) {
+            writer.write(line);
+            writer.write('\n');
+        } catch (IOException e) {
+            throw new IllegalStateException("junitbot recorder cannot write " + path, e);
+        }
+    }
+}

@@ -1,0 +1,117 @@
+"""Reading TypeRefs as Java types: arrays, wildcards, type variables, and writing them into a file (pure)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+
+from junitbot.analysis import ClassInfo, TypeKind, TypeRef, jdk_fqn
+
+PRIMITIVES = frozenset({"boolean", "byte", "char", "short", "int", "long", "float", "double"})
+STRING = TypeRef(text="String", name="String", fqn="java.lang.String")
+# `T`, `ID`, `E2`: what a type variable looks like when the analysis could not tell.
+_TYPE_VARIABLE = re.compile(r"[A-Z][A-Z0-9_]{0,2}")
+
+Bindings = Mapping[str, TypeRef]
+Namer = Callable[[str, bool], str]
+"""(fqn, in_repo) -> the name the file writes for that type."""
+
+
+def resolved_fqn(ref: TypeRef) -> str | None:
+    """The FQN the analysis found, else the JDK type its (possibly `Outer.Inner`) name most likely means."""
+    if ref.fqn:
+        return ref.fqn
+    head, _, rest = ref.name.partition(".")
+    known = jdk_fqn(head) if head[:1].isupper() else None
+    if known is None:
+        return None
+    return f"{known}.{rest}" if rest else known
+
+
+def array_dims(ref: TypeRef) -> int:
+    return max(ref.text.count("[]"), 1) if ref.array else 0
+
+
+def element_of(ref: TypeRef) -> TypeRef:
+    """The element type of an array type (one dimension less)."""
+    dims = array_dims(ref)
+    text = ref.text.replace("[]", "", 1) if dims else ref.text
+    return ref.model_copy(update={"text": text, "array": dims > 1})
+
+
+def wildcard(ref: TypeRef) -> tuple[str, TypeRef | None] | None:
+    """(`extends`/`super`/``, bound) when `ref` is a wildcard type argument (`? extends Event`), else None."""
+    if not ref.text.startswith("?"):
+        return None
+    rest = ref.text[1:].strip()
+    for keyword in ("extends", "super"):
+        if rest.startswith(keyword):
+            bound_text = rest[len(keyword):].strip()
+            # The parser names `?superT` after its keyword; the bound's name is in its text then.
+            name = bound_text.split("<")[0] if ref.name in ("extends", "super", "?") else ref.name
+            bound = ref.model_copy(update={"text": bound_text, "name": name})
+            return keyword, bound
+    return "", None
+
+
+def is_type_variable(ref: TypeRef, bindings: Bindings) -> bool:
+    """A type parameter (`T`) rather than a type: bound in `bindings`, or shaped like one and unresolved."""
+    if ref.fqn is not None or ref.arguments or ref.name in PRIMITIVES:
+        return False
+    return ref.name in bindings or (resolved_fqn(ref) is None and bool(_TYPE_VARIABLE.fullmatch(ref.name)))
+
+
+def bind(ref: TypeRef, bindings: Bindings) -> tuple[TypeRef, Bindings]:
+    """What a type variable stands for (String when nothing says), and the bindings left to read it with."""
+    bound = bindings.get(ref.name, STRING)
+    rest = {name: value for name, value in bindings.items() if name != ref.name}
+    return bound, rest
+
+
+def class_bindings(info: ClassInfo, ref: TypeRef | None, outer: Bindings) -> dict[str, TypeRef]:
+    """A generic class's type parameters bound to the arguments `ref` gives them, String otherwise."""
+    arguments = ref.arguments if ref is not None else ()
+    result: dict[str, TypeRef] = {}
+    for index, name in enumerate(info.type_parameters):
+        argument = arguments[index] if index < len(arguments) else STRING
+        found = wildcard(argument)
+        if found is not None:
+            argument = found[1] or STRING
+        if is_type_variable(argument, outer):
+            argument = bind(argument, outer)[0]
+        result[name] = argument
+    return result
+
+
+def class_ref(info: ClassInfo) -> TypeRef:
+    """A reference to a repo class with its type parameters as arguments (`Ok<T>`)."""
+    arguments = tuple(TypeRef(text=name, name=name) for name in info.type_parameters)
+    return TypeRef(text=info.name, name=info.name, fqn=info.fqn, in_repo=True, arguments=arguments)
+
+
+def java_type(ref: TypeRef, *, name: Namer, bindings: Bindings, erased: bool = False) -> str:
+    """The type as the file writes it: names from `name`, type variables replaced by their bindings."""
+    dims = array_dims(ref)
+    element = element_of(ref) if dims else ref
+    while element.array:
+        element = element_of(element)
+    suffix = "[]" * dims
+    found = wildcard(element)
+    if found is not None:
+        keyword, bound = found
+        return "?" if bound is None else f"? {keyword} {java_type(bound, name=name, bindings=bindings)}"
+    if element.name in PRIMITIVES and element.fqn is None:
+        return element.name + suffix
+    if is_type_variable(element, bindings):
+        bound, rest = bind(element, bindings)
+        return java_type(bound, name=name, bindings=rest, erased=erased) + suffix
+    fqn = resolved_fqn(element)
+    head = name(fqn, element.in_repo) if fqn else element.name
+    if element.arguments and not erased:
+        inner = ", ".join(java_type(a, name=name, bindings=bindings) for a in element.arguments)
+        head = f"{head}<{inner}>"
+    return head + suffix
+
+
+def is_generic(info: ClassInfo) -> bool:
+    return bool(info.type_parameters) and info.kind in (TypeKind.CLASS, TypeKind.RECORD)

@@ -1,0 +1,142 @@
+"""Records of the deterministic generator: built values, test class shells and skipped classes."""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Callable, Sequence
+from typing import ClassVar, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from junitbot.generation.imports import ImportSet
+
+
+class _Record(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+ValueStrategy = Literal[
+    "literal", "jdk", "enum", "record", "builder", "constructor", "factory", "collection", "optional", "array",
+    "lambda",
+]
+MockSetup = Literal["extension", "openMocks", "initMocks", "none"]
+
+
+class ValueExpr(_Record):
+    """A Java expression that builds a value, how it was built, and the imports it needs.
+
+    `type_text` is the type as the file writes it (`List<OrderLine>`), for declaring a local of it.
+    """
+
+    text: str
+    type_text: str
+    strategy: ValueStrategy
+    imports: tuple[str, ...] = ()
+
+
+class MockField(_Record):
+    """A `@Mock` field of a test shell: a collaborator of the class under test."""
+
+    name: str
+    type_text: str
+    fqn: str | None = None
+
+
+class Skip(_Record):
+    """A class the generator cannot test, and why (shown in the run report)."""
+
+    target: str
+    reason: str
+
+
+class TestShell(_Record):
+    """The class shell of one generated test: imports, mocks, the instance under test and its set-up.
+
+    `render(methods)` inserts test methods and returns the whole Java source. Code added to the methods
+    should name types through `import_set()`, then pass that set to `render` so its imports land too.
+    """
+
+    __test__: ClassVar[bool] = False  # not a pytest test class, whatever its name
+
+    target: str
+    package: str
+    class_name: str
+    header_comment: str
+    imports: tuple[str, ...]
+    static_imports: tuple[str, ...]
+    claims: tuple[tuple[str, str], ...]
+    class_annotations: tuple[str, ...] = ()
+    mocks: tuple[MockField, ...] = ()
+    fields: tuple[str, ...] = ()
+    subject_field: str | None = None
+    subject_type: str | None = None
+    subject_annotations: tuple[str, ...] = ()
+    set_up: tuple[str, ...] = ()
+    tear_down: tuple[str, ...] = ()
+    tear_down_throws: bool = False
+    mock_setup: MockSetup = "none"
+    test_annotation: str = "@Test"
+    mock_annotation: str = "@Mock"
+    before_each_annotation: str = "@BeforeEach"
+    after_each_annotation: str = "@AfterEach"
+    notes: tuple[str, ...] = ()
+
+    def import_set(self, *, local: Callable[[str], bool] | None = None) -> ImportSet:
+        """The shell's imports as a set that more code can add to without clashes."""
+        return ImportSet.restore(self.package, imports=self.imports, static_imports=self.static_imports,
+                                 claims=self.claims, local=local)
+
+    def render(self, methods: Sequence[str], *, imports: ImportSet | None = None) -> str:
+        """The full Java source with `methods` (complete method declarations) inside the class."""
+        chosen = imports or self.import_set()
+        out: list[str] = [*_comment(self.header_comment)]
+        if self.package:
+            out += [f"package {self.package};", ""]
+        import_lines = chosen.lines()
+        out += [*import_lines, *([""] if import_lines else [])]
+        out += [*self.class_annotations, f"class {self.class_name} {{"]
+        members = [_block(self._field_lines()), _block(self._lifecycle()), *(_block(_method(m)) for m in methods)]
+        for member in members:
+            if member:
+                out += ["", member]
+        out.append("}")
+        return "\n".join(out) + "\n"
+
+    def _field_lines(self) -> list[str]:
+        lines: list[str] = []
+        for mock in self.mocks:
+            lines += [self.mock_annotation, f"private {mock.type_text} {mock.name};", ""]
+        lines += [*self.fields, *([""] if self.fields else [])]
+        if self.subject_field is not None and self.subject_type is not None:
+            lines += [*self.subject_annotations, f"private {self.subject_type} {self.subject_field};"]
+        while lines and not lines[-1]:
+            lines.pop()
+        return lines
+
+    def _lifecycle(self) -> list[str]:
+        lines: list[str] = []
+        if self.set_up:
+            lines += [self.before_each_annotation, "void setUp() {", *(f"    {s}" for s in self.set_up), "}"]
+        if self.tear_down:
+            throws = " throws Exception" if self.tear_down_throws else ""
+            lines += [*([""] if lines else []), self.after_each_annotation, f"void tearDown(){throws} {{",
+                      *(f"    {s}" for s in self.tear_down), "}"]
+        return lines
+
+
+def _comment(text: str) -> list[str]:
+    """The header as Java comment lines, left as it is when it already is a comment."""
+    if not text.strip():
+        return []
+    lines = text.strip("\n").splitlines()
+    if lines[0].lstrip().startswith(("//", "/*")):
+        return lines
+    return [f"// {line}".rstrip() for line in lines]
+
+
+def _method(source: str) -> list[str]:
+    return textwrap.dedent(source).strip("\n").splitlines()
+
+
+def _block(lines: Sequence[str]) -> str:
+    return "\n".join(f"    {line}" if line.strip() else "" for line in lines)

@@ -1,0 +1,141 @@
+"""What probe runs observed, parsed from the recorder's JSON lines, and what stayed the same between runs."""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Iterable, Mapping
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+log = logging.getLogger(__name__)
+
+
+class _Record(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="ignore")
+
+
+class ObservedValue(_Record):
+    """A value as the recorder described it: `t` is its shape (String, Integer, enum, record, Collection...)."""
+
+    t: str
+    v: str | None = None
+    cls: str | None = Field(default=None, alias="class")
+    present: bool | None = None
+    value: ObservedValue | None = None
+    size: int | None = None
+    items: tuple[ObservedValue, ...] | None = None
+    components: dict[str, ObservedValue] | None = None
+    text: str | None = None
+
+
+class ObservedCall(_Record):
+    """One call a collaborator mock received during the scenario."""
+
+    mock: str
+    method: str
+    arguments: int
+    stubbed: bool = False
+
+
+class Observation(_Record):
+    """What one scenario did: returned a value, returned nothing, or threw; and the calls the mocks got."""
+
+    scenario: str
+    outcome: Literal["returned", "void", "threw", "missing"]
+    value: ObservedValue | None = None
+    exception: str | None = None
+    message: str | None = None
+    calls: tuple[ObservedCall, ...] = ()
+
+
+def parse_observations(text: str) -> dict[str, Observation]:
+    """The recorder's JSON lines → one Observation per scenario (malformed lines are logged and skipped)."""
+    outcomes: dict[str, dict[str, object]] = {}
+    calls: dict[str, list[ObservedCall]] = {}
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+            scenario = str(record["scenario"])
+            if record["kind"] == "calls":
+                calls[scenario] = [ObservedCall.model_validate(c) for c in record["calls"]]
+            elif record["kind"] == "returned":
+                outcomes[scenario] = {"outcome": "returned",
+                                      "value": ObservedValue.model_validate(record["value"])}
+            elif record["kind"] == "void":
+                outcomes[scenario] = {"outcome": "void"}
+            elif record["kind"] == "threw":
+                outcomes[scenario] = {"outcome": "threw", "exception": record["type"],
+                                      "message": record.get("message")}
+        except (ValueError, KeyError, TypeError, ValidationError) as e:
+            log.warning("observation line %d is malformed and skipped: %s", number, e)
+    return {
+        scenario: Observation.model_validate(
+            {"scenario": scenario, **outcomes.get(scenario, {"outcome": "missing"}),
+             "calls": tuple(calls.get(scenario, ()))})
+        for scenario in sorted(set(outcomes) | set(calls))
+    }
+
+
+def stable(first: Observation, second: Observation | None) -> Observation:
+    """What both runs agree on: an outcome that differs is `missing`; differing details are dropped."""
+    if second is None or first.outcome != second.outcome:
+        return first.model_copy(update={"outcome": "missing", "value": None, "calls": ()})
+    if first.outcome == "threw":
+        same_type = first.exception == second.exception
+        return first.model_copy(update={
+            "outcome": "threw" if same_type else "missing",
+            "message": first.message if first.message == second.message else None,
+            "calls": _common_calls(first.calls, second.calls),
+        })
+    value = _common_value(first.value, second.value) if first.value is not None else None
+    return first.model_copy(update={"value": value, "calls": _common_calls(first.calls, second.calls)})
+
+
+def _common_calls(first: Iterable[ObservedCall], second: Iterable[ObservedCall]) -> tuple[ObservedCall, ...]:
+    remaining = list(second)
+    common = []
+    for call in first:
+        if call in remaining:
+            remaining.remove(call)
+            common.append(call)
+    return tuple(common)
+
+
+def _common_value(first: ObservedValue | None, second: ObservedValue | None) -> ObservedValue | None:
+    """The parts of a value equal in both runs; None when even its shape differs."""
+    if first is None or second is None or first.t != second.t or first.cls != second.cls:
+        return None
+    update: dict[str, object] = {}
+    if first.v != second.v:
+        update["v"] = None
+    if first.text != second.text:
+        update["text"] = None
+    if first.size != second.size:
+        update["size"] = None
+    if first.present != second.present:
+        update["present"] = None
+    if first.value is not None or second.value is not None:
+        update["value"] = _common_value(first.value, second.value)
+    if first.items is not None:
+        same = first.items == second.items
+        update["items"] = first.items if same else None
+    if first.components is not None:
+        update["components"] = _common_components(first.components, second.components or {})
+    if first.t not in ("object", "record", "Collection", "Map", "Optional", "Array", "mock") and "v" in update:
+        return None  # a scalar that changed: nothing stable to say about it
+    return first.model_copy(update=update)
+
+
+def _common_components(
+    first: Mapping[str, ObservedValue], second: Mapping[str, ObservedValue]
+) -> dict[str, ObservedValue]:
+    common: dict[str, ObservedValue] = {}
+    for name, value in first.items():
+        kept = _common_value(value, second.get(name))
+        if kept is not None:
+            common[name] = kept
+    return common

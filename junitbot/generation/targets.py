@@ -1,0 +1,54 @@
+"""Which classes a run generates tests for: changed classes and their dependents, as config allows (pure)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from pydantic import BaseModel, ConfigDict
+
+from junitbot.analysis import CodeGraph, DependencyAnalyzer, matches_any
+from junitbot.config import JunitbotConfig
+
+
+class Target(BaseModel):
+    """A class to generate a test for, and why it was chosen."""
+
+    model_config = ConfigDict(frozen=True)
+
+    fqn: str
+    file: str
+    reason: str
+
+
+def selected_by_config(path: str, config: JunitbotConfig) -> bool:
+    """`include` (empty: everything) minus `exclude`, as repo-relative globs over the source file."""
+    if config.include and not matches_any(path, config.include):
+        return False
+    return not matches_any(path, config.exclude)
+
+
+def targets_for(
+    graph: CodeGraph, config: JunitbotConfig, *, changed_paths: Iterable[str] | None, classes: Iterable[str] = ()
+) -> list[Target]:
+    """Named classes, else the classes in changed files and their dependents, else (None) every main class."""
+    analyzer = DependencyAnalyzer(graph)
+    rows = {row.fqn: row for row in graph.types() if not row.is_test}
+    chosen: dict[str, str] = {}
+    named = [analyzer.lookup(name) for name in classes]
+    if named:
+        chosen.update({fqn: "named on the command line" for fqn in named})
+    elif changed_paths is None:
+        chosen.update({fqn: "full pass" for fqn in rows})
+    else:
+        paths = set(changed_paths)
+        changed = [fqn for fqn, row in rows.items() if row.path in paths]
+        chosen.update({fqn: "changed" for fqn in changed})
+        report = analyzer.impact_of_fqns(changed, depth=config.impact_depth)
+        for dependent in report.dependents:
+            chosen.setdefault(dependent.fqn, f"depends on {dependent.path[-1].target} ({dependent.path[0].kind.value})")
+    targets = []
+    for fqn, reason in sorted(chosen.items()):
+        row = rows.get(fqn)
+        if row is not None and (named or selected_by_config(row.path, config)):
+            targets.append(Target(fqn=fqn, file=row.path, reason=reason))
+    return targets
