@@ -7,10 +7,8 @@ EXAMPLE := examples/shop
 	bash scripts/setup.sh
 
 demo: .venv/.installed
-	.venv/bin/junitbot index --repo $(EXAMPLE)
+	.venv/bin/junitbot run --repo $(EXAMPLE) --full
 	.venv/bin/junitbot impact --repo $(EXAMPLE) Money
-	.venv/bin/junitbot context --repo $(EXAMPLE) PlaceOrderService
-	.venv/bin/junitbot validate --repo $(EXAMPLE) $(EXAMPLE)/src/test/java/com/acme/shop/application/PlaceOrderServiceTest.java
 
 test: .venv/.installed
 	.venv/bin/python -m pytest -n 2
@@ -22,6 +20,8 @@ lint: .venv/.installed
 bench: .venv/.installed
 	.venv/bin/python bench/bench_graph.py
 	.venv/bin/python bench/bench_validation.py
+	.venv/bin/python bench/bench_generation.py
 
 clean:
 	rm -rf $(EXAMPLE)/.junitbot .pytest_cache
+	find $(EXAMPLE) -name '*GeneratedTest.java' -delete

@@ -68,7 +68,7 @@ def commit_everything(root: Path, message: str) -> str:
 
 def make_shop_repo(root: Path) -> Path:
     """A copy of examples/shop as a git repository with one commit."""
-    shutil.copytree(EXAMPLE, root, ignore=shutil.ignore_patterns(".junitbot"))
+    shutil.copytree(EXAMPLE, root, ignore=shutil.ignore_patterns(".junitbot", "*GeneratedTest.java"))
     git(root, "init", "-q", "--initial-branch=main")
     commit_everything(root, "shop: initial import")
     return root
@@ -686,7 +686,7 @@ def test_changed_ignore_setting_triggers_a_full_rebuild(indexed_shop: tuple[Path
 
 def test_folder_without_git_is_indexed_and_updated_by_comparing_the_work_tree(tmp_path: Path) -> None:
     root = tmp_path / "plain-shop"
-    shutil.copytree(EXAMPLE, root, ignore=shutil.ignore_patterns(".junitbot"))
+    shutil.copytree(EXAMPLE, root, ignore=shutil.ignore_patterns(".junitbot", "*GeneratedTest.java"))
     state = StateDir(tmp_path / "state")
 
     first = update_and_compare(root, state)
@@ -777,7 +777,7 @@ def test_same_size_edit_with_the_recorded_mtime_is_reparsed(indexed_shop: tuple[
 def test_racily_clean_file_without_git_is_hashed(tmp_path: Path) -> None:
     """Without git, (size, mtime) decide; but not for a file whose mtime is not older than the last run."""
     root = tmp_path / "plain-shop"
-    shutil.copytree(EXAMPLE, root, ignore=shutil.ignore_patterns(".junitbot"))
+    shutil.copytree(EXAMPLE, root, ignore=shutil.ignore_patterns(".junitbot", "*GeneratedTest.java"))
     path = root / MAIN / "application/OrderSummary.java"
     future = time.time_ns() + 3600 * 10**9  # as if written in the same clock tick as the run below
     os.utime(path, ns=(future, future))

@@ -66,7 +66,7 @@ def index(root: Path, *, config_text: str | None = None, use_git: bool = True) -
 
 
 def copy_shop(target: Path, extra: Mapping[str, str] | None = None) -> Path:
-    shutil.copytree(EXAMPLE, target, ignore=shutil.ignore_patterns(".junitbot"))
+    shutil.copytree(EXAMPLE, target, ignore=shutil.ignore_patterns(".junitbot", "*GeneratedTest.java"))
     write_files(target, extra or {})
     return target
 

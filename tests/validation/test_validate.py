@@ -127,7 +127,7 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ValidationRepor
     from tests.conftest import EXAMPLE, commit_all
 
     root = tmp_path_factory.mktemp("validate") / "shop"
-    shutil.copytree(EXAMPLE, root, ignore=shutil.ignore_patterns(".junitbot"))
+    shutil.copytree(EXAMPLE, root, ignore=shutil.ignore_patterns(".junitbot", "*GeneratedTest.java"))
     (root / ".junitbot.yml").write_text("validation:\n  class_timeout_s: 5\n  repetitions: 2\n")
     repo = git.Repo.init(root)
     commit_all(repo, "shop")
