@@ -60,6 +60,8 @@ class _Plan:
     shell: TestShell
     imports: ImportSet
     scenarios: list[Scenario] = field(default_factory=list)
+    methods: dict[str, str] = field(default_factory=dict)
+    outcomes: set[tuple[str, str]] = field(default_factory=set)
 
 
 def generate_tests(
@@ -85,39 +87,131 @@ def generate_tests(
     tick = time.perf_counter()
     main = build_main_classes(root, graph.source_files(test=False), classpath=classpath.entries,
                               cache_dir=state.root / "build" / "main")
-    scratch = Path(tempfile.mkdtemp(prefix="generate-", dir=state.ensure().root))
-    try:
-        probes = [ProbeClass(path=_path(p, config), source=p.shell.render([probe_method(s) for s in p.scenarios],
-                                                                            imports=p.imports),
-                             test_class=f"{p.shell.package}.{p.shell.class_name}".lstrip("."))
-                  for p in plans]
-        observations, failed = run_probes(
-            probes, classpath=[str(main.classes_dir), *classpath.entries], scratch=scratch,
-            cache_dir=state.root / "build" / "recorder", settings=config.validation,
-            isolation=detect_isolation(config.validation.isolation))
-    finally:
-        shutil.rmtree(scratch, ignore_errors=True)
+    probe = _Prober(classpath=[str(main.classes_dir), *classpath.entries], state=state, config=config)
+    observations, failed = probe.run(plans, {p.target.fqn: p.scenarios for p in plans})
     seconds["probe"] = time.perf_counter() - tick
     report("probe", len(plans), len(plans))
     candidates = []
     for plan in plans:
-        why = failed.get(f"{plan.shell.package}.{plan.shell.class_name}".lstrip("."))
+        why = failed.get(plan.target.fqn)
         if why is not None:
             skipped.append(Skip(target=plan.target.fqn, reason=f"the generated test class does not compile: {why}"))
             continue
-        methods = _final_methods(plan, observations, graph)
-        if not methods:
+        new = _final_methods(plan, plan.scenarios, observations, graph)
+        if not new:
             skipped.append(Skip(target=plan.target.fqn, reason="no scenario could be observed"))
             continue
-        source = plan.shell.render(methods, imports=plan.imports)
-        candidates.append(TestCandidate(path=_path(plan, config), source=source, target=plan.target.fqn))
+        candidates.append(_candidate(plan, config))
     tick = time.perf_counter()
     validation = validate_candidates(candidates, root=root, graph=graph, config=config, state=state,
                                      classpath=classpath, progress=progress) if candidates else None
     seconds["validate"] = time.perf_counter() - tick
-    return GenerationResult(candidates=tuple(candidates), validation=validation, skipped=tuple(skipped),
+    for round_number in range(1, config.generation.coverage_rounds + 1):
+        if validation is None:
+            break
+        tick = time.perf_counter()
+        validation, more = _coverage_round(plans, validation, probe, graph=graph, config=config, root=root,
+                                           state=state, classpath=classpath, round_number=round_number)
+        seconds[f"coverage_round_{round_number}"] = time.perf_counter() - tick
+        if not more:
+            break
+    kept = {v.target: v for v in validation.verdicts} if validation else {}
+    final = tuple(_candidate(p, config) for p in plans if p.target.fqn in kept)
+    return GenerationResult(candidates=final, validation=validation, skipped=tuple(skipped),
                             scenarios=sum(len(p.scenarios) for p in plans), observed=len(observations),
                             seconds={k: round(v, 3) for k, v in seconds.items()})
+
+
+class _Prober:
+    """Runs probe classes for plans' scenarios in scratch directories of the state directory."""
+
+    def __init__(self, *, classpath: list[str], state: StateDir, config: JunitbotConfig) -> None:
+        self.classpath = classpath
+        self.state = state
+        self.config = config
+
+    def run(
+        self, plans: Sequence[_Plan], scenarios: dict[str, list[Scenario]]
+    ) -> tuple[dict[str, Observation], dict[str, str]]:
+        """(observations by scenario id, why a target's probe class did not compile)."""
+        chosen = [p for p in plans if scenarios.get(p.target.fqn)]
+        scratch = Path(tempfile.mkdtemp(prefix="generate-", dir=self.state.ensure().root))
+        try:
+            probes = [ProbeClass(path=_path(p, self.config),
+                                 source=p.shell.render([probe_method(s) for s in scenarios[p.target.fqn]],
+                                                       imports=p.imports),
+                                 test_class=_test_class(p)) for p in chosen]
+            observations, failed = run_probes(
+                probes, classpath=self.classpath, scratch=scratch, cache_dir=self.state.root / "build" / "recorder",
+                settings=self.config.validation, isolation=detect_isolation(self.config.validation.isolation))
+        finally:
+            shutil.rmtree(scratch, ignore_errors=True)
+        by_class = {_test_class(p): p.target.fqn for p in chosen}
+        return observations, {by_class[name]: why for name, why in failed.items() if name in by_class}
+
+
+def _test_class(plan: _Plan) -> str:
+    return f"{plan.shell.package}.{plan.shell.class_name}".lstrip(".")
+
+
+def _candidate(plan: _Plan, config: JunitbotConfig) -> TestCandidate:
+    source = plan.shell.render(list(plan.methods.values()), imports=plan.imports)
+    return TestCandidate(path=_path(plan, config), source=source, target=plan.target.fqn)
+
+
+def _coverage_round(
+    plans: Sequence[_Plan], validation: ValidationReport, probe: _Prober, *, graph: CodeGraph,
+    config: JunitbotConfig, root: Path, state: StateDir, classpath: object, round_number: int,
+) -> tuple[ValidationReport, bool]:
+    """Aim new scenarios at methods with uncovered lines; a class keeps them only if its coverage grows."""
+    verdicts = {v.target: v for v in validation.verdicts}
+    extra: dict[str, list[Scenario]] = {}
+    for plan in plans:
+        verdict = verdicts.get(plan.target.fqn)
+        if verdict is None or not verdict.kept or verdict.coverage is None:
+            continue
+        # Methods already dropped stay dropped: keep only what validation kept.
+        kept_names = {m.name for m in verdict.methods if m.kept}
+        plan.methods = {name: text for name, text in plan.methods.items() if name in kept_names}
+        missed = set(verdict.coverage.uncovered_lines) | set(verdict.coverage.partly_covered_lines)
+        receiver = plan.shell.subject_field or plan.imports.name(plan.info.fqn, package=plan.info.package)
+        mocks = {mock.name: mock.fqn for mock in plan.shell.mocks}
+        for number, method in enumerate(testable_methods(plan.info)):
+            span = method.span
+            if span is None or not any(span.start_line <= line <= span.end_line for line in missed):
+                continue
+            is_static = "static" in method.modifiers
+            extra.setdefault(plan.target.fqn, []).extend(scenarios_for(
+                plan.info, method, mocks=mocks, lookup=graph.class_info, imports=plan.imports,
+                receiver=plan.imports.name(plan.info.fqn, package=plan.info.package) if is_static else receiver,
+                prefix=f"r{round_number}c{plans.index(plan)}m{number}",
+                limit=config.generation.max_scenarios_per_method, extra_variants=(2, 3)))
+    if not extra:
+        return validation, False
+    observations, failed = probe.run(plans, extra)
+    before: dict[str, dict[str, str]] = {}
+    candidates = []
+    for plan in plans:
+        if plan.target.fqn not in extra or plan.target.fqn in failed:
+            continue
+        before[plan.target.fqn] = dict(plan.methods)
+        if _final_methods(plan, extra[plan.target.fqn], observations, graph):
+            candidates.append(_candidate(plan, config))
+    if not candidates:
+        return validation, False
+    again = validate_candidates(candidates, root=root, graph=graph, config=config, state=state,
+                                classpath=classpath)  # type: ignore[arg-type]  # a Classpath
+    improved = {v.target: v for v in again.verdicts if v.kept and _covered(v) > _covered(verdicts[v.target])}
+    for plan in plans:
+        if plan.target.fqn in before and plan.target.fqn not in improved:
+            plan.methods = before[plan.target.fqn]  # the new tests added no coverage: drop them
+    merged = tuple(improved.get(v.target, v) for v in validation.verdicts)
+    return validation.model_copy(update={"verdicts": merged}), bool(improved)
+
+
+def _covered(verdict: object) -> int:
+    coverage = getattr(verdict, "coverage", None)
+    return 0 if coverage is None else coverage.lines.covered + coverage.branches.covered
 
 
 def _path(plan: _Plan, config: JunitbotConfig) -> str:
@@ -165,13 +259,18 @@ def _plan(
     return plans, skipped
 
 
-def _final_methods(plan: _Plan, observations: dict[str, Observation], graph: CodeGraph) -> list[str]:
-    """One test per scenario whose outcome both probe runs agreed on, skipping repeats of an outcome."""
+def _final_methods(
+    plan: _Plan, scenarios: Sequence[Scenario], observations: dict[str, Observation], graph: CodeGraph
+) -> list[str]:
+    """New tests for scenarios whose outcome both probe runs agreed on, skipping outcomes already tested.
+
+    The tests are added to `plan.methods`; their names are returned.
+    """
     mock_types = {mock.name: mock.fqn for mock in plan.shell.mocks}
-    methods: list[str] = []
-    names: set[str] = set()
-    outcomes: set[tuple[str, str]] = set()
-    for scenario in plan.scenarios:
+    added: list[str] = []
+    names = set(plan.methods)
+    outcomes = plan.outcomes
+    for scenario in scenarios:
         observed = observations.get(scenario.id)
         if observed is None or observed.outcome == "missing":
             continue
@@ -183,8 +282,9 @@ def _final_methods(plan: _Plan, observations: dict[str, Observation], graph: Cod
         if body is None:
             continue
         name = _unique(_test_name(scenario, observed), names)
-        methods.append(f"@Test\nvoid {name}() {{\n" + "".join(f"    {line}\n" for line in body) + "}\n")
-    return methods
+        plan.methods[name] = f"@Test\nvoid {name}() {{\n" + "".join(f"    {line}\n" for line in body) + "}\n"
+        added.append(name)
+    return added
 
 
 def _body(

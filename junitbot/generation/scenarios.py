@@ -63,8 +63,13 @@ def scenarios_for(
     imports: ImportSet,
     prefix: str,
     limit: int,
+    extra_variants: Sequence[int] = (),
 ) -> list[Scenario]:
-    """Up to `limit` scenarios for one method; `mocks` maps mock field names to their types' FQNs."""
+    """Up to `limit` scenarios for one method; `mocks` maps mock field names to their types' FQNs.
+
+    `extra_variants` (coverage feedback rounds) add arguments built with further value variants:
+    negative, boundary and other values, with and without collaborator answers.
+    """
     args = _arguments(method.parameters, lookup=lookup, imports=imports, variant=0)
     if args is None:
         return []
@@ -85,6 +90,14 @@ def scenarios_for(
     empty = _arguments(method.parameters, lookup=lookup, imports=imports, variant=1)
     if empty is not None and empty != args:
         variants.append(("withEmptyValues", answers, empty))
+    if extra_variants:
+        variants = []  # a feedback round tries only what the first round did not
+    for variant in extra_variants:
+        other = _arguments(method.parameters, lookup=lookup, imports=imports, variant=variant)
+        if other is not None and other != args:
+            variants.append((f"withValues{variant}", answers, other))
+            if answers:
+                variants.append((f"withValues{variant}AndNoAnswers", [], other))
     scenarios: list[Scenario] = []
     seen: set[tuple[tuple[str, ...], tuple[str, ...]]] = set()
     for hint, arranged, values in variants:
