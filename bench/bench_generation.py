@@ -29,6 +29,16 @@ PROJECT = Path(__file__).resolve().parent.parent
 UNTESTABLE = ("interface", "abstract", "annotation", "no public behaviour", "inner class", "only private")
 
 
+def replicated_shop(root: Path, copies: int) -> None:
+    """A larger repository that compiles: the example's main sources, once per package `com.acme.shopN`."""
+    source = PROJECT / "examples" / "shop" / "src" / "main" / "java" / "com" / "acme" / "shop"
+    for copy in range(copies):
+        for path in source.rglob("*.java"):
+            target = root / "src" / "main" / "java" / "com" / "acme" / f"shop{copy}" / path.relative_to(source)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(path.read_text().replace("com.acme.shop", f"com.acme.shop{copy}"))
+
+
 def measure(root: Path) -> tuple[RunReport, float]:
     repo = git.Repo.init(root)
     with repo.config_writer() as writer:
@@ -58,6 +68,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     # bench/generate_repo.py writes code for parsing benchmarks; most of it does not compile, so it is off.
     parser.add_argument("--files", type=int, default=0, help="also a generated repository of N files")
+    parser.add_argument("--copies", type=int, default=4, help="also the example's sources N times (0: skip)")
     args = parser.parse_args()
     console = Console(width=160)
     table = Table(title="template backend: junitbot run --full (dry run)")
@@ -69,6 +80,10 @@ def main() -> int:
         ignore = shutil.ignore_patterns(".junitbot", "*GeneratedTest.java")
         shutil.copytree(PROJECT / "examples" / "shop", shop, ignore=ignore)
         table.add_row(*row("examples/shop", *measure(shop)))
+        if args.copies:
+            larger = Path(scratch) / "replicated"
+            replicated_shop(larger, args.copies)
+            table.add_row(*row(f"example × {args.copies} packages", *measure(larger)))
         if args.files:
             generated = Path(scratch) / "generated"
             generate_repo(generated, args.files, seed=1)

@@ -25,6 +25,7 @@ from junitbot.validation.methods import remove_methods
 log = logging.getLogger(__name__)
 
 RECORDER_CLASS = "junitbot.recorder.Recorder"
+PROBE_TIMEOUT_S = 10.0
 _OBSERVATIONS = "junitbot-observations.jsonl"
 
 
@@ -119,6 +120,9 @@ def run_probes(
     """Compile the probes in one javac and run them twice; (stable observations, probes that failed to build)."""
     if not probes:
         return {}, {}
+    # A scenario that hangs (a loop for some input) must not cost a whole test timeout: it just yields
+    # no observation, and no test.
+    settings = settings.model_copy(update={"class_timeout_s": min(settings.class_timeout_s, PROBE_TIMEOUT_S)})
     recorder = recorder_classes(cache_dir, classpath)
     files = []
     for probe in probes:

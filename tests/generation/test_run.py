@@ -77,3 +77,45 @@ def test_cli_run_json_on_named_classes(shop_repo: Path, capsys: object) -> None:
     report = json.loads(out)
     assert report["dry_run"] is True and report["results"][0]["status"] == "kept"
     assert not (shop_repo / "src/test/java/com/acme/shop/domain/CustomerIdGeneratedTest.java").exists()
+
+
+def test_an_incremental_run_targets_the_changed_class_and_its_dependents_only(shop_repo: Path) -> None:
+    config = load_config(shop_repo, environ={})
+    state = StateDir(shop_repo / ".junitbot")
+    first = run_pipeline(shop_repo, config, state, classes=["CustomerId"], dry_run=False)
+    assert first.mode == "classes"
+    commit_all(git.Repo(shop_repo), "generated tests")
+    source = shop_repo / "src/main/java/com/acme/shop/infrastructure/SystemTimeSource.java"
+    source.write_text(source.read_text().replace("{", "{\n    // touched", 1))
+    commit_all(git.Repo(shop_repo), "touch SystemTimeSource")
+
+    report = run_pipeline(shop_repo, config, state, dry_run=True)
+
+    assert report.mode.startswith("incremental since")
+    reasons = {r.target.rsplit(".", 1)[-1]: r.reason for r in report.results}
+    assert reasons["SystemTimeSource"] == "changed"
+    assert reasons["ShopConfiguration"].startswith("depends on")
+    assert "Money" not in reasons and "PlaceOrderService" not in reasons
+
+
+def test_bad_input_gives_skips_or_weaker_tests_never_a_crash(make_java_repo: object) -> None:
+    repo = make_java_repo({  # type: ignore[operator]
+        "src/main/java/bad/Spinner.java": (
+            "package bad;\npublic class Spinner {\n"
+            "    public int spin(int n) {\n        while (n > 0) { }\n        return n;\n    }\n"
+            "    public int twice(int n) {\n        return n * 2;\n    }\n}\n"),
+        "src/main/java/bad/Broken.java": "package bad;\npublic class Broken {\n    int x = \"text\";\n}\n",
+        "src/main/java/bad/Picky.java": (
+            "package bad;\npublic class Picky {\n    private final int size;\n"
+            "    public Picky(int size) {\n        if (size > 0) throw new IllegalArgumentException(\"no\");\n"
+            "        this.size = size;\n    }\n    public int size() {\n        return size;\n    }\n}\n"),
+    })
+    config = load_config(repo, environ={})
+    report = run_pipeline(repo, config, StateDir(repo / ".junitbot"), classes=["Spinner", "Broken", "Picky"],
+                          dry_run=True)
+    results = {r.target: r for r in report.results}
+    spinner = results["bad.Spinner"]
+    assert spinner.status == "kept"
+    assert any(name.startswith("twice") for name in spinner.kept)  # the looping input yields no test
+    assert results["bad.Broken"].status in ("skipped", "dropped")
+    assert results["bad.Picky"].status in ("kept", "skipped", "dropped")
