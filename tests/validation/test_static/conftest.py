@@ -64,7 +64,8 @@ def _index(root: Path, state: StateDir, config: JunitbotConfig, subjects: tuple[
 def shop(tmp_path_factory: pytest.TempPathFactory) -> Repo:
     """The bundled example shop, indexed once for the package (the passes never change it)."""
     root = tmp_path_factory.mktemp("static") / "shop"
-    shutil.copytree(PROJECT / "examples" / "shop", root, ignore=shutil.ignore_patterns(".junitbot", "*GeneratedTest.java"))
+    ignore = shutil.ignore_patterns(".junitbot", "*GeneratedTest.java")
+    shutil.copytree(PROJECT / "examples" / "shop", root, ignore=ignore)
     state = StateDir(tmp_path_factory.mktemp("static-state"))
     return _index(root, state, load_config(root, environ={}), (SUBJECT,))
 
