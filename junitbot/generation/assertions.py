@@ -186,3 +186,48 @@ def find_method(
             if found is not None:
                 return found
     return None
+
+
+def assertj_statement(line: str) -> str:
+    """One of the JUnit assertions written above, in AssertJ's fluent style; other lines unchanged."""
+    for name, method in (("assertNull", "isNull"), ("assertNotNull", "isNotNull"), ("assertTrue", "isTrue"),
+                         ("assertFalse", "isFalse")):
+        if line.startswith(f"{name}(") and line.endswith(");"):
+            return f"assertThat({line[len(name) + 1:-2]}).{method}();"
+    if line.startswith("assertEquals(") and line.endswith(");"):
+        args = split_arguments(line[len("assertEquals("):-2])
+        if len(args) == 3:
+            return f"assertThat({args[1]}).isCloseTo({args[0]}, within({args[2]}));"
+        if len(args) == 2:
+            return f"assertThat({args[1]}).isEqualTo({args[0]});"
+    if line.startswith("assertDoesNotThrow(") and line.endswith(");"):
+        return f"assertThatCode({line[len('assertDoesNotThrow('):-2]}).doesNotThrowAnyException();"
+    return line
+
+
+def split_arguments(text: str) -> list[str]:
+    """Top-level, comma-separated arguments of a call, respecting nesting and string and char literals."""
+    args: list[str] = []
+    depth = 0
+    quote: str | None = None
+    start = 0
+    index = 0
+    while index < len(text):
+        char = text[index]
+        if quote:
+            if char == "\\":
+                index += 1
+            elif char == quote:
+                quote = None
+        elif char in "\"'":
+            quote = char
+        elif char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+        elif char == "," and depth == 0:
+            args.append(text[start:index].strip())
+            start = index + 1
+        index += 1
+    args.append(text[start:].strip())
+    return args

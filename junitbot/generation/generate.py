@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from junitbot.analysis import ClassInfo, CodeGraph, DependencyAnalyzer
 from junitbot.config import JunitbotConfig
 from junitbot.errors import JunitbotError
-from junitbot.generation.assertions import java_string, value_assertions, verify_lines
+from junitbot.generation.assertions import assertj_statement, java_string, value_assertions, verify_lines
 from junitbot.generation.imports import ImportSet
 from junitbot.generation.models import Skip, TestShell
 from junitbot.generation.observations import Observation
@@ -28,6 +28,7 @@ from junitbot.generation.output import marker_line, test_path
 from junitbot.generation.probe import ProbeClass, Scenario, probe_method, run_probes
 from junitbot.generation.scaffold import test_shell
 from junitbot.generation.scenarios import scenarios_for, testable_methods
+from junitbot.generation.style import AssertionStyle, assertion_style
 from junitbot.generation.targets import Target
 from junitbot.state import StateDir
 from junitbot.validation import TestCandidate, ValidationReport, discover_classpath, validate_candidates
@@ -37,7 +38,10 @@ from junitbot.validation.sandbox import detect_isolation
 log = logging.getLogger(__name__)
 
 ProgressCallback = Callable[[str, int, int], None]
-_STATIC_IMPORTS = ("org.junit.jupiter.api.Assertions.*", "org.mockito.Mockito.*")
+_STATIC_IMPORTS: dict[str, tuple[str, ...]] = {
+    "junit": ("org.junit.jupiter.api.Assertions.*", "org.mockito.Mockito.*"),
+    "assertj": ("org.assertj.core.api.Assertions.*", "org.mockito.Mockito.*"),
+}
 
 
 class GenerationResult(BaseModel):
@@ -62,6 +66,7 @@ class _Plan:
     scenarios: list[Scenario] = field(default_factory=list)
     methods: dict[str, str] = field(default_factory=dict)
     outcomes: set[tuple[str, str]] = field(default_factory=set)
+    style: AssertionStyle = "junit"
 
 
 def generate_tests(
@@ -79,7 +84,8 @@ def generate_tests(
     seconds: dict[str, float] = {}
     tick = time.perf_counter()
     classpath = discover_classpath(root, config.validation)
-    plans, skipped = _plan(targets, graph, config, classpath.frameworks, commit)
+    style = assertion_style(graph, classpath.frameworks)
+    plans, skipped = _plan(targets, graph, config, classpath.frameworks, commit, style)
     report("plan", len(targets), len(targets))
     seconds["plan"] = time.perf_counter() - tick
     if not plans:
@@ -219,7 +225,8 @@ def _path(plan: _Plan, config: JunitbotConfig) -> str:
 
 
 def _plan(
-    targets: Sequence[Target], graph: CodeGraph, config: JunitbotConfig, frameworks: object, commit: str | None
+    targets: Sequence[Target], graph: CodeGraph, config: JunitbotConfig, frameworks: object, commit: str | None,
+    style: AssertionStyle,
 ) -> tuple[list[_Plan], list[Skip]]:
     analyzer = DependencyAnalyzer(graph)
     plans: list[_Plan] = []
@@ -241,9 +248,9 @@ def _plan(
             skipped.append(shell)
             continue
         imports = shell.import_set(local=lambda fqn: graph.class_info(fqn) is not None)
-        for member in _STATIC_IMPORTS:
+        for member in _STATIC_IMPORTS[style]:
             imports.add_static(member)
-        plan = _Plan(target=target, info=info, shell=shell, imports=imports)
+        plan = _Plan(target=target, info=info, shell=shell, imports=imports, style=style)
         receiver = shell.subject_field or imports.name(info.fqn, package=info.package)
         mocks = {mock.name: mock.fqn for mock in shell.mocks}
         for number, method in enumerate(testable_methods(info)):
@@ -281,6 +288,8 @@ def _final_methods(
         body = _body(scenario, observed, plan.imports, mock_types, graph)
         if body is None:
             continue
+        if plan.style == "assertj":
+            body = _in_assertj(body)
         name = _unique(_test_name(scenario, observed), names)
         plan.methods[name] = f"@Test\nvoid {name}() {{\n" + "".join(f"    {line}\n" for line in body) + "}\n"
         added.append(name)
@@ -312,6 +321,21 @@ def _body(
         return None
     assertions = value_assertions(observed.value, "result", imports=imports, declared=scenario.returns)
     return [*lines, "// Act", f"var result = {scenario.call};", "// Assert", *assertions, *verify]
+
+
+def _in_assertj(body: list[str]) -> list[str]:
+    """The JUnit-style body in AssertJ's fluent style (`assertThrows` + message become one chain)."""
+    out: list[str] = []
+    for line in body:
+        if " thrown = assertThrows(" in line:
+            exception, call = line.split(" thrown = assertThrows(", 1)[1].split(".class, ", 1)
+            out.append(f"assertThatThrownBy({call[:-2]}).isInstanceOf({exception}.class);")
+        elif line.startswith("assertEquals(") and line.endswith(", thrown.getMessage());") and out:
+            message = line[len("assertEquals("):-len(", thrown.getMessage());")]
+            out[-1] = out[-1][:-1] + f".hasMessage({message});"
+        else:
+            out.append(assertj_statement(line))
+    return out
 
 
 def _own_message(exception: str) -> bool:

@@ -119,3 +119,26 @@ def test_bad_input_gives_skips_or_weaker_tests_never_a_crash(make_java_repo: obj
     assert any(name.startswith("twice") for name in spinner.kept)  # the looping input yields no test
     assert results["bad.Broken"].status in ("skipped", "dropped")
     assert results["bad.Picky"].status in ("kept", "skipped", "dropped")
+
+
+def test_tests_follow_the_repo_s_assertion_style(make_java_repo: object) -> None:
+    repo = make_java_repo({  # type: ignore[operator]
+        "src/main/java/shop/Discount.java": (
+            "package shop;\npublic class Discount {\n"
+            "    public int apply(int price, int percent) {\n"
+            "        if (percent < 0) throw new IllegalArgumentException(\"negative percent\");\n"
+            "        return price - price * percent / 100;\n    }\n}\n"),
+        "src/test/java/shop/DiscountTest.java": (
+            "package shop;\n\nimport static org.assertj.core.api.Assertions.assertThat;\n\n"
+            "import org.junit.jupiter.api.Test;\n\nclass DiscountTest {\n"
+            "    @Test\n    void halves() {\n        assertThat(new Discount().apply(10, 50)).isEqualTo(5);\n    }\n}\n"),
+    })
+    config = load_config(repo, environ={})
+    report = run_pipeline(repo, config, StateDir(repo / ".junitbot"), classes=["Discount"])
+    assert report.results[0].status == "kept"
+    source = (repo / "src/test/java/shop/DiscountGeneratedTest.java").read_text()
+    assert "import static org.assertj.core.api.Assertions.*;" in source
+    assert "assertThat(result).isEqualTo(" in source
+    assert 'assertThatThrownBy(() -> discount.apply(price, percent)).isInstanceOf(IllegalArgumentException.class)' \
+           '.hasMessage("negative percent");' in source
+    assert "assertEquals(" not in source
