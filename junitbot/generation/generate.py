@@ -191,7 +191,8 @@ def _coverage_round(
                 plan.info, method, mocks=mocks, lookup=graph.class_info, imports=plan.imports,
                 receiver=plan.imports.name(plan.info.fqn, package=plan.info.package) if is_static else receiver,
                 prefix=f"r{round_number}c{plans.index(plan)}m{number}",
-                limit=config.generation.max_scenarios_per_method, extra_variants=(2, 3)))
+                limit=config.generation.max_scenarios_per_method, extra_variants=(2, 3),
+                instance=not is_static and bool(plan.shell.subject_field)))
     if not extra:
         return validation, False
     observations, failed = probe.run(plans, extra)
@@ -258,7 +259,7 @@ def _plan(
             plan.scenarios += scenarios_for(
                 info, method, receiver=imports.name(info.fqn, package=info.package) if is_static else receiver,
                 mocks=mocks, lookup=graph.class_info, imports=imports, prefix=f"c{index}m{number}",
-                limit=config.generation.max_scenarios_per_method)
+                limit=config.generation.max_scenarios_per_method, instance=not is_static and bool(shell.subject_field))
         if plan.scenarios:
             plans.append(plan)
         else:
@@ -303,7 +304,7 @@ def _body(
     used = {(call.mock, call.method) for call in observed.calls}
     # Only the stubs the code really used: strict Mockito fails a test on an unused one.
     arrange = [line for line in scenario.arrange if not _unused_stub(line, used)]
-    lines = ["// Arrange", *arrange]
+    lines = ["// Arrange", *arrange] if arrange else []
     verify = verify_lines(tuple(c for c in observed.calls if not c.stubbed), mock_types=mock_types,
                           class_info=graph.class_info, imports=imports)
     if observed.outcome == "threw" and observed.exception:
@@ -313,14 +314,16 @@ def _body(
         if message is not None and _own_message(observed.exception) and len(message) <= 200 and "@" not in message:
             lines.append(f"assertEquals({java_string(message)}, thrown.getMessage());")
         return lines
+    state = [line for name, value in observed.changed_state().items() if scenario.subject
+             for line in value_assertions(value, f"{scenario.subject}.{name}()", imports=imports)]
     if observed.outcome == "void":
-        if not verify:
+        if not verify and not state:
             return [*lines, "// Act + Assert", f"assertDoesNotThrow(() -> {scenario.call});"]
-        return [*lines, "// Act", f"{scenario.call};", "// Assert", *verify]
+        return [*lines, "// Act", f"{scenario.call};", "// Assert", *state, *verify]
     if observed.value is None:
         return None
     assertions = value_assertions(observed.value, "result", imports=imports, declared=scenario.returns)
-    return [*lines, "// Act", f"var result = {scenario.call};", "// Assert", *assertions, *verify]
+    return [*lines, "// Act", f"var result = {scenario.call};", "// Assert", *assertions, *state, *verify]
 
 
 def _in_assertj(body: list[str]) -> list[str]:

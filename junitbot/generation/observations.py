@@ -48,12 +48,22 @@ class Observation(_Record):
     exception: str | None = None
     message: str | None = None
     calls: tuple[ObservedCall, ...] = ()
+    before: ObservedValue | None = None
+    after: ObservedValue | None = None
+
+    def changed_state(self) -> dict[str, ObservedValue]:
+        """The object's accessors whose value the call changed (both runs agreeing)."""
+        if self.before is None or self.after is None or not self.after.components:
+            return {}
+        old = self.before.components or {}
+        return {name: value for name, value in self.after.components.items() if old.get(name) != value}
 
 
 def parse_observations(text: str) -> dict[str, Observation]:
     """The recorder's JSON lines → one Observation per scenario (malformed lines are logged and skipped)."""
     outcomes: dict[str, dict[str, object]] = {}
     calls: dict[str, list[ObservedCall]] = {}
+    states: dict[str, dict[str, ObservedValue]] = {}
     for number, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
@@ -62,6 +72,8 @@ def parse_observations(text: str) -> dict[str, Observation]:
             scenario = str(record["scenario"])
             if record["kind"] == "calls":
                 calls[scenario] = [ObservedCall.model_validate(c) for c in record["calls"]]
+            elif record["kind"] == "state":
+                states.setdefault(scenario, {})[str(record["when"])] = ObservedValue.model_validate(record["value"])
             elif record["kind"] == "returned":
                 outcomes[scenario] = {"outcome": "returned",
                                       "value": ObservedValue.model_validate(record["value"])}
@@ -75,7 +87,7 @@ def parse_observations(text: str) -> dict[str, Observation]:
     return {
         scenario: Observation.model_validate(
             {"scenario": scenario, **outcomes.get(scenario, {"outcome": "missing"}),
-             "calls": tuple(calls.get(scenario, ()))})
+             "calls": tuple(calls.get(scenario, ())), **states.get(scenario, {})})
         for scenario in sorted(set(outcomes) | set(calls))
     }
 
@@ -92,7 +104,9 @@ def stable(first: Observation, second: Observation | None) -> Observation:
             "calls": _common_calls(first.calls, second.calls),
         })
     value = _common_value(first.value, second.value) if first.value is not None else None
-    return first.model_copy(update={"value": value, "calls": _common_calls(first.calls, second.calls)})
+    return first.model_copy(update={"value": value, "calls": _common_calls(first.calls, second.calls),
+                                    "before": _common_value(first.before, second.before),
+                                    "after": _common_value(first.after, second.after)})
 
 
 def _common_calls(first: Iterable[ObservedCall], second: Iterable[ObservedCall]) -> tuple[ObservedCall, ...]:

@@ -7,6 +7,7 @@ validation; the two runs differ in order, zone, locale and charset, so unstable 
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import shutil
 from collections.abc import Sequence
@@ -41,6 +42,7 @@ class Scenario(BaseModel):
     call: str
     returns_void: bool = False
     returns: str | None = None
+    subject: str | None = None
     mocks: tuple[str, ...] = ()
 
 
@@ -53,12 +55,19 @@ def probe_method(scenario: Scenario) -> str:
     mocks = ", ".join(scenario.mocks)
     calls = (f"        junitbot.recorder.Recorder.interactions(\"{scenario.id}\", new String[] {{{names}}}"
              f"{', ' + mocks if mocks else ''});\n")
+    before = after = ""
+    if scenario.subject:
+        # The object's state around the call, so the test can assert what a void method changed.
+        before = f"        junitbot.recorder.Recorder.state(\"{scenario.id}\", \"before\", {scenario.subject});\n"
+        after = f"            junitbot.recorder.Recorder.state(\"{scenario.id}\", \"after\", {scenario.subject});\n"
     return (
         "    @Test\n"
         f"    void probe_{scenario.id}() throws Exception {{\n"
         f"{arrange}"
+        f"{before}"
         "        try {\n"
         f"            {act}\n"
+        f"{after}"
         "        } catch (Throwable thrown) {\n"
         f"            junitbot.recorder.Recorder.threw(\"{scenario.id}\", thrown);\n"
         "        }\n"
@@ -89,15 +98,18 @@ def _probe_at_line(source: str, line: int) -> str | None:
 
 
 def recorder_classes(cache_dir: Path, classpath: Sequence[str]) -> Path:
-    """The recorder compiled once into `cache_dir` (against the Mockito on the classpath)."""
-    out = cache_dir / "recorder-classes"
+    """The recorder compiled once into `cache_dir` (against the Mockito on the classpath).
+
+    The folder is named after the source's hash, so a newer junitbot never runs an older recorder.
+    """
+    text = resources.files("junitbot.generation").joinpath("java/junitbot/recorder/Recorder.java").read_text()
+    out = cache_dir / f"recorder-classes-{hashlib.sha256(text.encode()).hexdigest()[:12]}"
     if (out / "junitbot" / "recorder" / "Recorder.class").is_file():
         return out
     source_dir = cache_dir / "recorder-src" / "junitbot" / "recorder"
     source_dir.mkdir(parents=True, exist_ok=True)
-    text = resources.files("junitbot.generation").joinpath("java/junitbot/recorder/Recorder.java").read_text()
     (source_dir / "Recorder.java").write_text(text, encoding="utf-8")
-    scratch = cache_dir / "recorder-classes.tmp"
+    scratch = cache_dir / f"{out.name}.tmp"
     shutil.rmtree(scratch, ignore_errors=True)
     result = compile_batch([source_dir / "Recorder.java"], classpath=classpath, out_dir=scratch)
     if not all(r.compiled for r in result.values()):

@@ -19,6 +19,8 @@ from junitbot.generation.values import value_expression
 
 ClassLookup = Callable[[str], ClassInfo | None]
 _SKIPPED_METHODS = frozenset({"equals", "hashCode", "toString", "main", "finalize", "clone"})
+# What value_expression's variants are (0 ordinary, 1 empty or zero, 2 negative, 3 boundary).
+_VARIANT_TITLES = {2: "NegativeValues", 3: "BoundaryValues"}
 _NUMERIC = frozenset({"int", "long", "short", "byte", "double", "float", "Integer", "Long", "Short", "Double"})
 
 
@@ -64,6 +66,7 @@ def scenarios_for(
     prefix: str,
     limit: int,
     extra_variants: Sequence[int] = (),
+    instance: bool = True,
 ) -> list[Scenario]:
     """Up to `limit` scenarios for one method; `mocks` maps mock field names to their types' FQNs.
 
@@ -95,9 +98,10 @@ def scenarios_for(
     for variant in extra_variants:
         other = _arguments(method.parameters, lookup=lookup, imports=imports, variant=variant)
         if other is not None and other != args:
-            variants.append((f"withValues{variant}", answers, other))
+            title = _VARIANT_TITLES.get(variant, f"Values{variant}")
+            variants.append((f"with{title}", answers, other))
             if answers:
-                variants.append((f"withValues{variant}AndNoAnswers", [], other))
+                variants.append((f"with{title}AndNoAnswers", [], other))
     scenarios: list[Scenario] = []
     seen: set[tuple[tuple[str, ...], tuple[str, ...]]] = set()
     for hint, arranged, values in variants:
@@ -108,7 +112,7 @@ def scenarios_for(
         scenarios.append(Scenario(id=f"{prefix}_{len(scenarios)}", method=method.name, hint=hint,
                                   arrange=(*values, *arranged), call=call, returns_void=returns_void,
                                   returns=method.return_type.fqn if method.return_type else None,
-                                  mocks=tuple(mocks)))
+                                  subject=receiver if instance else None, mocks=tuple(mocks)))
     return scenarios
 
 

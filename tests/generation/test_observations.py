@@ -95,3 +95,18 @@ def test_verify_lines_use_typed_matchers_and_bound_type_variables() -> None:
     lines = verify_lines(calls, mock_types={"orders": "com.acme.Orders"}, class_info=infos.get,
                          imports=ImportSet("com.acme"))
     assert lines == ["verify(orders).count(anyInt());", "verify(orders, times(2)).save(any(Order.class));"]
+
+
+def test_state_before_and_after_a_call_gives_what_changed() -> None:
+    def state(when: str, size: int) -> dict[str, object]:
+        return {"scenario": "a", "kind": "state", "when": when,
+                "value": {"t": "object", "class": "p.Order", "components": {
+                    "lines": {"t": "Collection", "class": "java.util.ArrayList", "size": size},
+                    "id": {"t": "String", "v": "o-1"}}}}
+
+    text = _lines(state("before", 0), {"scenario": "a", "kind": "void"}, state("after", 1))
+    observed = parse_observations(text)["a"]
+    assert observed.outcome == "void"
+    assert set(observed.changed_state()) == {"lines"}
+    kept = stable(observed, parse_observations(text)["a"])
+    assert kept.changed_state()["lines"].size == 1

@@ -38,6 +38,12 @@ public final class Recorder {
         write("{\"scenario\":" + quote(scenario) + ",\"kind\":\"void\"}");
     }
 
+    /** The observable state of the object under test, "before" or "after" the call. */
+    public static void state(String scenario, String when, Object subject) {
+        write("{\"scenario\":" + quote(scenario) + ",\"kind\":\"state\",\"when\":" + quote(when)
+                + ",\"value\":" + describe(subject, 0) + "}");
+    }
+
     public static void threw(String scenario, Throwable thrown) {
         write("{\"scenario\":" + quote(scenario) + ",\"kind\":\"threw\",\"type\":"
                 + quote(thrown.getClass().getName()) + ",\"message\":" + quote(thrown.getMessage()) + "}");
