@@ -131,7 +131,8 @@ def test_tests_follow_the_repo_s_assertion_style(make_java_repo: object) -> None
         "src/test/java/shop/DiscountTest.java": (
             "package shop;\n\nimport static org.assertj.core.api.Assertions.assertThat;\n\n"
             "import org.junit.jupiter.api.Test;\n\nclass DiscountTest {\n"
-            "    @Test\n    void halves() {\n        assertThat(new Discount().apply(10, 50)).isEqualTo(5);\n    }\n}\n"),
+            "    @Test\n    void halves() {\n"
+            "        assertThat(new Discount().apply(10, 50)).isEqualTo(5);\n    }\n}\n"),
     })
     config = load_config(repo, environ={})
     report = run_pipeline(repo, config, StateDir(repo / ".junitbot"), classes=["Discount"])
