@@ -28,7 +28,7 @@ from junitbot.generation.output import marker_line, test_path
 from junitbot.generation.probe import ProbeClass, Scenario, probe_method, run_probes
 from junitbot.generation.scaffold import test_shell
 from junitbot.generation.scenarios import scenarios_for, testable_methods
-from junitbot.generation.style import AssertionStyle, assertion_style
+from junitbot.generation.style import AssertionStyle, NamingStyle, assertion_style, naming_style, test_name
 from junitbot.generation.targets import Target
 from junitbot.state import StateDir
 from junitbot.validation import TestCandidate, ValidationReport, discover_classpath, validate_candidates
@@ -67,6 +67,7 @@ class _Plan:
     methods: dict[str, str] = field(default_factory=dict)
     outcomes: set[tuple[str, str]] = field(default_factory=set)
     style: AssertionStyle = "junit"
+    naming: NamingStyle = "underscore"
 
 
 def generate_tests(
@@ -85,7 +86,8 @@ def generate_tests(
     tick = time.perf_counter()
     classpath = discover_classpath(root, config.validation)
     style = assertion_style(graph, classpath.frameworks)
-    plans, skipped = _plan(targets, graph, config, classpath.frameworks, commit, style)
+    naming = naming_style(graph)
+    plans, skipped = _plan(targets, graph, config, classpath.frameworks, commit, style, naming)
     report("plan", len(targets), len(targets))
     seconds["plan"] = time.perf_counter() - tick
     if not plans:
@@ -228,6 +230,7 @@ def _path(plan: _Plan, config: JunitbotConfig) -> str:
 def _plan(
     targets: Sequence[Target], graph: CodeGraph, config: JunitbotConfig, frameworks: object, commit: str | None,
     style: AssertionStyle,
+    naming: NamingStyle,
 ) -> tuple[list[_Plan], list[Skip]]:
     analyzer = DependencyAnalyzer(graph)
     plans: list[_Plan] = []
@@ -251,7 +254,7 @@ def _plan(
         imports = shell.import_set(local=lambda fqn: graph.class_info(fqn) is not None)
         for member in _STATIC_IMPORTS[style]:
             imports.add_static(member)
-        plan = _Plan(target=target, info=info, shell=shell, imports=imports, style=style)
+        plan = _Plan(target=target, info=info, shell=shell, imports=imports, style=style, naming=naming)
         receiver = shell.subject_field or imports.name(info.fqn, package=info.package)
         mocks = {mock.name: mock.fqn for mock in shell.mocks}
         for number, method in enumerate(testable_methods(info)):
@@ -291,7 +294,7 @@ def _final_methods(
             continue
         if plan.style == "assertj":
             body = _in_assertj(body)
-        name = _unique(_test_name(scenario, observed), names)
+        name = _unique(_test_name(scenario, observed, plan.naming), names)
         plan.methods[name] = f"@Test\nvoid {name}() {{\n" + "".join(f"    {line}\n" for line in body) + "}\n"
         added.append(name)
     return added
@@ -355,7 +358,7 @@ def _unused_stub(line: str, used: set[tuple[str, str]]) -> bool:
     return False
 
 
-def _test_name(scenario: Scenario, observed: Observation) -> str:
+def _test_name(scenario: Scenario, observed: Observation, naming: NamingStyle) -> str:
     if observed.outcome == "threw" and observed.exception:
         simple = observed.exception.rsplit(".", 1)[-1].rsplit("$", 1)[-1]
         outcome = "throws" + (simple[: -len("Exception")] if simple.endswith("Exception") else simple)
@@ -363,8 +366,7 @@ def _test_name(scenario: Scenario, observed: Observation) -> str:
         outcome = "succeeds"
     else:
         outcome = "returns" + _value_title(observed)
-    parts = [scenario.method, scenario.hint, outcome]
-    return "_".join(p for p in parts if p)
+    return test_name([scenario.method, scenario.hint, outcome], naming)
 
 
 def _value_title(observed: Observation) -> str:

@@ -1,4 +1,4 @@
-"""The test style of the repository: which assertion library its own tests use, when the classpath has it."""
+"""The test style of the repository: its assertion library (when the classpath has it) and test naming."""
 
 from __future__ import annotations
 
@@ -7,8 +7,10 @@ from typing import Literal
 from junitbot.analysis import CodeGraph
 from junitbot.generation.output import generated_target
 from junitbot.validation import Frameworks
+from junitbot.validation.methods import test_methods
 
 AssertionStyle = Literal["junit", "assertj"]
+NamingStyle = Literal["underscore", "camel"]
 _ASSERTJ = b"org.assertj.core.api"
 _JUNIT = b"org.junit.jupiter.api.Assertions"
 
@@ -25,3 +27,26 @@ def assertion_style(graph: CodeGraph, frameworks: Frameworks) -> AssertionStyle:
         assertj += _ASSERTJ in source
         junit += _JUNIT in source
     return "assertj" if assertj > junit else "junit"
+
+
+def naming_style(graph: CodeGraph) -> NamingStyle:
+    """`method_whenX_returnsY` unless most of the repo's own test names are camelCase (`returnsTotalWhenEmpty`)."""
+    underscore = camel = 0
+    for path, _ in graph.source_files(test=True):
+        source = (graph.source(path) or b"").decode("utf-8", "replace")
+        if generated_target(source[:400]) is not None:
+            continue
+        for name in test_methods(source):
+            if "_" in name:
+                underscore += 1
+            elif any(c.isupper() for c in name):
+                camel += 1
+    return "camel" if camel > underscore else "underscore"
+
+
+def test_name(parts: list[str], style: NamingStyle) -> str:
+    """Join name parts (`placeOrder`, `whenStockIsEmpty`, `throwsOutOfStock`) in the repo's style."""
+    parts = [p for p in parts if p]
+    if style == "camel":
+        return parts[0] + "".join(p[:1].upper() + p[1:] for p in parts[1:])
+    return "_".join(parts)

@@ -110,3 +110,12 @@ def test_state_before_and_after_a_call_gives_what_changed() -> None:
     assert set(observed.changed_state()) == {"lines"}
     kept = stable(observed, parse_observations(text)["a"])
     assert kept.changed_state()["lines"].size == 1
+
+
+def test_test_names_in_either_style() -> None:
+    from junitbot.generation.style import test_name
+
+    parts = ["placeOrder", "whenStockIsEmpty", "throwsOutOfStock"]
+    assert test_name(parts, "underscore") == "placeOrder_whenStockIsEmpty_throwsOutOfStock"
+    assert test_name(parts, "camel") == "placeOrderWhenStockIsEmptyThrowsOutOfStock"
+    assert test_name(["total", "", "returnsValue"], "underscore") == "total_returnsValue"

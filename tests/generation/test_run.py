@@ -31,6 +31,9 @@ def test_run_writes_validated_tests_and_respects_people_s_files(shop_repo: Path)
     results = {r.target.rsplit(".", 1)[-1]: r for r in report.results}
     assert results["Money"].status == "kept" and len(results["Money"].kept) >= 5
     assert results["PlaceOrderService"].status == "kept"
+    # The shop's own tests are named in camelCase (`rejectsUnknownCustomer`), so the generated ones are too.
+    assert all("_" not in name for name in results["Money"].kept)
+    assert any(name.startswith("ofWhen") or name.startswith("of") for name in results["Money"].kept)
     assert (results["Money"].line_coverage or 0) >= 0.6
     money = (shop_repo / MONEY_TEST).read_text()
     assert generated_target(money) == "com.acme.shop.domain.Money"
