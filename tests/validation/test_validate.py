@@ -128,7 +128,7 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ValidationRepor
 
     root = tmp_path_factory.mktemp("validate") / "shop"
     shutil.copytree(EXAMPLE, root, ignore=shutil.ignore_patterns(".junitbot", "*GeneratedTest.java"))
-    (root / ".junitbot.yml").write_text("validation:\n  class_timeout_s: 5\n  repetitions: 2\n")
+    (root / ".junitbot.yml").write_text("validation:\n  class_timeout_s: 10\n  repetitions: 2\n")
     repo = git.Repo.init(root)
     commit_all(repo, "shop")
     config = load_config(root, environ={})
