@@ -98,14 +98,16 @@ def _progress(enabled: bool) -> Iterator[Callable[[str, int, int], None]]:
     if not enabled or not err_console.is_terminal:
         yield lambda stage, done, total: None
         return
+    # No refresh thread: indexing forks parser processes only while no other thread runs.
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=err_console, transient=True) as progress:
+                  console=err_console, transient=True, auto_refresh=False) as progress:
         tasks: dict[str, Any] = {}
 
         def update(stage: str, done: int, total: int) -> None:
             if stage not in tasks:
                 tasks[stage] = progress.add_task(f"{stage:8}", total=total)
             progress.update(tasks[stage], completed=done, total=total)
+            progress.refresh()
 
         yield update
 

@@ -7,10 +7,15 @@ resolution could have changed (`resolve.names_used`).
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
+import multiprocessing
+import os
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from junitbot.analysis.changes import GitCheckout, open_checkout
@@ -34,6 +39,8 @@ from junitbot.state import StateDir
 log = logging.getLogger(__name__)
 
 ProgressCallback = Callable[[str, int, int], None]
+PARALLEL_THRESHOLD = 400
+"""Below this many files a process pool costs more to start than it saves."""
 """Called as (stage, done, total) while files are parsed and resolved."""
 
 
@@ -214,11 +221,23 @@ class _Build:
         except (OSError, SkippedFile):
             return True
 
+    def _parsed(self, paths: Sequence[str]) -> Iterator[tuple[FileRecord, FileFacts | None, bytes | None]]:
+        """Each file parsed, in order; large batches on every core (parsing is most of a full build)."""
+        workers = min(os.cpu_count() or 1, 8)
+        # Forked workers start in milliseconds and need no importable __main__; forking is only safe
+        # while this process runs no other thread (one could hold a lock the child would inherit).
+        if len(paths) < PARALLEL_THRESHOLD or workers < 2 or threading.active_count() > 1:
+            yield from (parse_for_graph(self.root, p, self.config.max_file_bytes) for p in paths)
+            return
+        context = multiprocessing.get_context("fork")
+        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+            parse = functools.partial(parse_for_graph, self.root, max_file_bytes=self.config.max_file_bytes)
+            yield from pool.map(parse, paths, chunksize=64)
+
     def _parse_into(self, graph: CodeGraph, paths: Sequence[str]) -> Iterator[FileFacts | None]:
         """Parse each file and store its record, facts, names used and types; yields the facts."""
         tick = time.perf_counter()
-        for done, path in enumerate(paths, 1):
-            record, facts, source = self._parse_one(path)
+        for done, (path, (record, facts, source)) in enumerate(zip(paths, self._parsed(paths), strict=True), 1):
             graph.put_file(record, facts, source)
             if facts is not None:
                 graph.put_ref_names(path, names_used(facts))
@@ -228,28 +247,6 @@ class _Build:
                 self.progress("parse", done, len(paths))
             yield facts
         self.seconds["parse"] = self.seconds.get("parse", 0.0) + time.perf_counter() - tick
-
-    def _parse_one(self, path: str) -> tuple[FileRecord, FileFacts | None, bytes | None]:
-        """Read and parse one file for the graph: its record, its facts, and the bytes they came from."""
-        full = self.root / path
-        is_test = is_test_path(path)
-        try:
-            stat = full.lstat()
-        except OSError as e:
-            problem = ParseProblem(path=path, line=0, severity="warning", message=f"cannot read: {e.strerror}")
-            return FileRecord(path, "", 0, 0, False, (problem,), None, is_test), None, None
-        try:
-            source = read_source(self.root, path, max_bytes=self.config.max_file_bytes)
-        except (SkippedFile, OSError) as e:
-            problem = ParseProblem(path=path, line=0, severity="warning", message=f"skipped: {e}")
-            return FileRecord(path, "", stat.st_size, stat.st_mtime_ns, False, (problem,), None, is_test), None, None
-        facts = extract_file(source.data, path, is_test=is_test, members=False)
-        problems = facts.problems
-        if source.warning:
-            problems = (ParseProblem(path=path, line=0, severity="warning", message=source.warning), *problems)
-        record = FileRecord(path, source.blob_sha, stat.st_size, stat.st_mtime_ns, True, tuple(problems),
-                            source_root_of(path, facts.package), is_test)
-        return record, facts, source.data
 
     def _resolve_supertypes(self, graph: CodeGraph, files: Sequence[FileFacts], symbols: set[str]) -> None:
         """Phase one: each type's repo supertypes, which phase two needs to find inherited member types."""
@@ -321,3 +318,25 @@ class _Build:
             seconds=dict(self.seconds),
         )
 
+
+def parse_for_graph(root: Path, path: str, max_file_bytes: int) -> tuple[FileRecord, FileFacts | None, bytes | None]:
+    """Read and parse one file for the graph: its record, its facts, and the bytes they came from."""
+    full = root / path
+    is_test = is_test_path(path)
+    try:
+        stat = full.lstat()
+    except OSError as e:
+        problem = ParseProblem(path=path, line=0, severity="warning", message=f"cannot read: {e.strerror}")
+        return FileRecord(path, "", 0, 0, False, (problem,), None, is_test), None, None
+    try:
+        source = read_source(root, path, max_bytes=max_file_bytes)
+    except (SkippedFile, OSError) as e:
+        problem = ParseProblem(path=path, line=0, severity="warning", message=f"skipped: {e}")
+        return FileRecord(path, "", stat.st_size, stat.st_mtime_ns, False, (problem,), None, is_test), None, None
+    facts = extract_file(source.data, path, is_test=is_test, members=False)
+    problems = facts.problems
+    if source.warning:
+        problems = (ParseProblem(path=path, line=0, severity="warning", message=source.warning), *problems)
+    record = FileRecord(path, source.blob_sha, stat.st_size, stat.st_mtime_ns, True, tuple(problems),
+                        source_root_of(path, facts.package), is_test)
+    return record, facts, source.data

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import git
+import pytest
 
 from junitbot.analysis import CodeGraph, update_graph
 from junitbot.config import JunitbotConfig
@@ -131,3 +132,25 @@ def test_uncommitted_work_is_indexed_and_reverting_it_is_noticed(
     draft.unlink()  # never committed: only the recorded dirty list can tell us it went away
     summary = update_graph(shop_repo, state, config)
     assert summary.files_removed == 1 and summary.classes == 54
+
+
+def test_parallel_full_build_equals_the_serial_one(
+    make_java_repo: Callable[..., Path], config_for: Callable[[Path], JunitbotConfig], tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from junitbot.analysis import graph_document, indexer
+
+    files = {f"src/main/java/p/C{i}.java": f"package p; public class C{i} {{ C{(i + 1) % 40} next; }}"
+             for i in range(40)}
+    repo = make_java_repo(files)
+    documents = []
+    for threshold in (10**9, 10):
+        monkeypatch.setattr(indexer, "PARALLEL_THRESHOLD", threshold)
+        # pytest-xdist runs helper threads; the fork is safe here because workers only parse.
+        monkeypatch.setattr(indexer.threading, "active_count", lambda: 1)
+        state = StateDir(tmp_path / f"state-{threshold}")
+        update_graph(repo, state, config_for(repo), full=True)
+        with CodeGraph.open(state.graph_db) as graph:
+            documents.append(graph_document(graph).model_dump_json())
+    assert documents[0] == documents[1]
+    assert '"source":"p.C0","target":"p.C1"' in documents[0]
