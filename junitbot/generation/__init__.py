@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from junitbot.generation.imports import ImportSet, split_fqn
+from junitbot.generation.literals import java_string
 from junitbot.generation.models import MockField, Skip, TestShell, ValueExpr, ValueStrategy
 from junitbot.generation.scaffold import skip_reason, test_shell
-from junitbot.generation.values import java_string, string_value, value_expression
+from junitbot.generation.values import string_value, value_expression
 
 __all__ = [
     "ImportSet",

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Callable, Mapping
 
 from junitbot.analysis import ClassInfo, MethodInfo, TypeRef
 from junitbot.generation.imports import ImportSet
 from junitbot.generation.javatypes import Bindings, class_bindings, is_type_variable, resolved_fqn
+from junitbot.generation.literals import java_string
 from junitbot.generation.observations import ObservedCall, ObservedValue
 
 _MAX_DEPTH = 2
@@ -16,11 +16,6 @@ _PRIMITIVE_MATCHERS = {
     "int": "anyInt()", "long": "anyLong()", "short": "anyShort()", "byte": "anyByte()", "char": "anyChar()",
     "boolean": "anyBoolean()", "float": "anyFloat()", "double": "anyDouble()",
 }
-
-
-def java_string(text: str) -> str:
-    """A Java string literal (JSON escaping is valid Java escaping for these characters)."""
-    return json.dumps(text, ensure_ascii=True)
 
 
 def value_assertions(

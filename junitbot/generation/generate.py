@@ -20,8 +20,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from junitbot.analysis import ClassInfo, CodeGraph, DependencyAnalyzer
 from junitbot.config import JunitbotConfig
 from junitbot.errors import JunitbotError
-from junitbot.generation.assertions import assertj_statement, java_string, value_assertions, verify_lines
+from junitbot.generation.assertions import assertj_statement, value_assertions, verify_lines
 from junitbot.generation.imports import ImportSet
+from junitbot.generation.literals import java_string
 from junitbot.generation.models import Skip, TestShell
 from junitbot.generation.observations import Observation
 from junitbot.generation.output import marker_line, test_path

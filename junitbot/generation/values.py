@@ -49,6 +49,7 @@ from junitbot.generation.jdk_values import (
     STRINGS,
     Template,
 )
+from junitbot.generation.literals import java_string
 from junitbot.generation.models import ValueExpr, ValueStrategy
 
 _MAP = "java.util.Map"
@@ -86,12 +87,6 @@ def string_value(variant: int, hint: str | None) -> str:
             if words & keys:
                 return value
     return STRINGS[variant % len(STRINGS)]
-
-
-def java_string(value: str) -> str:
-    """A Java string literal."""
-    escaped = value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
-    return f'"{escaped}"'
 
 
 class _Built:
