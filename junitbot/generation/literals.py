@@ -9,6 +9,6 @@ def java_string(text: str) -> str:
     """A Java string literal for any text.
 
     JSON's escapes are Java's for these characters, and ASCII-only output keeps the file's encoding out
-    of it (`\\uXXXX` escapes stand for characters Java allows inside a string literal).
+    of it (its unicode escapes stand for characters Java allows inside a string literal).
     """
     return json.dumps(text, ensure_ascii=True)
