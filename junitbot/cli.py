@@ -63,7 +63,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"junitbot {__version__}")
     parser.set_defaults(handler=lambda args: _usage(parser), verbose=False)
     commands = parser.add_subparsers(title="commands", metavar="COMMAND")
-    for add in (_add_run, _add_index, _add_impact, _add_context, _add_graph, _add_validate, _add_config):
+    for add in (_add_run, _add_index, _add_search, _add_impact, _add_context, _add_graph, _add_validate, _add_config):
         add(commands)
     return parser
 
@@ -177,9 +177,10 @@ def _cmd_run(args: argparse.Namespace) -> int:
 
 
 def _add_index(commands: Any) -> None:
-    command = commands.add_parser("index", help="build or update the code graph")
+    command = commands.add_parser("index", help="build or update the code graph, then the embedding index")
     _common(command)
-    command.add_argument("--full", action="store_true", help="rebuild from scratch")
+    command.add_argument("--full", action="store_true", help="rebuild from scratch (cached embeddings are reused)")
+    command.add_argument("--graph-only", action="store_true", help="update the code graph and skip embeddings")
     command.set_defaults(handler=_cmd_index)
 
 
@@ -187,10 +188,13 @@ def _cmd_index(args: argparse.Namespace) -> int:
     from junitbot.analysis import update_graph
 
     root, config, state = _setup(args)
+    embed = config.retrieval.enabled and not args.graph_only
     with _progress(not args.json) as progress:
         summary = update_graph(root, state, config, full=args.full, progress=progress)
+        embeddings = _update_embeddings(config, state, full=args.full, progress=progress) if embed else None
     if args.json:
-        _print_json(summary.model_dump(mode="json"))
+        _print_json({"graph": summary.model_dump(mode="json"),
+                     "embeddings": embeddings.model_dump(mode="json") if embeddings else None})
         return 0
     if not summary.git:
         console.print(f"[yellow]{root} is not a git repository: indexed the working tree as it is.[/]", soft_wrap=True)
@@ -220,6 +224,88 @@ def _cmd_index(args: argparse.Namespace) -> int:
                           "test" if root_info.test else "main", str(root_info.files))
         console.print(roots)
     _print_problems(summary.problems)
+    if embeddings is not None:
+        _print_embeddings(embeddings)
+    return 0
+
+
+def _update_embeddings(config: JunitbotConfig, state: StateDir, *, full: bool,
+                       progress: Callable[[str, int, int], None]) -> Any:
+    from junitbot.retrieval.index import update_index
+
+    summary = update_index(state, config, full=full, progress=progress)
+    for warning in summary.warnings:
+        log.warning("%s", warning)
+    return summary
+
+
+def _print_embeddings(summary: Any) -> None:
+    table = Table(title="Embedding index", caption=f"{'full' if summary.full else 'incremental'}: {summary.reason}",
+                  show_header=False)
+    table.add_column(style="bold")
+    table.add_column(justify="right")
+    for label, value in (
+        ("model", f"{summary.model} ({summary.dimension}d, {summary.device})"),
+        ("index", summary.index_type),
+        ("files changed", summary.files_changed),
+        ("chunks", summary.chunks),
+        ("chunks added", summary.chunks_added),
+        ("chunks removed", summary.chunks_removed),
+        ("embedded", summary.embedded),
+        ("reused from cache", summary.reused),
+        *((f"{stage} (s)", f"{seconds:.3f}") for stage, seconds in summary.seconds.items()),
+    ):
+        table.add_row(label, str(value))
+    console.print(table)
+    for warning in summary.warnings:
+        console.print(f"[yellow]warning:[/] {warning}", soft_wrap=True)
+
+
+# -- search ------------------------------------------------------------------------------------------
+
+
+def _add_search(commands: Any) -> None:
+    command = commands.add_parser("search", help="find classes, methods and tests by name or description")
+    _common(command)
+    command.add_argument("query", help="a class name, identifiers, or words")
+    command.add_argument("-k", "--k", type=int, default=10, help="how many results (default 10)")
+    command.add_argument("--kind", action="append", choices=["class", "method", "test"],
+                         help="only chunks of this kind (repeatable)")
+    command.add_argument("--layer", help="only this DDD layer")
+    command.add_argument("--package", help="only this package and its subpackages")
+    command.set_defaults(handler=_cmd_search)
+
+
+def _cmd_search(args: argparse.Namespace) -> int:
+    from junitbot.analysis import update_graph
+    from junitbot.retrieval.models import ChunkKind
+    from junitbot.retrieval.search import Searcher
+
+    if args.k < 1:
+        raise JunitbotError("--k must be at least 1")
+    root, config, state = _setup(args)
+    # A stale index answers about code that is gone: bring both parts up to date first (cheap when current).
+    with _progress(not args.json) as progress:
+        update_graph(root, state, config, progress=progress)
+        _update_embeddings(config, state, full=False, progress=progress)
+    kinds = {ChunkKind(k) for k in args.kind} if args.kind else None
+    with Searcher(state, config) as searcher:
+        hits = searcher.search(args.query, k=args.k, kinds=kinds, layer=args.layer, package=args.package)
+    if args.json:
+        _print_json([{**hit.chunk.model_dump(mode="json", exclude={"text", "content_hash"}), "score": hit.score,
+                      "exact": hit.exact, "dense_rank": hit.dense_rank, "lexical_rank": hit.lexical_rank}
+                     for hit in hits])
+        return 0
+    table = Table(title=f"Search: {args.query}", caption="exact name matches first, then BM25 + dense fused (RRF)")
+    for column in ("#", "kind", "name", "type", "layer", "where", "score"):
+        table.add_column(column)
+    for rank, hit in enumerate(hits, start=1):
+        chunk = hit.chunk
+        table.add_row(str(rank), chunk.kind.value, chunk.name, _short(chunk.fqn), chunk.layer or "",
+                      f"{chunk.path}:{chunk.line}", "exact" if hit.exact else f"{hit.score:.4f}")
+    console.print(table)
+    if not hits:
+        console.print("no results")
     return 0
 
 

@@ -90,6 +90,28 @@ class GenerationSettings(BaseModel):
     )
 
 
+class RetrievalSettings(BaseModel):
+    """The embedding index and hybrid search over code and tests."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    enabled: bool = Field(default=True, description="build the embedding index beside the graph")
+    model: str = Field(
+        default="all-MiniLM-L6-v2",
+        description="sentence-transformers model: the bundled all-MiniLM-L6-v2, or a local model directory",
+    )
+    device: Literal["auto", "cpu", "cuda"] = Field(default="auto", description="where embeddings are computed")
+    batch_size: int = Field(default=64, ge=1, le=4096, description="chunks per encode batch")
+    chunk_max_tokens: int = Field(default=256, ge=16, le=8192, description="method chunks are cut to this many tokens")
+    index_type: Literal["auto", "flat", "ivf", "hnsw"] = Field(
+        default="auto", description="FAISS index: auto is exact (flat) below ann_threshold vectors, IVF above"
+    )
+    ann_threshold: int = Field(default=50_000, ge=1, description="vectors above which auto picks an IVF index")
+    hnsw_m: int = Field(default=32, ge=4, le=256, description="HNSW neighbours per node (index_type hnsw)")
+    ivf_probe: int = Field(default=16, ge=1, description="IVF lists searched per query")
+    rrf_k: int = Field(default=60, ge=1, description="reciprocal rank fusion constant")
+
+
 class JunitbotConfig(BaseModel):
     """Every setting junitbot reads; unknown keys are errors so typos never pass silently."""
 
@@ -110,6 +132,7 @@ class JunitbotConfig(BaseModel):
     impact_depth: int = Field(default=3, ge=1, le=50, description="how many dependency hops impact analysis follows")
     validation: ValidationSettings = Field(default_factory=ValidationSettings)
     generation: GenerationSettings = Field(default_factory=GenerationSettings)
+    retrieval: RetrievalSettings = Field(default_factory=RetrievalSettings)
 
     @field_validator("include", "exclude", "ignore", mode="before")
     @classmethod

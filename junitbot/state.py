@@ -25,6 +25,23 @@ class StateDir:
         return self.root / "graph.sqlite"
 
     @property
+    def retrieval_db(self) -> Path:
+        """Chunks, their vectors and the index manifest's source of truth (SQLite)."""
+        return self.root / "retrieval.sqlite"
+
+    @property
+    def faiss_index(self) -> Path:
+        return self.root / "embeddings.faiss"
+
+    @property
+    def faiss_manifest(self) -> Path:
+        return self.root / "embeddings.json"
+
+    @property
+    def lexical_index(self) -> Path:
+        return self.root / "bm25"
+
+    @property
     def reports(self) -> Path:
         return self.root / "reports"
 

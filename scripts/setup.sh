@@ -25,6 +25,8 @@ if [ ! -x .venv/bin/python ]; then
   "$PYTHON" -m venv .venv
 fi
 .venv/bin/python -m pip install -q --upgrade pip
+# The CPU build of torch first: sentence-transformers would otherwise pull several GB of CUDA wheels.
+.venv/bin/python -m pip install -q "torch==${TORCH_VERSION:-2.13.0}" || .venv/bin/python -m pip install -q torch --index-url https://download.pytorch.org/whl/cpu
 .venv/bin/python -m pip install -q -e '.[dev]'
 touch .venv/.installed
 echo "setup: ready (.venv/bin/junitbot)"

@@ -21,13 +21,14 @@ def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]
 
 
 def test_index_json_reports_a_full_then_incremental_build(shop_repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = _run(capsys, "index", "--repo", str(shop_repo), "--json")
+    code, out, _ = _run(capsys, "index", "--repo", str(shop_repo), "--json", "--graph-only")
     assert code == 0
-    first = json.loads(out)
+    first = json.loads(out)["graph"]
     assert first["incremental"] is False and first["files_parsed"] == first["files"] > 0
     assert set(first["seconds"]) >= {"scan", "parse", "resolve", "total"}
-    _, out, _ = _run(capsys, "index", "--repo", str(shop_repo), "--json")
-    second = json.loads(out)
+    assert json.loads(out)["embeddings"] is None
+    _, out, _ = _run(capsys, "index", "--repo", str(shop_repo), "--json", "--graph-only")
+    second = json.loads(out)["graph"]
     assert second["incremental"] is True and second["files_parsed"] == 0
     assert (shop_repo / ".junitbot" / ".gitignore").read_text().strip().endswith("*")
 
@@ -105,10 +106,10 @@ def test_not_a_git_repository_is_indexed_and_said(
 ) -> None:
     repo = make_java_repo({"src/main/java/a/A.java": "package a; class A { B b; }",
                            "src/main/java/a/B.java": "package a; class B {}"}, use_git=False)
-    code, out, _ = _run(capsys, "index", "--repo", str(repo))
+    code, out, _ = _run(capsys, "index", "--repo", str(repo), "--graph-only")
     assert code == 0 and "not a git repository" in out
-    _, out, _ = _run(capsys, "index", "--repo", str(repo), "--json")
-    assert json.loads(out)["git"] is False and json.loads(out)["edges"] == 1
+    _, out, _ = _run(capsys, "index", "--repo", str(repo), "--json", "--graph-only")
+    assert json.loads(out)["graph"]["git"] is False and json.loads(out)["graph"]["edges"] == 1
 
 
 def test_missing_repo_and_no_command(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
