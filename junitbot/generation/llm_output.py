@@ -1,0 +1,286 @@
+"""Model answers → Java: find the code (fenced block, then a class), parse its members, refuse hostile code (pure).
+
+`extract_java(answer)` finds the code (a ```java block first, then any fenced block holding a class or
+test methods, then a bare class declaration) and parses it with tree-sitter into imports, fields and
+methods; an answer with none of these is a failed attempt with a reason, never an exception. Answers that
+must not reach a compiler are refused with a reason: too large, another package, or code that reaches
+the network. `hostile_reasons` adds the validation's own `forbidden` pass (files, sockets, exits,
+processes, sleeps) over the assembled test class.
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from collections.abc import Callable, Iterable
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from junitbot.analysis import ClassInfo, Node, TestContext, parse_java, syntax_errors
+from junitbot.config import ValidationSettings
+from junitbot.validation import Frameworks, TestCandidate
+from junitbot.validation.static import PASSES, run_static_checks
+
+FoundBy = Literal["java-fence", "fence", "class"]
+MemberKind = Literal["field", "method", "class"]
+WRAPPER = "JunitbotExtractedMembers"
+_TEST_ANNOTATIONS = frozenset({"Test", "ParameterizedTest", "RepeatedTest", "TestFactory", "TestTemplate"})
+_LIFECYCLE = frozenset({"BeforeEach", "AfterEach", "BeforeAll", "AfterAll"})
+_FENCE = re.compile(r"^[ \t]*```[ \t]*([\w+#.-]*)[^\n]*\n(.*?)(?:^[ \t]*```|\Z)", re.DOTALL | re.MULTILINE)
+_CLASS_LINE = re.compile(r"^[ \t]*(?:(?:public|final|abstract)\s+)*class\s+[A-Za-z_]\w*", re.MULTILINE)
+_PREAMBLE = re.compile(r"^[ \t]*(?:package\s|import\s|@|//|/\*|\*|$)")
+_HEAD = re.compile(r"^\s*(?:(?:package|import)\s[^;]*;\s*)+")
+# Network reach the `forbidden` pass does not see (it judges calls): these imports and `new URL(...)`.
+_NETWORK_IMPORTS = ("java.net.Socket", "java.net.ServerSocket", "java.net.DatagramSocket", "java.net.URL",
+                    "java.net.HttpURLConnection", "java.net.URLConnection", "java.net.http.",
+                    "java.nio.channels.SocketChannel", "java.nio.channels.ServerSocketChannel")
+_MEMBER_KINDS: dict[str, MemberKind] = {"field_declaration": "field", "method_declaration": "method",
+                                        "class_declaration": "class"}
+_HOSTILE = frozenset({"thread-sleep", "system-exit", "process-spawn", "network-access", "file-access",
+                      "database-access"})
+
+
+class _Record(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class JavaImport(_Record):
+    """One import declaration: `static`, the name, and whether it ends in `.*` (then `name` has no `.*`)."""
+
+    name: str
+    static: bool = False
+    wildcard: bool = False
+
+    @property
+    def line(self) -> str:
+        return f"import {'static ' if self.static else ''}{self.name}{'.*' if self.wildcard else ''};"
+
+
+class JavaMember(_Record):
+    """A member of the model's test class as written (dedented): a field, a method or a nested class."""
+
+    kind: MemberKind
+    names: tuple[str, ...]
+    source: str
+    annotations: tuple[str, ...] = ()
+
+    @property
+    def name(self) -> str:
+        return self.names[0] if self.names else ""
+
+    @property
+    def is_test(self) -> bool:
+        return self.kind == "method" and bool(set(self.annotations) & _TEST_ANNOTATIONS)
+
+    @property
+    def is_lifecycle(self) -> bool:
+        return self.kind == "method" and bool(set(self.annotations) & _LIFECYCLE)
+
+
+class JavaCode(_Record):
+    """The Java of an answer, parsed: a whole class (`class_name` set) or bare members for the skeleton."""
+
+    source: str
+    package: str | None = None
+    imports: tuple[JavaImport, ...] = ()
+    class_name: str | None = None
+    members: tuple[JavaMember, ...] = ()
+    syntax_errors: tuple[str, ...] = ()
+
+    @property
+    def test_methods(self) -> tuple[JavaMember, ...]:
+        return tuple(m for m in self.members if m.is_test)
+
+
+class Extraction(_Record):
+    """The outcome of reading one answer: the code, or why the attempt failed."""
+
+    ok: bool
+    reason: str | None = None
+    found_by: FoundBy | None = None
+    code: JavaCode | None = None
+
+
+def extract_java(answer: str, *, expected_package: str | None = None, max_bytes: int = 200_000) -> Extraction:
+    """The Java of a model answer, or a failed attempt saying why (no code, too large, hostile, no tests)."""
+    size = len(answer.encode("utf-8"))
+    if size > max_bytes:
+        return Extraction(ok=False, reason=f"the answer is {size} bytes, over the {max_bytes}-byte cap")
+    found = _find_code(answer)
+    if found is None:
+        return Extraction(ok=False, reason="no Java code: the answer has neither a fenced code block nor a class "
+                                           "declaration")
+    text, how = found
+    code = parse_code(text)
+    if code is None:
+        return Extraction(ok=False, found_by=how, reason="the code holds neither a class nor methods")
+    problems = _refusals(code, expected_package)
+    if problems:
+        return Extraction(ok=False, found_by=how, code=code, reason="; ".join(problems))
+    if not code.test_methods:
+        return Extraction(ok=False, found_by=how, code=code, reason="the code has no @Test method")
+    return Extraction(ok=True, found_by=how, code=code)
+
+
+def _find_code(answer: str) -> tuple[str, FoundBy] | None:
+    """A ```java block (one with a class or tests first), then any fenced block with a class, then a bare class."""
+    blocks = [(label.lower(), body) for label, body in _FENCE.findall(answer)]
+    java = [body for label, body in blocks if label == "java"]
+    for body in java:
+        if _CLASS_LINE.search(body) or "@Test" in body:
+            return body.strip("\n"), "java-fence"
+    if java and java[0].strip():
+        return java[0].strip("\n"), "java-fence"
+    for _, body in blocks:
+        if _CLASS_LINE.search(body) or "@Test" in body:
+            return body.strip("\n"), "fence"
+    match = _CLASS_LINE.search(answer)
+    if match is None:
+        return None
+    return _bare_class(answer, match.start()), "class"
+
+
+def _bare_class(answer: str, start: int) -> str:
+    """From the package/import/annotation lines right above the class line to the answer's last `}`."""
+    lines = answer[:start].split("\n")[:-1]
+    begin = start - len(answer[:start].split("\n")[-1])
+    for line in reversed(lines):
+        if not _PREAMBLE.match(line):
+            break
+        begin -= len(line) + 1
+    end = answer.rfind("}")
+    return answer[max(begin, 0):end + 1 if end > start else len(answer)].strip("\n")
+
+
+def parse_code(text: str) -> JavaCode | None:
+    """Parse Java text: its top-level class's members, or bare members wrapped in a class for parsing."""
+    data = text.encode("utf-8")
+    tree = parse_java(data)
+    top = next((c for c in tree.root_node.named_children if c.type == "class_declaration"), None)
+    if top is not None:
+        body = top.child_by_field_name("body")
+        return JavaCode(source=text, package=_package(tree.root_node), imports=_imports(tree.root_node),
+                        class_name=_text(top.child_by_field_name("name")),
+                        members=_members(body, data) if body is not None else (),
+                        syntax_errors=tuple(f"line {line}: {msg}" for line, msg in syntax_errors(tree)))
+    head = _HEAD.match(text)
+    head_text = head.group(0) if head else ""
+    wrapped = f"{head_text}class {WRAPPER} {{\n{text[len(head_text):]}\n}}\n"
+    wrapped_data = wrapped.encode("utf-8")
+    tree = parse_java(wrapped_data)
+    top = next((c for c in tree.root_node.named_children if c.type == "class_declaration"), None)
+    body = top.child_by_field_name("body") if top is not None else None
+    members = _members(body, wrapped_data) if body is not None else ()
+    if not any(m.kind == "method" for m in members):
+        return None
+    offset = head_text.count("\n") + 1  # the wrapper's line: report lines as the model wrote them
+    errors = tuple(f"line {max(line - offset, 1)}: {msg}" for line, msg in syntax_errors(tree))
+    return JavaCode(source=text, package=_package(tree.root_node), imports=_imports(tree.root_node),
+                    members=members, syntax_errors=errors)
+
+
+def _package(root: Node) -> str | None:
+    for child in root.named_children:
+        if child.type == "package_declaration":
+            name = next((c for c in child.named_children if c.type in ("identifier", "scoped_identifier")), None)
+            return re.sub(r"\s+", "", _text(name))
+    return None
+
+
+def _imports(root: Node) -> tuple[JavaImport, ...]:
+    found = []
+    for child in root.named_children:
+        if child.type != "import_declaration":
+            continue
+        name = next((c for c in child.named_children if c.type in ("identifier", "scoped_identifier")), None)
+        found.append(JavaImport(name=re.sub(r"\s+", "", _text(name)),
+                                static=any(c.type == "static" for c in child.children),
+                                wildcard=any(c.type == "asterisk" for c in child.children)))
+    return tuple(found)
+
+
+def _members(body: Node, data: bytes) -> tuple[JavaMember, ...]:
+    members = []
+    for node in body.named_children:
+        kind = _MEMBER_KINDS.get(node.type)
+        if kind is None:
+            continue
+        if kind == "field":
+            names = tuple(_text(d.child_by_field_name("name")) for d in node.children_by_field_name("declarator"))
+        else:
+            names = (_text(node.child_by_field_name("name")),)
+        members.append(JavaMember(kind=kind, names=names, source=_member_source(node, data),
+                                  annotations=tuple(_annotation_names(node))))
+    return tuple(members)
+
+
+def _member_source(node: Node, data: bytes) -> str:
+    """The member's text from the start of its line (javadoc right above included), dedented."""
+    start = node.start_byte
+    previous = node.prev_named_sibling
+    if previous is not None and previous.type == "block_comment" and data[previous.start_byte:].startswith(b"/**"):
+        start = previous.start_byte
+    line_start = data.rfind(b"\n", 0, start) + 1
+    if not data[line_start:start].strip():
+        start = line_start
+    return textwrap.dedent(data[start:node.end_byte].decode("utf-8", "replace")).strip("\n")
+
+
+def _annotation_names(node: Node) -> list[str]:
+    modifiers = next((c for c in node.children if c.type == "modifiers"), None)
+    if modifiers is None:
+        return []
+    names = []
+    for child in modifiers.children:
+        if child.type in ("marker_annotation", "annotation"):
+            names.append(_text(child.child_by_field_name("name")).rsplit(".", 1)[-1])
+    return names
+
+
+def _text(node: Node | None) -> str:
+    return "" if node is None or node.text is None else node.text.decode("utf-8", "replace")
+
+
+def _refusals(code: JavaCode, expected_package: str | None) -> list[str]:
+    """Why code must not reach a compiler: another package, or network reach the forbidden pass misses."""
+    problems = []
+    if expected_package is not None and code.package is not None and code.package != expected_package:
+        problems.append(f"the code declares package {code.package}, not {expected_package}")
+    for imported in code.imports:
+        if any(_within(imported.name, prefix) for prefix in _NETWORK_IMPORTS):
+            problems.append(f"the code imports {imported.name}, which reaches the network")
+    if re.search(r"\bnew\s+(?:java\.net\.)?URL\s*\(", code.source):
+        problems.append("the code creates a java.net.URL, which reaches the network")
+    return problems
+
+
+def _within(name: str, prefix: str) -> bool:
+    """`java.net.http.HttpClient` is within `java.net.http.`; `java.net.URL` within `java.net.URL` (not `URLs`)."""
+    return name.startswith(prefix) if prefix.endswith(".") else name == prefix or name.startswith(prefix + ".")
+
+
+def hostile_reasons(
+    candidate: TestCandidate,
+    *,
+    subject: ClassInfo,
+    context: TestContext,
+    frameworks: Frameworks,
+    class_info: Callable[[str], ClassInfo | None],
+    settings: ValidationSettings | None = None,
+) -> list[str]:
+    """What the validation's `forbidden` pass finds in a candidate that makes it hostile, one line each.
+
+    Files, sockets, exits, processes, sleeps and databases: the code is refused, not repaired by javac.
+    Spring contexts and private reflection are left to validation, which reports them for repair.
+    """
+    only_forbidden = tuple(name for name in PASSES if name != "forbidden")
+    base = settings or ValidationSettings()
+    chosen = base.model_copy(update={"disabled_passes": only_forbidden})
+    issues = run_static_checks(candidate, subject=subject, context=context, frameworks=frameworks,
+                               settings=chosen, class_info=class_info)
+    return _unique(f"{issue.category}: {issue.message}" for issue in issues if issue.category in _HOSTILE)
+
+
+def _unique(lines: Iterable[str]) -> list[str]:
+    return list(dict.fromkeys(lines))

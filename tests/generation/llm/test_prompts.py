@@ -1,0 +1,83 @@
+"""Prompt templates: package defaults, repository overrides, strict variables, chat formatting."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from junitbot.errors import ConfigError
+from junitbot.generation.backends import render_chat
+from junitbot.generation.context import ContextBuilder, TargetContext
+from junitbot.generation.prompts import RepairInput, generation_messages, prompt_environment, repair_messages
+from junitbot.validation import Frameworks, Severity, ValidationIssue
+from tests.generation.conftest import Indexed
+from tests.generation.llm.conftest import FRAMEWORKS, INVENTORY
+
+
+@pytest.fixture
+def context(shop: Indexed) -> TargetContext:
+    return ContextBuilder(shop.graph, frameworks=FRAMEWORKS, budget=8000).build(INVENTORY)
+
+
+def test_the_generation_prompt_holds_rules_context_and_the_skeleton(context: TargetContext) -> None:
+    system, user = generation_messages(prompt_environment(), context, test_class="InventoryServiceGeneratedTest",
+                                       skeleton="class InventoryServiceGeneratedTest {\n}")
+    assert system.role == "system" and user.role == "user"
+    assert "MockitoAnnotations.initMocks(this)" in system.content and "no `verifyNoInteractions`" in system.content
+    assert "Arrange / Act / Assert" in system.content and "no Spring context" in system.content
+    assert "Thread.sleep" in system.content
+    assert "## Class under test: com.acme.shop.application.InventoryService" in user.content
+    assert "## Collaborators to mock" in user.content and "Optional<Product> findBySku(String sku);" in user.content
+    assert "Write only the new `@Test` methods" in user.content
+    assert "class InventoryServiceGeneratedTest {\n}" in user.content
+    assert "\n\n\n" not in user.content
+
+
+def test_the_mockito_style_follows_the_classpath(context: TargetContext) -> None:
+    extension = context.model_copy(update={"conventions": context.conventions.model_copy(
+        update={"mock_setup": Frameworks(mockito="5.2", mockito_extension=True).mock_setup})})
+    system, user = generation_messages(prompt_environment(), extension, test_class="T", skeleton=None)
+    assert "@ExtendWith(MockitoExtension.class)" in system.content and "initMocks" not in system.content
+    assert "Write the complete test class `T` in package `com.acme.shop.application`" in user.content
+
+
+def test_the_repair_prompt_shows_code_issues_diagnostics_and_failures(context: TargetContext) -> None:
+    issue = ValidationIssue(severity=Severity.ERROR, pass_name="javac", category="cannot-find-symbol",
+                            message="cannot find symbol: method skusToReorderNow(int)", line=24,
+                            suggestion="call an existing method")
+    repair = RepairInput(previous_code="class T { }", issues=(issue,), compiler=("line 24: cannot find symbol",),
+                         failures=(("stockReport_isEmpty", "expected: <{}> but was: <{a=1}>"),), round=1)
+    _, user = repair_messages(prompt_environment(), context, repair, test_class="T", skeleton=None)
+    assert "repair round 1" in user.content and "```java\nclass T { }\n```" in user.content
+    assert ("- [ERROR javac/cannot-find-symbol] line 24: cannot find symbol: method skusToReorderNow(int)"
+            " — call an existing method") in user.content
+    assert "line 24: cannot find symbol\n```" in user.content
+    assert "- stockReport_isEmpty(): expected: <{}> but was: <{a=1}>" in user.content
+    assert "## Existing tests" not in user.content  # repair prompts leave the style examples out
+
+
+def test_a_repository_overrides_a_template(tmp_path: Path, context: TargetContext) -> None:
+    folder = tmp_path / ".junitbot" / "templates"
+    folder.mkdir(parents=True)
+    (folder / "system.j2").write_text("House rules for {{ conventions.naming_style }} names.")
+    system, user = generation_messages(prompt_environment(tmp_path), context, test_class="T", skeleton=None)
+    assert system.content == "House rules for camel names.\n"
+    assert "## Class under test" in user.content  # the others still come from the package
+
+
+def test_an_undefined_variable_in_an_override_names_the_template(tmp_path: Path, context: TargetContext) -> None:
+    folder = tmp_path / ".junitbot" / "templates"
+    folder.mkdir(parents=True)
+    (folder / "generate.j2").write_text("{{ ctx.target }} {{ no_such_variable }}")
+    with pytest.raises(ConfigError, match=r"prompt template .*generate\.j2.*no_such_variable"):
+        generation_messages(prompt_environment(tmp_path), context, test_class="T", skeleton=None)
+
+
+def test_chat_turns_render_through_the_tokenizers_template(tiny_model: Path, context: TargetContext) -> None:
+    from transformers import AutoTokenizer
+
+    messages = generation_messages(prompt_environment(), context, test_class="T", skeleton=None)
+    text = render_chat(messages, AutoTokenizer.from_pretrained(tiny_model))
+    assert text.startswith("<|im_start|>system\nYou write JUnit 5 unit tests")
+    assert text.endswith("<|im_end|>\n<|im_start|>assistant\n")
