@@ -1,0 +1,111 @@
+"""`/junitbot ...` commands in PR comments: parsing (quotes and code are not commands) and class-name checks."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Iterator, Sequence
+
+from pydantic import BaseModel, ConfigDict
+
+from junitbot.bot.models import Command, CommandName
+from junitbot.errors import UnknownClassError
+
+COMMANDS: dict[CommandName, str] = {
+    "regenerate": "generate tests again, for the named classes or for the pull request's changes",
+    "recreate": "rebuild the bot's branch from scratch, dropping commits people pushed onto it",
+    "status": "show the bot's pull request for this branch and what it holds",
+    "help": "list these commands",
+}
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_QUOTE = re.compile(r"^ {0,3}>")
+_CLASS_NAME = re.compile(r"^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$")
+
+
+def find_command(body: str, *, prefix: str = "/junitbot") -> Command | None:
+    """The first command line of a comment, or None.
+
+    A command starts a line (after at most three spaces). Lines inside fenced code blocks, indented code,
+    quotes (`>`) and HTML comments are text, and so is a prefix inside inline code or mid-sentence.
+    """
+    for line in _text_lines(body):
+        words = line.split()
+        if not words or words[0] != prefix:
+            continue
+        name = words[1].lower() if len(words) > 1 else "help"
+        args = tuple(_split_args(words[2:]))
+        return Command(name=_command_name(name), args=args, line=line.strip())
+    return None
+
+
+def _command_name(word: str) -> CommandName:
+    for name in COMMANDS:
+        if name == word:
+            return name
+    return "unknown"
+
+
+def _text_lines(body: str) -> Iterator[str]:
+    """Lines of a markdown comment that are prose: not code, not quoted, not inside an HTML comment."""
+    fence: str | None = None
+    in_html_comment = False
+    for raw in body.replace("\r\n", "\n").split("\n"):
+        match = _FENCE.match(raw)
+        if fence is not None:
+            if match and match.group(1)[0] == fence[0] and len(match.group(1)) >= len(fence):
+                fence = None
+            continue
+        if match:
+            fence = match.group(1)
+            continue
+        if in_html_comment:
+            in_html_comment = "-->" not in raw
+            continue
+        if raw.lstrip().startswith("<!--"):
+            in_html_comment = "-->" not in raw
+            continue
+        if _QUOTE.match(raw) or raw.startswith(("    ", "\t")):
+            continue
+        yield raw
+
+
+def _split_args(words: Iterable[str]) -> Iterator[str]:
+    for word in words:
+        for part in word.split(","):
+            part = part.strip().strip("`")
+            if part:
+                yield part
+
+
+class ClassCheck(BaseModel):
+    """Class names of a command, checked against the graph."""
+
+    model_config = ConfigDict(frozen=True)
+
+    resolved: tuple[str, ...] = ()
+    unknown: dict[str, tuple[str, ...]] = {}  # name -> closest matches
+    ambiguous: dict[str, tuple[str, ...]] = {}  # name -> the classes it could mean
+    invalid: tuple[str, ...] = ()  # not a Java class name at all
+    too_many: bool = False
+
+    @property
+    def ok(self) -> bool:
+        return not (self.unknown or self.ambiguous or self.invalid or self.too_many)
+
+
+def check_classes(names: Sequence[str], lookup: Callable[[str], str], *, limit: int) -> ClassCheck:
+    """Resolve each name with `lookup` (DependencyAnalyzer.lookup); a list past `limit` is refused unread."""
+    if len(names) > limit:
+        return ClassCheck(too_many=True)
+    resolved: list[str] = []
+    unknown: dict[str, tuple[str, ...]] = {}
+    ambiguous: dict[str, tuple[str, ...]] = {}
+    invalid = [name for name in names if not _CLASS_NAME.match(name)]
+    for name in dict.fromkeys(names):
+        if name in invalid:
+            continue
+        try:
+            resolved.append(lookup(name))
+        except UnknownClassError as e:
+            (ambiguous if e.ambiguous else unknown)[name] = tuple(e.candidates)
+    return ClassCheck(resolved=tuple(dict.fromkeys(resolved)), unknown=unknown, ambiguous=ambiguous,
+                      invalid=tuple(invalid))

@@ -1,0 +1,104 @@
+"""The PR body and replies: what reviewers read, the hidden marker the bot finds itself by, overrides, limits."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from junitbot.bot import PullRequestView, render_pull_request, template_environment
+from junitbot.bot.report import (
+    MAX_BODY_CHARS,
+    PullMarker,
+    inline_code,
+    markdown_cell,
+    parse_pull_marker,
+    parse_reply_marker,
+    render_reply,
+)
+from junitbot.errors import JunitbotError
+from junitbot.generation.run import ClassResult, RunReport
+
+MONEY = ClassResult(target="com.acme.Money", status="kept", reason="changed",
+                    test_path="src/test/java/com/acme/MoneyGeneratedTest.java", kept=("adds", "subtracts"),
+                    dropped=(("divides", "fails: ArithmeticException"),), line_coverage=0.9, branch_coverage=0.75,
+                    issues=("ERROR mocking: @Mock field `clock` is never used",))
+CART = ClassResult(target="com.acme.Cart", status="dropped", reason="depends on com.acme.Money (field)",
+                   test_path="src/test/java/com/acme/CartGeneratedTest.java", dropped=(("total", "no assertion"),))
+REPORT = RunReport(commit="a" * 40, mode="incremental since abc", backend="template", dry_run=False, targets=2,
+                   results=(MONEY, CART), seconds={"plan": 1.25, "validate": 3.5, "total": 5.0})
+
+
+def _view(**changes: object) -> PullRequestView:
+    values: dict[str, object] = {
+        "report": REPORT, "repository": "octo/shop", "base": "main", "head_sha": "b" * 40,
+        "trigger": "push to main", "model": "Qwen2.5-Coder-7B-Instruct",
+        "coverage_before": {"com.acme.Money": 0.5},
+        "impacts": {"com.acme.Cart": "uses Money in its total (field)"},
+        "files": ("src/test/java/com/acme/MoneyGeneratedTest.java", "src/test/java/com/acme/OldGeneratedTest.java"),
+        "carried": ("src/test/java/com/acme/OldGeneratedTest.java",),
+        "marker": PullMarker(base="main", classes={"com.acme.Money": "1" * 40}),
+    }
+    return PullRequestView.model_validate({**values, **changes})
+
+
+def test_the_body_reports_every_class_with_coverage_before_and_after() -> None:
+    title, body = render_pull_request(template_environment(), _view())
+
+    assert title == "junitbot: tests for 1 class on main"
+    assert "| `Money` | ✅ kept | 2 | 1 | 50% → 90% | 75% | changed |" in body
+    assert "| `Cart` | ❌ dropped | 0 | 1 | – → – | – | uses Money in its total (field) |" in body
+    assert "### Impacted classes" in body and "- `com.acme.Cart`: uses Money in its total (field)" in body
+    assert "- `Money`: ERROR mocking: @&#8203;Mock field `clock` is never used" in body  # nobody gets pinged
+    assert "- `Cart`: test total dropped: no assertion" in body
+    assert "`src/test/java/com/acme/OldGeneratedTest.java` (from an earlier run of this pull request)" in body
+    assert "| `template` | `Qwen2.5-Coder-7B-Instruct` | incremental since abc | aaaaaaaaaaaa |" in body
+    assert "plan 1.2 s · validate 3.5 s · total 5.0 s" in body
+    assert "`/junitbot regenerate [Class ...]`" in body and "`/junitbot recreate`" in body
+
+
+def test_the_marker_round_trips_and_is_hidden() -> None:
+    _, body = render_pull_request(template_environment(), _view())
+    assert body.startswith("<!-- junitbot:pr {")
+    assert parse_pull_marker(body) == PullMarker(base="main", classes={"com.acme.Money": "1" * 40})
+    assert parse_pull_marker("a person's description") is None
+    assert parse_pull_marker("<!-- junitbot:pr {broken -->") is None
+
+
+def test_a_huge_body_is_cut_below_githubs_limit_and_keeps_its_marker() -> None:
+    many = tuple(MONEY.model_copy(update={"target": f"com.acme.C{i}"}) for i in range(1500))
+    view = _view(report=REPORT.model_copy(update={"results": many, "targets": len(many)}))
+    _, body = render_pull_request(template_environment(), view)
+    assert len(body) <= MAX_BODY_CHARS and "cut to fit GitHub's limit" in body
+    assert parse_pull_marker(body) is not None
+
+
+def test_templates_from_the_repository_win(tmp_path: Path) -> None:
+    overrides = tmp_path / ".junitbot" / "templates"
+    overrides.mkdir(parents=True)
+    (overrides / "pr_title.txt.j2").write_text("[tests] {{ view.base }}\n")
+    title, body = render_pull_request(template_environment(tmp_path), _view())
+    assert title == "[tests] main" and "### Classes" in body  # the body still comes from the package
+
+
+def test_templates_from_a_repository_cannot_reach_into_python(tmp_path: Path) -> None:
+    overrides = tmp_path / ".junitbot" / "templates"
+    overrides.mkdir(parents=True)
+    (overrides / "pr_title.txt.j2").write_text("{{ view.__class__.__mro__[1].__subclasses__() }}")
+    with pytest.raises(JunitbotError, match=r"template pr_title\.txt\.j2"):
+        render_pull_request(template_environment(tmp_path), _view())
+
+
+def test_replies_end_with_a_marker_that_rate_limits_can_count() -> None:
+    reply = render_reply(template_environment(), "refused", command="regenerate", outcome="refused",
+                         actor="mallory", line="/junitbot regenerate", reason="no.", hint=None,
+                         suggestions={"Mony": ("com.acme.Money",), "Nope": ()})
+    assert reply.startswith("@mallory junitbot did not run `/junitbot regenerate`: no.")
+    assert "- `Mony`: did you mean `com.acme.Money`?" in reply
+    assert "- `Nope`: no class of that name in the code graph." in reply
+    assert parse_reply_marker(reply) == ("regenerate", "refused")
+
+
+def test_markdown_helpers() -> None:
+    assert markdown_cell("a | b\nc") == "a \\| b c"
+    assert inline_code("x`y") == "``x`y``" and inline_code("`x") == "`` `x ``"
