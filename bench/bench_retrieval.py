@@ -30,16 +30,16 @@ import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.generate_repo import generate_repo  # noqa: E402
-from junitbot.analysis import update_graph  # noqa: E402
-from junitbot.config import load_config  # noqa: E402
-from junitbot.retrieval.embed import load_embedder  # noqa: E402
-from junitbot.retrieval.index import update_index, write_manifest  # noqa: E402
-from junitbot.retrieval.models import Chunk, ChunkKind  # noqa: E402
-from junitbot.retrieval.search import Searcher  # noqa: E402
-from junitbot.retrieval.store import ChunkStore  # noqa: E402
-from junitbot.retrieval.vectors import VectorIndex  # noqa: E402
-from junitbot.state import StateDir  # noqa: E402
+from bench.generate_repo import generate_repo
+from junitbot.analysis import update_graph
+from junitbot.config import load_config
+from junitbot.retrieval.embed import load_embedder
+from junitbot.retrieval.index import update_index, write_manifest
+from junitbot.retrieval.models import Chunk, ChunkKind
+from junitbot.retrieval.search import Searcher
+from junitbot.retrieval.store import ChunkStore
+from junitbot.retrieval.vectors import VectorIndex
+from junitbot.state import StateDir
 
 PROJECT = Path(__file__).resolve().parent.parent
 QUERIES = PROJECT / "tests" / "fixtures" / "retrieval" / "method_queries.yml"
@@ -190,7 +190,8 @@ def part_c(work: Path, vectors: int, embedder: object) -> list[str]:
 
 def part_d(work: Path, embedder: object) -> list[str]:
     root = work / "shop"
-    shutil.copytree(PROJECT / "examples" / "shop", root, ignore=shutil.ignore_patterns(".junitbot", "*GeneratedTest.java"))
+    shutil.copytree(PROJECT / "examples" / "shop", root,
+                    ignore=shutil.ignore_patterns(".junitbot", "*GeneratedTest.java"))
     git(root, "init", "-q", "-b", "main")
     git(root, "add", "-A")
     git(root, "commit", "-qm", "shop")

@@ -63,7 +63,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"junitbot {__version__}")
     parser.set_defaults(handler=lambda args: _usage(parser), verbose=False)
     commands = parser.add_subparsers(title="commands", metavar="COMMAND")
-    for add in (_add_run, _add_index, _add_search, _add_impact, _add_context, _add_graph, _add_validate, _add_config):
+    for add in (_add_run, _add_ci, _add_ui, _add_index, _add_search, _add_impact, _add_context, _add_graph,
+                _add_validate, _add_config):
         add(commands)
     return parser
 
@@ -142,18 +143,40 @@ def _add_run(commands: Any) -> None:
     scope.add_argument("--since", metavar="REV", help="classes changed since this commit")
     scope.add_argument("--classes", nargs="+", metavar="CLASS", default=(), help="exactly these classes")
     command.add_argument("--dry-run", action="store_true", help="report what would be written, write nothing")
+    command.add_argument("--max-classes", type=int, metavar="N", help="at most N targets (default from config)")
+    command.add_argument("--direct", action="store_true",
+                         help="call the stages directly instead of running the Dagster job (not recorded in the UI)")
     command.set_defaults(handler=_cmd_run)
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
-    from junitbot.generation.run import run_pipeline
-
     root, config, state = _setup(args)
-    with _progress(not args.json) as progress:
-        report = run_pipeline(root, config, state, full=args.full, since=args.since, classes=args.classes,
-                              dry_run=args.dry_run, progress=progress)
+    if args.max_classes is not None and args.max_classes < 1:
+        raise JunitbotError("--max-classes must be at least 1")
+    if args.backend:
+        generation = config.generation.model_copy(update={"backend": args.backend})
+        config = config.model_copy(update={"generation": generation})
+    run_id = None
+    if args.direct:
+        from junitbot.generation.run import run_pipeline
+
+        if args.max_classes:
+            config = config.model_copy(update={"generation": config.generation.model_copy(
+                update={"max_classes_per_run": args.max_classes})})
+        with _progress(not args.json) as progress:
+            report = run_pipeline(root, config, state, full=args.full, since=args.since, classes=args.classes,
+                                  dry_run=args.dry_run, progress=progress)
+    else:
+        from junitbot.pipelines.execute import execute_run
+
+        mode = "regenerate" if args.classes else "full" if args.full else "incremental"
+        with err_console.status(f"running {mode} job through Dagster", spinner="dots") if not args.json \
+                else _nothing():
+            report, run_id = execute_run(root, state, mode=mode, classes=args.classes, since=args.since,
+                                         dry_run=args.dry_run, max_classes=args.max_classes,
+                                         state_dir=getattr(args, "state_dir", None))
     if args.json:
-        _print_json(report.model_dump(mode="json"))
+        _print_json({**report.model_dump(mode="json"), "dagster_run_id": run_id})
         return 0
     table = Table(title=f"junitbot run: {report.kept} of {report.targets} classes got tests",
                   caption=f"{report.mode}; backend {report.backend}; report in {report.report_dir}")
@@ -170,7 +193,63 @@ def _cmd_run(args: argparse.Namespace) -> int:
     for outcome in written:
         console.print(f"{outcome.action}: {outcome.path}" + (f" ({outcome.reason})" if outcome.reason else ""),
                       highlight=False, soft_wrap=True)
+    if run_id:
+        console.print(f"Dagster run {run_id}; see it with `junitbot ui --repo {args.repo}`", highlight=False,
+                      soft_wrap=True)
     return 0
+
+
+@contextmanager
+def _nothing() -> Iterator[None]:
+    yield
+
+
+# -- ci ----------------------------------------------------------------------------------------------
+
+
+def _add_ci(commands: Any) -> None:
+    command = commands.add_parser("ci", help="handle the GitHub Actions event (GITHUB_EVENT_NAME/GITHUB_EVENT_PATH)")
+    _common(command, json_flag=False)
+    command.add_argument("--config", type=Path, help="a config file instead of <repo>/.junitbot.yml")
+    command.add_argument("--backend", help="the generator backend")
+    command.add_argument("--model", help="the model name shown in the report")
+    command.add_argument("--mode", choices=("pr", "commit"), help="deliver as a pull request or onto the PR branch")
+    command.add_argument("--dry-run", action="store_true", help="write the PR body, patch and replies; send nothing")
+    command.set_defaults(handler=_cmd_ci)
+
+
+def _cmd_ci(args: argparse.Namespace) -> int:
+    from junitbot.bot.ci import main_ci
+
+    return main_ci(repo=args.repo, state_dir=args.state_dir, config_file=args.config, backend=args.backend,
+                   model=args.model, mode=args.mode, dry_run=args.dry_run)
+
+
+# -- ui ----------------------------------------------------------------------------------------------
+
+
+def _add_ui(commands: Any) -> None:
+    command = commands.add_parser("ui", help="start the Dagster UI on this repository's runs")
+    _common(command, json_flag=False)
+    command.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    command.add_argument("--port", type=int, default=3000, help="port (default 3000)")
+    command.set_defaults(handler=_cmd_ui)
+
+
+def _cmd_ui(args: argparse.Namespace) -> int:
+    import subprocess
+
+    from junitbot.pipelines.instance import dagster_home
+
+    root, _, state = _setup(args)
+    env = {**os.environ, "DAGSTER_HOME": str(dagster_home(state)), "JUNITBOT_REPO": str(root)}
+    if getattr(args, "state_dir", None):
+        env["JUNITBOT_STATE_DIR"] = str(args.state_dir.resolve())
+    console.print(f"Dagster UI on http://{args.host}:{args.port} (instance {env['DAGSTER_HOME']}); Ctrl-C stops it",
+                  highlight=False, soft_wrap=True)
+    command = [sys.executable, "-m", "dagster_webserver", "-m", "junitbot.pipelines", "-h", args.host,
+               "-p", str(args.port)]
+    return subprocess.run(command, env=env, check=False).returncode
 
 
 # -- index -------------------------------------------------------------------------------------------
@@ -531,3 +610,7 @@ def _cmd_config(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(yaml.safe_dump(data, sort_keys=False))
     return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -15,6 +15,8 @@ from junitbot.errors import ConfigError
 
 CONFIG_FILE = ".junitbot.yml"
 ENV_PREFIX = "JUNITBOT_"
+NOT_CONFIG = frozenset({"JUNITBOT_HOME", "JUNITBOT_REPO"})
+"""Variables with the prefix that are not settings: JUNITBOT_REPO names the repository of the Dagster location."""
 
 
 class LayerRule(BaseModel):
@@ -112,6 +114,17 @@ class RetrievalSettings(BaseModel):
     rrf_k: int = Field(default=60, ge=1, description="reciprocal rank fusion constant")
 
 
+class ScheduleSettings(BaseModel):
+    """When Dagster's schedule runs a full pass, and which branch its sensor watches."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    cron: str = Field(default="0 3 * * *", description="cron expression of the scheduled full-repo pass")
+    timezone: str = Field(default="UTC", description="time zone of the cron expression")
+    branch: str = Field(default="main", description="branch whose new commits the sensor runs incremental_job for")
+    sensor_interval_s: int = Field(default=60, ge=5, description="seconds between two looks at the branch")
+
+
 class JunitbotConfig(BaseModel):
     """Every setting junitbot reads; unknown keys are errors so typos never pass silently."""
 
@@ -133,6 +146,7 @@ class JunitbotConfig(BaseModel):
     validation: ValidationSettings = Field(default_factory=ValidationSettings)
     generation: GenerationSettings = Field(default_factory=GenerationSettings)
     retrieval: RetrievalSettings = Field(default_factory=RetrievalSettings)
+    schedule: ScheduleSettings = Field(default_factory=ScheduleSettings)
 
     @field_validator("include", "exclude", "ignore", mode="before")
     @classmethod
@@ -197,7 +211,7 @@ def _read_environ(environ: Mapping[str, str]) -> dict[str, Any]:
     """`JUNITBOT_KEY=value`; lists as JSON or comma-separated, nested values as JSON."""
     values: dict[str, Any] = {}
     for name, raw in environ.items():
-        if not name.startswith(ENV_PREFIX) or name == "JUNITBOT_HOME":
+        if not name.startswith(ENV_PREFIX) or name in NOT_CONFIG:
             continue
         key = name[len(ENV_PREFIX):].lower()
         field = JunitbotConfig.model_fields.get(key)

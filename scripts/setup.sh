@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-DEBIAN_PACKAGES=(openjdk-17-jdk-headless junit5 libmockito-java libbyte-buddy-java libobjenesis-java libjacoco-java libassertj-core-java bubblewrap git)
+DEBIAN_PACKAGES=(openjdk-17-jdk-headless junit5 libmockito-java libbyte-buddy-java libobjenesis-java libjacoco-java libassertj-core-java bubblewrap git chromium)
 missing=()
 for package in "${DEBIAN_PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

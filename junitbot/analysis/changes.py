@@ -31,6 +31,13 @@ class GitCheckout:
         except ValueError:
             return None
 
+    def resolve(self, revision: str) -> str | None:
+        """The commit id a branch, tag or revision names, or None when there is no such revision."""
+        try:
+            return self.repo.commit(revision).hexsha
+        except (git.BadName, ValueError, git.GitCommandError):
+            return None
+
     def _relative(self, path: str) -> str | None:
         return path[len(self.prefix):] if path.startswith(self.prefix) else None
 

@@ -12,9 +12,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from junitbot.analysis import CodeGraph, open_checkout, update_graph
 from junitbot.config import JunitbotConfig
-from junitbot.generation.generate import generate_tests
+from junitbot.generation.generate import GenerationResult, generate_tests
 from junitbot.generation.output import WriteOutcome, remove_orphans, write_tests
-from junitbot.generation.targets import targets_for
+from junitbot.generation.targets import Target, prioritize_full_pass, targets_for
 from junitbot.state import StateDir
 
 ProgressCallback = Callable[[str, int, int], None]
@@ -57,6 +57,19 @@ class RunReport(BaseModel):
         return sum(1 for r in self.results if r.status == "kept")
 
 
+class RunPlan(BaseModel):
+    """What a run covers: the mode, and the changed files (None: every class) or the named classes."""
+
+    model_config = ConfigDict(frozen=True)
+
+    mode: str
+    head: str | None
+    changed_paths: tuple[str, ...] | None
+    classes: tuple[str, ...] = ()
+    dry_run: bool = False
+    max_classes: int | None = None
+
+
 def run_pipeline(
     root: Path,
     config: JunitbotConfig,
@@ -68,27 +81,55 @@ def run_pipeline(
     dry_run: bool = False,
     progress: ProgressCallback | None = None,
 ) -> RunReport:
-    """One run of the main job on a repository."""
+    """One run of the main job on a repository, calling the stages directly (Dagster runs the same stages)."""
     started = time.perf_counter()
     summary = update_graph(root, state, config, progress=progress)
-    mode, changed = _changed_paths(root, state, summary.commit, full=full, since=since, classes=classes)
+    plan = plan_run(root, state, summary.commit, full=full, since=since, classes=classes, dry_run=dry_run)
     with CodeGraph.open(state.graph_db) as graph:
-        targets = targets_for(graph, config, changed_paths=changed, classes=classes)
+        targets = select_targets(graph, config, plan)
         result = generate_tests(targets, root=root, graph=graph, config=config, state=state,
                                 commit=summary.commit, progress=progress)
+    report = finish_run(root, config, state, plan, targets, result)
+    return save_report(report.model_copy(update={"seconds": {**report.seconds,
+                                                             "total": round(time.perf_counter() - started, 3)}}),
+                       state)
+
+
+def plan_run(
+    root: Path, state: StateDir, head: str | None, *, full: bool = False, since: str | None = None,
+    classes: Sequence[str] = (), dry_run: bool = False, max_classes: int | None = None,
+) -> RunPlan:
+    """Named classes; or everything; or the files changed since REV or since the last run (else everything)."""
+    mode, changed = _changed_paths(root, state, head, full=full, since=since, classes=classes)
+    return RunPlan(mode=mode, head=head, changed_paths=None if changed is None else tuple(changed),
+                   classes=tuple(classes), dry_run=dry_run, max_classes=max_classes)
+
+
+def select_targets(graph: CodeGraph, config: JunitbotConfig, plan: RunPlan) -> list[Target]:
+    """The run's targets; a full pass puts classes without tests, then the most depended-upon, first."""
+    targets = targets_for(graph, config, changed_paths=plan.changed_paths, classes=plan.classes)
+    if plan.changed_paths is None and not plan.classes:
+        targets = prioritize_full_pass(graph, targets)
+    return targets
+
+
+def finish_run(
+    root: Path, config: JunitbotConfig, state: StateDir, plan: RunPlan, targets: Sequence[Target],
+    result: GenerationResult,
+) -> RunReport:
+    """Write the kept tests (unless a dry run), remove tests of classes that are gone, record the commit."""
+    with CodeGraph.open(state.graph_db) as graph:
         test_files = [path for path, _ in graph.source_files(test=True)]
         existing = {row.fqn for row in graph.types()}
     verdicts = {v.target: v for v in (result.validation.verdicts if result.validation else ())}
     results = [_class_result(t.fqn, t.reason, verdicts.get(t.fqn), result.skipped) for t in targets]
     files: list[WriteOutcome] = []
-    if not dry_run:
+    if not plan.dry_run:
         files += write_tests(root, {v.path: v.source for v in verdicts.values() if v.kept and v.source})
         files += remove_orphans(root, test_files, existing)
-        _record_run(state, summary.commit)
-    report = RunReport(commit=summary.commit, mode=mode, backend=config.generation.backend, dry_run=dry_run,
-                       targets=len(targets), results=tuple(results), files=tuple(files),
-                       seconds={**result.seconds, "total": round(time.perf_counter() - started, 3)})
-    return _save(report, state)
+        _record_run(state, plan.head)
+    return RunReport(commit=plan.head, mode=plan.mode, backend=config.generation.backend, dry_run=plan.dry_run,
+                     targets=len(targets), results=tuple(results), files=tuple(files), seconds=dict(result.seconds))
 
 
 def _changed_paths(
@@ -150,7 +191,7 @@ def _record_run(state: StateDir, commit: str | None) -> None:
         (state.ensure().root / _LAST_RUN).write_text(json.dumps({"commit": commit}))
 
 
-def _save(report: RunReport, state: StateDir) -> RunReport:
+def save_report(report: RunReport, state: StateDir) -> RunReport:
     """Write report.json and report.md into a new run directory; returns the report with its path."""
     directory = state.ensure().root / "runs" / datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
     directory.mkdir(parents=True, exist_ok=True)

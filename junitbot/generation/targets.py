@@ -52,3 +52,22 @@ def targets_for(
         if row is not None and (named or selected_by_config(row.path, config)):
             targets.append(Target(fqn=fqn, file=row.path, reason=reason))
     return targets
+
+
+def prioritize_full_pass(graph: CodeGraph, targets: Iterable[Target]) -> list[Target]:
+    """A full pass's order: classes without any test first, then the most depended-upon, then by name;
+    interfaces and annotations last.
+
+    `max_classes_per_run` caps a run from the front, so a scheduled pass spreads over nights in this order.
+    """
+    analyzer = DependencyAnalyzer(graph)
+    kinds = {row.fqn: row.kind for row in graph.types()}
+
+    def key(target: Target) -> tuple[bool, bool, int, str]:
+        # Interfaces and annotations have no behaviour of their own to test: they go last whatever their fame.
+        contract = kinds.get(target.fqn) in ("interface", "annotation")
+        tested = bool(analyzer.tests_of(target.fqn))
+        dependents = len({source for source, _ in graph.dependents(target.fqn)})
+        return (contract, tested, -dependents, target.fqn)
+
+    return sorted(targets, key=key)

@@ -1,0 +1,1 @@
+"""Dagster assets, asset checks and resources: thin wrappers over the domain packages."""

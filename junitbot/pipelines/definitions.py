@@ -1,0 +1,31 @@
+"""One `Definitions` object per repository: assets, checks, jobs, schedule, sensor and resources."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from dagster import Definitions
+
+from junitbot.assets.assets import ALL_ASSETS
+from junitbot.assets.checks import ALL_CHECKS
+from junitbot.assets.resources import GenerationBackendResource, GitHubResource, RepositoryResource
+from junitbot.config import load_config
+from junitbot.pipelines.jobs import full_repo_job, incremental_job, regenerate_job
+from junitbot.pipelines.schedules import branch_sensor, full_pass_schedule
+
+
+def build_definitions(repo: str | Path, state_dir: str | Path | None = None) -> Definitions:
+    root = Path(repo).resolve()
+    config = load_config(root, overrides={"state_dir": Path(state_dir) if state_dir else None})
+    return Definitions(
+        assets=ALL_ASSETS,
+        asset_checks=ALL_CHECKS,
+        jobs=[incremental_job, full_repo_job, regenerate_job],
+        schedules=[full_pass_schedule(config)],
+        sensors=[branch_sensor(config)],
+        resources={
+            "repository": RepositoryResource(path=str(root), state_dir=str(state_dir) if state_dir else None),
+            "backend": GenerationBackendResource(backend=config.generation.backend),
+            "github": GitHubResource(),
+        },
+    )

@@ -1,0 +1,49 @@
+"""Run a job through Dagster against the repository's persistent instance (what `junitbot run` does)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from junitbot.errors import JunitbotError
+from junitbot.generation.run import RunReport
+from junitbot.state import StateDir
+
+
+class RunFailed(JunitbotError):
+    """A Dagster run of the job failed; the message names the failed steps."""
+
+
+def execute_run(
+    root: Path, state: StateDir, *, mode: str = "incremental", classes: Sequence[str] = (), since: str | None = None,
+    dry_run: bool = False, max_classes: int | None = None, pr_number: int | None = None,
+    state_dir: Path | None = None,
+) -> tuple[RunReport, str]:
+    """Execute the job of `mode` in process, recorded in the instance; returns the report and the run id."""
+    from dagster import DagsterInstance
+
+    from junitbot.pipelines.definitions import build_definitions
+    from junitbot.pipelines.instance import dagster_home
+
+    home = dagster_home(state)
+    os.environ.setdefault("DAGSTER_HOME", str(home))
+    job_name = {"incremental": "incremental_job", "full": "full_repo_job", "regenerate": "regenerate_job"}[mode]
+    defs = build_definitions(root, state_dir)
+    options: dict[str, Any] = {"mode": mode, "classes": list(classes), "since": since, "dry_run": dry_run,
+                               "max_classes": max_classes, "pr_number": pr_number}
+    with DagsterInstance.from_config(str(home)) as instance:
+        result = defs.resolve_job_def(job_name).execute_in_process(
+            run_config={"ops": {"changeset": {"config": options}},
+                        # The instance records every event; the console gets only what needs a person.
+                        "loggers": {"console": {"config": {"log_level": "WARNING"}}}},
+            instance=instance, raise_on_error=False)
+        if not result.success:
+            failed = [e.step_key or "" for e in result.all_events if e.is_step_failure]
+            messages = [str(e.event_specific_data.error.message).strip()  # type: ignore[union-attr]
+                        for e in result.all_events if e.is_step_failure and e.event_specific_data]
+            raise RunFailed(f"run {result.run_id} failed in {', '.join(failed) or 'the job'}: "
+                            f"{'; '.join(messages)[:2000]}")
+        report = result.output_for_node("test_report")
+    return report, result.run_id

@@ -1,0 +1,36 @@
+"""The Dagster instance of a repository: DAGSTER_HOME under its state directory, SQLite, no telemetry."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+
+from junitbot.state import StateDir
+
+_INSTANCE_CONFIG = {
+    # No network on most runners, and nothing to sign up for: the UI must open straight onto the assets.
+    "telemetry": {"enabled": False},
+    "nux": {"enabled": False},
+    # Runs started by the sensor, the schedule or the UI go to the default run coordinator's queue;
+    # the pool keeps GPU steps of two runs from overlapping on one runner.
+    "concurrency": {"pools": {"default_limit": 1}},
+}
+
+
+def dagster_home(state: StateDir) -> Path:
+    """`<state>/dagster`, with a dagster.yaml written on first use (a user's own settings are kept)."""
+    home = state.ensure().root / "dagster"
+    home.mkdir(parents=True, exist_ok=True)
+    config = home / "dagster.yaml"
+    if not config.exists():
+        config.write_text("# written by junitbot; add storage: postgres here to share runs across runners\n"
+                          + yaml.safe_dump(_INSTANCE_CONFIG, sort_keys=False), encoding="utf-8")
+    return home
+
+
+def open_instance(state: StateDir) -> object:
+    """The persistent Dagster instance of this state directory."""
+    from dagster import DagsterInstance
+
+    return DagsterInstance.from_config(str(dagster_home(state)))
