@@ -21,6 +21,8 @@ bench: .venv/.installed
 	.venv/bin/python bench/bench_graph.py
 	.venv/bin/python bench/bench_validation.py
 	.venv/bin/python bench/bench_generation.py
+	.venv/bin/python bench/bench_retrieval.py
+	.venv/bin/python bench/bench_dagster.py
 
 clean:
 	rm -rf $(EXAMPLE)/.junitbot .pytest_cache
