@@ -98,7 +98,7 @@ def impacted_classes(context: AssetExecutionContext, changeset: RunPlan,
                      repository: RepositoryResource) -> Output[list[Target]]:
     settings = repository.config()
     with CodeGraph.open(repository.state().graph_db) as graph:
-        targets = select_targets(graph, settings, changeset)
+        targets = select_targets(graph, settings, changeset, repository.state())
     cap = changeset.max_classes or settings.generation.max_classes_per_run
     left = targets[cap:]
     targets = targets[:cap]

@@ -5,11 +5,14 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict
 
-from junitbot.generation.run import RunReport
 from junitbot.state import StateDir
+
+if TYPE_CHECKING:
+    from junitbot.generation.run import RunReport
 
 _CURRENT = "coverage.json"
 _PREVIOUS = "coverage.previous.json"

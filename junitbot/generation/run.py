@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from junitbot.analysis import CodeGraph, open_checkout, update_graph
 from junitbot.config import JunitbotConfig
 from junitbot.generation.generate import GenerationResult, generate_tests
+from junitbot.generation.history import load_coverage
 from junitbot.generation.output import WriteOutcome, remove_orphans, write_tests
 from junitbot.generation.targets import Target, prioritize_full_pass, targets_for
 from junitbot.state import StateDir
@@ -86,7 +87,7 @@ def run_pipeline(
     summary = update_graph(root, state, config, progress=progress)
     plan = plan_run(root, state, summary.commit, full=full, since=since, classes=classes, dry_run=dry_run)
     with CodeGraph.open(state.graph_db) as graph:
-        targets = select_targets(graph, config, plan)
+        targets = select_targets(graph, config, plan, state)
         result = generate_tests(targets, root=root, graph=graph, config=config, state=state,
                                 commit=summary.commit, progress=progress)
     report = finish_run(root, config, state, plan, targets, result)
@@ -105,11 +106,14 @@ def plan_run(
                    classes=tuple(classes), dry_run=dry_run, max_classes=max_classes)
 
 
-def select_targets(graph: CodeGraph, config: JunitbotConfig, plan: RunPlan) -> list[Target]:
-    """The run's targets; a full pass puts classes without tests, then the most depended-upon, first."""
+def select_targets(graph: CodeGraph, config: JunitbotConfig, plan: RunPlan,
+                   state: StateDir | None = None) -> list[Target]:
+    """The run's targets; a full pass puts classes without tests, then the most depended-upon, then the least
+    covered (from the coverage history in `state`) first."""
     targets = targets_for(graph, config, changed_paths=plan.changed_paths, classes=plan.classes)
     if plan.changed_paths is None and not plan.classes:
-        targets = prioritize_full_pass(graph, targets)
+        history = load_coverage(state) if state is not None else {}
+        targets = prioritize_full_pass(graph, targets, {fqn: entry.line for fqn, entry in history.items()})
     return targets
 
 
