@@ -144,6 +144,8 @@ def _add_run(commands: Any) -> None:
     scope.add_argument("--classes", nargs="+", metavar="CLASS", default=(), help="exactly these classes")
     command.add_argument("--dry-run", action="store_true", help="report what would be written, write nothing")
     command.add_argument("--max-classes", type=int, metavar="N", help="at most N targets (default from config)")
+    command.add_argument("--publish", action="store_true",
+                         help="open or update the bot's pull request (GITHUB_TOKEN and GITHUB_REPOSITORY)")
     command.add_argument("--direct", action="store_true",
                          help="call the stages directly instead of running the Dagster job (not recorded in the UI)")
     command.set_defaults(handler=_cmd_run)
@@ -174,7 +176,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
                 else _nothing():
             report, run_id = execute_run(root, state, mode=mode, classes=args.classes, since=args.since,
                                          dry_run=args.dry_run, max_classes=args.max_classes,
-                                         state_dir=getattr(args, "state_dir", None))
+                                         state_dir=getattr(args, "state_dir", None), publish=args.publish)
     if args.json:
         _print_json({**report.model_dump(mode="json"), "dagster_run_id": run_id})
         return 0
@@ -220,9 +222,10 @@ def _add_ci(commands: Any) -> None:
 
 def _cmd_ci(args: argparse.Namespace) -> int:
     from junitbot.bot.ci import main_ci
+    from junitbot.pipelines.execute import dagster_runner
 
     return main_ci(repo=args.repo, state_dir=args.state_dir, config_file=args.config, backend=args.backend,
-                   model=args.model, mode=args.mode, dry_run=args.dry_run)
+                   model=args.model, mode=args.mode, dry_run=args.dry_run, runner=dagster_runner)
 
 
 # -- ui ----------------------------------------------------------------------------------------------

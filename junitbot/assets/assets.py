@@ -11,7 +11,7 @@ from pydantic import Field
 
 from junitbot.analysis import CodeGraph, open_checkout, update_graph
 from junitbot.analysis.models import IndexSummary
-from junitbot.assets.resources import GenerationBackendResource, RepositoryResource
+from junitbot.assets.resources import GenerationBackendResource, GitHubResource, RepositoryResource
 from junitbot.generation.generate import GenerationResult, generate_tests
 from junitbot.generation.history import record_coverage
 from junitbot.generation.run import (
@@ -160,6 +160,24 @@ def test_report(context: AssetExecutionContext, validated_tests: RunReport,
     })
 
 
+@asset(group_name=GROUP, description="The bot's pull request with the run's tests and report (needs the github "
+                                    "resource's token and repository; skipped without them).")
+def test_pull_request(context: AssetExecutionContext, test_report: RunReport, repository: RepositoryResource,
+                      github: GitHubResource) -> Output[dict[str, Any] | None]:
+    if not (github.token and github.repository):
+        return Output(None, metadata={"status": "skipped", "reason": "no GitHub token and repository configured"})
+    if test_report.dry_run:
+        return Output(None, metadata={"status": "skipped", "reason": "dry run"})
+    from junitbot.bot.publish_run import publish_run
+
+    delivery = publish_run(repository.root, repository.config(), repository.state(), test_report,
+                           token=github.token, repository=github.repository, api_url=github.api_url)
+    return Output(delivery.model_dump(mode="json"), metadata={
+        "status": delivery.status, "message": delivery.message, "branch": delivery.branch or "",
+        **({"pull_request": MetadataValue.url(delivery.pull_url)} if delivery.pull_url else {}),
+    })
+
+
 def _coverage_table(report: RunReport) -> str:
     def percent(value: float | None) -> str:
         return "–" if value is None else f"{value:.0%}"
@@ -171,4 +189,4 @@ def _coverage_table(report: RunReport) -> str:
 
 
 ALL_ASSETS: list[Any] = [changeset, code_graph, embedding_index, impacted_classes, generated_tests, validated_tests,
-                         test_report]
+                         test_report, test_pull_request]

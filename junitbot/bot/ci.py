@@ -168,9 +168,8 @@ def _with_backend(config: JunitbotConfig, backend: str) -> JunitbotConfig:
 
 
 def _settings_of(config: JunitbotConfig) -> BotSettings:
-    """`config.bot` once JunitbotConfig carries it; the defaults until then."""
-    bot = getattr(config, "bot", None)
-    return bot if isinstance(bot, BotSettings) else BotSettings()
+    """The `bot:` section of the configuration."""
+    return config.bot
 
 
 def _start(environ: Mapping[str, str], root: Path, config: JunitbotConfig, settings: BotSettings,

@@ -23,6 +23,7 @@ from junitbot.errors import JunitbotError
 from junitbot.generation.assertions import assertj_statement, value_assertions, verify_lines
 from junitbot.generation.imports import ImportSet
 from junitbot.generation.literals import java_string
+from junitbot.generation.llm_loop import Origin, TargetOutcome
 from junitbot.generation.models import Skip, TestShell
 from junitbot.generation.observations import Observation
 from junitbot.generation.output import marker_line, test_path
@@ -32,7 +33,13 @@ from junitbot.generation.scenarios import scenarios_for, testable_methods
 from junitbot.generation.style import AssertionStyle, NamingStyle, assertion_style, naming_style, test_name
 from junitbot.generation.targets import Target
 from junitbot.state import StateDir
-from junitbot.validation import TestCandidate, ValidationReport, discover_classpath, validate_candidates
+from junitbot.validation import (
+    Frameworks,
+    TestCandidate,
+    ValidationReport,
+    discover_classpath,
+    validate_candidates,
+)
 from junitbot.validation.build import build_main_classes
 from junitbot.validation.sandbox import detect_isolation
 
@@ -46,7 +53,11 @@ _STATIC_IMPORTS: dict[str, tuple[str, ...]] = {
 
 
 class GenerationResult(BaseModel):
-    """What the template backend produced: candidates, the validation of them, and the classes it skipped."""
+    """What a backend produced: candidates, the validation of them, and the classes it skipped.
+
+    `llm` holds the model's outcome per target (empty for the template backend); each says where the kept
+    test class came from (`origin`) and which expected values were corrected.
+    """
 
     model_config = ConfigDict(frozen=True)
 
@@ -56,6 +67,16 @@ class GenerationResult(BaseModel):
     scenarios: int = 0
     observed: int = 0
     seconds: dict[str, float] = Field(default_factory=dict)
+    backend: str = "template"
+    llm: tuple[TargetOutcome, ...] = ()
+
+    def origin(self, target: str) -> Origin | None:
+        """Where the kept test class of `target` came from: llm, merged, corrected or template; None: nothing kept."""
+        outcome = next((o for o in self.llm if o.target == target), None)
+        if outcome is not None:
+            return outcome.origin
+        verdicts = self.validation.verdicts if self.validation else ()
+        return "template" if any(v.target == target and v.kept for v in verdicts) else None
 
 
 @dataclass
@@ -225,7 +246,29 @@ def _covered(verdict: object) -> int:
 
 
 def _path(plan: _Plan, config: JunitbotConfig) -> str:
-    return test_path(plan.info.fqn, plan.info.package, plan.info.file, suffix=config.generation.test_suffix)
+    return generated_test_path(plan.info, config)
+
+
+def generated_test_path(info: ClassInfo, config: JunitbotConfig) -> str:
+    """The repo-relative path of the generated test of `info` (every backend writes to the same file)."""
+    return test_path(info.fqn, info.package, info.file, suffix=config.generation.test_suffix)
+
+
+def class_shell(
+    info: ClassInfo, *, graph: CodeGraph, analyzer: DependencyAnalyzer, frameworks: Frameworks,
+    config: JunitbotConfig, commit: str | None,
+) -> TestShell | Skip:
+    """The test class shell of `info` as the no-model generator writes it (the model's skeleton), or why not."""
+    try:
+        context = analyzer.test_context_for(info.fqn)
+        return test_shell(info, context, frameworks, lookup=graph.class_info,
+                          test_class_name=Path(generated_test_path(info, config)).stem,
+                          header_comment=marker_line(info.fqn, commit))
+    except JunitbotError as e:
+        return Skip(target=info.fqn, reason=str(e))
+
+
+class_shell.__test__ = False  # type: ignore[attr-defined]  # pytest must not collect it where tests import it
 
 
 def _plan(
@@ -241,14 +284,8 @@ def _plan(
         if info is None:
             skipped.append(Skip(target=target.fqn, reason="not in the graph"))
             continue
-        try:
-            context = analyzer.test_context_for(target.fqn)
-            name = test_path(info.fqn, info.package, info.file, suffix=config.generation.test_suffix)
-            shell = test_shell(info, context, frameworks, lookup=graph.class_info,  # type: ignore[arg-type]  # Frameworks
-                               test_class_name=Path(name).stem, header_comment=marker_line(info.fqn, commit))
-        except JunitbotError as e:
-            skipped.append(Skip(target=target.fqn, reason=str(e)))
-            continue
+        shell = class_shell(info, graph=graph, analyzer=analyzer, frameworks=frameworks,  # type: ignore[arg-type]  # Frameworks
+                            config=config, commit=commit)
         if isinstance(shell, Skip):
             skipped.append(shell)
             continue

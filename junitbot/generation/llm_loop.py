@@ -25,7 +25,7 @@ from junitbot.generation.backends.base import Backend, ChatMessage, GenerationRe
 from junitbot.generation.backends.settings import LLMSettings
 from junitbot.generation.context import ContextBuilder, TargetContext
 from junitbot.generation.llm_output import extract_java, hostile_reasons
-from junitbot.generation.models import TestShell
+from junitbot.generation.models import Correction, TestShell
 from junitbot.generation.prompts import RepairInput, compiler_lines, generation_messages, repair_messages
 from junitbot.generation.skeleton import fit_class, insert_members, merge_into_shell
 from junitbot.validation import Severity, TestCandidate, ValidationIssue, Verdict
@@ -36,6 +36,7 @@ log = logging.getLogger(__name__)
 Validate = Callable[[Sequence[TestCandidate]], Sequence[Verdict]]
 AttemptStatus = Literal["kept", "failed", "no-code", "refused", "backend-error", "filtered"]
 FinalStatus = Literal["kept", "failed", "skipped"]
+Origin = Literal["llm", "merged", "template", "corrected"]
 _ANSWER_SHOWN = 4000  # characters of an unusable answer shown back to the model
 
 
@@ -84,6 +85,12 @@ class TargetOutcome(_Record):
     kept_methods: tuple[str, ...] = ()
     dropped_methods: tuple[str, ...] = ()
     verdict: Verdict | None = None
+    # Set after the loop by `generate_with_backend`: where the target's kept class came from (None: nothing
+    # kept), expected values corrected to what the code returned, no-model methods merged in, and why.
+    origin: Origin | None = None
+    corrections: tuple[Correction, ...] = ()
+    merged_methods: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
 
 
 @dataclass

@@ -1,4 +1,4 @@
-"""Records of the deterministic generator: built values, test class shells and skipped classes."""
+"""Records of generation: built values, test class shells, skipped classes and corrected expectations."""
 
 from __future__ import annotations
 
@@ -47,6 +47,15 @@ class Skip(_Record):
 
     target: str
     reason: str
+
+
+class Correction(_Record):
+    """An `assertEquals` whose expected literal was replaced by the value the code returned in every run."""
+
+    method: str
+    line: int
+    expected: str
+    actual: str
 
 
 class TestShell(_Record):

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
-from dagster import Definitions
+from dagster import Definitions, EnvVar
 
 from junitbot.assets.assets import ALL_ASSETS
 from junitbot.assets.checks import ALL_CHECKS
@@ -14,7 +15,16 @@ from junitbot.pipelines.jobs import full_repo_job, incremental_job, regenerate_j
 from junitbot.pipelines.schedules import branch_sensor, full_pass_schedule
 
 
-def build_definitions(repo: str | Path, state_dir: str | Path | None = None) -> Definitions:
+def _github_from_environment() -> GitHubResource:
+    """GITHUB_TOKEN and GITHUB_REPOSITORY when a deployment sets them (an EnvVar keeps the token out of the UI)."""
+    if os.environ.get("GITHUB_TOKEN") and os.environ.get("GITHUB_REPOSITORY"):
+        return GitHubResource(token=EnvVar("GITHUB_TOKEN"), repository=os.environ["GITHUB_REPOSITORY"],
+                              api_url=os.environ.get("GITHUB_API_URL", "https://api.github.com"))
+    return GitHubResource()
+
+
+def build_definitions(repo: str | Path, state_dir: str | Path | None = None, *, publish: bool = True) -> Definitions:
+    """The code location of one repository; `publish=False` leaves `test_pull_request` without GitHub."""
     root = Path(repo).resolve()
     config = load_config(root, overrides={"state_dir": Path(state_dir) if state_dir else None})
     return Definitions(
@@ -26,6 +36,6 @@ def build_definitions(repo: str | Path, state_dir: str | Path | None = None) -> 
         resources={
             "repository": RepositoryResource(path=str(root), state_dir=str(state_dir) if state_dir else None),
             "backend": GenerationBackendResource(backend=config.generation.backend),
-            "github": GitHubResource(),
+            "github": _github_from_environment() if publish else GitHubResource(),
         },
     )

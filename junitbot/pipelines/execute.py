@@ -19,7 +19,7 @@ class RunFailed(JunitbotError):
 def execute_run(
     root: Path, state: StateDir, *, mode: str = "incremental", classes: Sequence[str] = (), since: str | None = None,
     dry_run: bool = False, max_classes: int | None = None, pr_number: int | None = None,
-    state_dir: Path | None = None,
+    state_dir: Path | None = None, publish: bool = False,
 ) -> tuple[RunReport, str]:
     """Execute the job of `mode` in process, recorded in the instance; returns the report and the run id."""
     from dagster import DagsterInstance
@@ -30,7 +30,8 @@ def execute_run(
     home = dagster_home(state)
     os.environ.setdefault("DAGSTER_HOME", str(home))
     job_name = {"incremental": "incremental_job", "full": "full_repo_job", "regenerate": "regenerate_job"}[mode]
-    defs = build_definitions(root, state_dir)
+    # Publishing from a shell that happens to export GITHUB_TOKEN would surprise: it is asked for explicitly.
+    defs = build_definitions(root, state_dir, publish=publish)
     options: dict[str, Any] = {"mode": mode, "classes": list(classes), "since": since, "dry_run": dry_run,
                                "max_classes": max_classes, "pr_number": pr_number}
     with DagsterInstance.from_config(str(home)) as instance:
@@ -47,3 +48,13 @@ def execute_run(
                             f"{'; '.join(messages)[:2000]}")
         report = result.output_for_node("test_report")
     return report, result.run_id
+
+
+def dagster_runner(root: Path, config: object, state: StateDir, request: object) -> RunReport:
+    """The bot's runner (`junitbot ci`): the event's run as a Dagster job, recorded in the instance."""
+    full = bool(getattr(request, "full", False))
+    classes = tuple(getattr(request, "classes", ()))
+    mode = "regenerate" if classes else "full" if full else "incremental"
+    report, _ = execute_run(root, state, mode=mode, classes=classes, since=getattr(request, "since", None),
+                            state_dir=state.root)
+    return report

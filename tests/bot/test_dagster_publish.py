@@ -1,0 +1,46 @@
+"""The `test_pull_request` asset: a Dagster run publishes the bot's one pull request, and updates it in place."""
+
+from __future__ import annotations
+
+import pytest
+from dagster import AssetKey, DagsterInstance
+
+from junitbot.pipelines.execute import execute_run
+from junitbot.pipelines.instance import dagster_home
+from tests.bot.conftest import CART, REPOSITORY, TOKEN, World
+
+
+def test_runs_through_dagster_open_then_update_one_pull_request(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GITHUB_TOKEN", TOKEN)
+    monkeypatch.setenv("GITHUB_REPOSITORY", REPOSITORY)
+    monkeypatch.setenv("GITHUB_API_URL", world.double.url)
+    first, _ = execute_run(world.root, world.state, mode="incremental", publish=True, state_dir=world.state.root)
+    assert first.kept >= 1
+    pulls = world.double.open_pulls()
+    assert len(pulls) == 1 and pulls[0]["head"]["ref"] == "junitbot/main" and pulls[0]["base"]["ref"] == "main"
+    assert any(p.endswith("GeneratedTest.java") for p in world.remote_files("junitbot/main"))
+
+    world.commit({"src/main/java/com/acme/shop/Cart.java": CART.replace(
+        "public Money total() { return total; }",
+        "public Money total() { return total; }\n\n    public boolean isEmpty() { return total.cents() == 0; }")},
+        "Cart.isEmpty")
+    execute_run(world.root, world.state, mode="incremental", publish=True, state_dir=world.state.root)
+    pulls = world.double.open_pulls()
+    assert len(pulls) == 1, "the same pull request is updated, never a second one"
+    assert "isEmpty" in (world.remote_file("junitbot/main", "src/test/java/com/acme/shop/CartGeneratedTest.java") or "")
+    with DagsterInstance.from_config(str(dagster_home(world.state))) as instance:
+        event = instance.get_latest_materialization_event(AssetKey("test_pull_request"))
+        assert event is not None and event.asset_materialization is not None
+        metadata = event.asset_materialization.metadata
+        assert metadata["status"].value in ("updated", "opened") and "pull_request" in metadata
+    for path in world.tmp.rglob("*"):
+        if path.is_file() and path.suffix in (".md", ".json", ".txt", ".patch", ".log"):
+            assert TOKEN not in path.read_text(errors="replace"), path
+
+
+def test_without_publish_the_asset_is_skipped(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GITHUB_TOKEN", TOKEN)
+    monkeypatch.setenv("GITHUB_REPOSITORY", REPOSITORY)
+    monkeypatch.setenv("GITHUB_API_URL", world.double.url)
+    execute_run(world.root, world.state, mode="incremental", state_dir=world.state.root)
+    assert world.double.open_pulls() == [] and world.remote_sha("junitbot/main") is None
