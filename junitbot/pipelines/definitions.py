@@ -23,8 +23,10 @@ def _github_from_environment() -> GitHubResource:
     return GitHubResource()
 
 
-def build_definitions(repo: str | Path, state_dir: str | Path | None = None, *, publish: bool = True) -> Definitions:
-    """The code location of one repository; `publish=False` leaves `test_pull_request` without GitHub."""
+def build_definitions(repo: str | Path, state_dir: str | Path | None = None, *, publish: bool = True,
+                      github: GitHubResource | None = None) -> Definitions:
+    """The code location of one repository; `publish=False` leaves `test_pull_request` without GitHub, and
+    `github` gives it a resource directly (the token then never sits in the process environment)."""
     root = Path(repo).resolve()
     config = load_config(root, overrides={"state_dir": Path(state_dir) if state_dir else None})
     return Definitions(
@@ -36,6 +38,6 @@ def build_definitions(repo: str | Path, state_dir: str | Path | None = None, *, 
         resources={
             "repository": RepositoryResource(path=str(root), state_dir=str(state_dir) if state_dir else None),
             "backend": GenerationBackendResource(backend=config.generation.backend),
-            "github": _github_from_environment() if publish else GitHubResource(),
+            "github": github or (_github_from_environment() if publish else GitHubResource()),
         },
     )

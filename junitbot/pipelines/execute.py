@@ -31,7 +31,18 @@ def execute_run(
     os.environ.setdefault("DAGSTER_HOME", str(home))
     job_name = {"incremental": "incremental_job", "full": "full_repo_job", "regenerate": "regenerate_job"}[mode]
     # Publishing from a shell that happens to export GITHUB_TOKEN would surprise: it is asked for explicitly.
-    defs = build_definitions(root, state_dir, publish=publish)
+    github = None
+    if publish:
+        from junitbot.assets.resources import GitHubResource
+
+        # Out of the environment before any build tool or test JVM starts: only the resource holds it.
+        token = os.environ.pop("GITHUB_TOKEN", None)
+        repository = os.environ.get("GITHUB_REPOSITORY")
+        if not (token and repository):
+            raise JunitbotError("--publish needs GITHUB_TOKEN and GITHUB_REPOSITORY (owner/name)")
+        github = GitHubResource(token=token, repository=repository,
+                                api_url=os.environ.get("GITHUB_API_URL", "https://api.github.com"))
+    defs = build_definitions(root, state_dir, publish=False, github=github)
     options: dict[str, Any] = {"mode": mode, "classes": list(classes), "since": since, "dry_run": dry_run,
                                "max_classes": max_classes, "pr_number": pr_number}
     with DagsterInstance.from_config(str(home)) as instance:

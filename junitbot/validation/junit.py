@@ -42,6 +42,8 @@ _MESSAGE_CHARS = 2000
 _TAIL_CHARS = 4000
 # Variables through which a runner's JVM options would leak into test runs and change their outcome.
 _JVM_OPTION_VARIABLES = ("JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS")
+_PASSED_VARIABLES = frozenset({"PATH", "HOME", "USER", "LOGNAME", "LANG", "LANGUAGE", "TZ", "TMPDIR", "JAVA_HOME",
+                               "TERM"})
 # Later repetitions vary what unit tests most often depend on by accident: order, zone, locale, charset.
 _TIMEZONES = ("Pacific/Kiritimati", "America/St_Johns", "Asia/Kathmandu")
 _LOCALES = ("de-DE", "tr-TR", "ja-JP")
@@ -283,7 +285,9 @@ def _agent_paths(java_agent_option: str | None, workdir: Path) -> tuple[list[Pat
 
 
 def _environment(environ: Mapping[str, str]) -> dict[str, str]:
-    return {key: value for key, value in environ.items() if key not in _JVM_OPTION_VARIABLES}
+    """Only what a JVM needs: the repository's tests never see tokens or other secrets of the runner."""
+    return {key: value for key, value in environ.items()
+            if (key in _PASSED_VARIABLES or key.startswith("LC_")) and key not in _JVM_OPTION_VARIABLES}
 
 
 def _cases(

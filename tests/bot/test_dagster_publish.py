@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 from dagster import AssetKey, DagsterInstance
 
@@ -16,6 +18,7 @@ def test_runs_through_dagster_open_then_update_one_pull_request(world: World, mo
     monkeypatch.setenv("GITHUB_API_URL", world.double.url)
     first, _ = execute_run(world.root, world.state, mode="incremental", publish=True, state_dir=world.state.root)
     assert first.kept >= 1
+    assert "GITHUB_TOKEN" not in os.environ, "no build tool or test JVM of the run could read the token"
     pulls = world.double.open_pulls()
     assert len(pulls) == 1 and pulls[0]["head"]["ref"] == "junitbot/main" and pulls[0]["base"]["ref"] == "main"
     assert any(p.endswith("GeneratedTest.java") for p in world.remote_files("junitbot/main"))
@@ -24,6 +27,7 @@ def test_runs_through_dagster_open_then_update_one_pull_request(world: World, mo
         "public Money total() { return total; }",
         "public Money total() { return total; }\n\n    public boolean isEmpty() { return total.cents() == 0; }")},
         "Cart.isEmpty")
+    monkeypatch.setenv("GITHUB_TOKEN", TOKEN)  # each publishing run takes the token out of the environment
     execute_run(world.root, world.state, mode="incremental", publish=True, state_dir=world.state.root)
     pulls = world.double.open_pulls()
     assert len(pulls) == 1, "the same pull request is updated, never a second one"

@@ -144,6 +144,18 @@ class EnvTest {
 }
 """
 
+SECRET_TEST = """
+package com.acme;
+
+import static org.junit.jupiter.api.Assertions.*;
+import org.junit.jupiter.api.Test;
+
+class SecretTest {
+    @Test void noToken() { assertNull(System.getenv("GITHUB_TOKEN")); assertNull(System.getenv("OPENAI_API_KEY")); }
+    @Test void path() { assertNotNull(System.getenv("PATH")); }
+}
+"""
+
 SANDBOX_TEST = """
 package com.acme;
 
@@ -189,6 +201,7 @@ def classes(tmp_path_factory: pytest.TempPathFactory) -> Path:
         "com/acme/HangTest.java": HANG_TEST,
         "com/acme/EnvTest.java": ENV_TEST,
         "com/acme/SandboxTest.java": SANDBOX_TEST,
+        "com/acme/SecretTest.java": SECRET_TEST,
     }
     return compile_java(sources, tmp_path_factory.mktemp("junit") / "classes")
 
@@ -303,6 +316,15 @@ def test_unknown_class_or_method_fails_discovery_with_the_cause(
     message = result.cases[0].message or ""
     assert message.startswith("JUnit could not discover the selected tests, so none ran")
     assert "ClassNotFoundException: com.acme.NoSuchTest" in message
+
+
+def test_the_runners_secrets_never_reach_the_tests(
+    classes: Path, tmp_path: Path, isolation: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("GITHUB_TOKEN", "ghs_secret")
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-secret")
+    result = _run(classes, ["com.acme.SecretTest"], tmp_path / "run", isolation)
+    assert {c.method: c.status for c in result.cases} == {"noToken": "passed", "path": "passed"}
 
 
 def test_environment_dependent_tests_flip_across_repetitions(classes: Path, tmp_path: Path, isolation: str) -> None:
