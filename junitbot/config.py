@@ -263,9 +263,16 @@ def load_config(
     *,
     environ: Mapping[str, str] | None = None,
     overrides: Mapping[str, Any] | None = None,
+    config_file: Path | None = None,
 ) -> JunitbotConfig:
-    """Read `.junitbot.yml`, then `JUNITBOT_*` variables, then `overrides` (CLI flags); later wins."""
-    config_file = repo / CONFIG_FILE
+    """Read `.junitbot.yml` (or `config_file`), then `JUNITBOT_*` variables, then `overrides` (CLI flags);
+    later wins. A `config_file` that is named must exist."""
+    if config_file is not None:
+        config_file = config_file if config_file.is_absolute() else repo / config_file
+        if not config_file.is_file():
+            raise ConfigError(f"config file {config_file} does not exist")
+    else:
+        config_file = repo / CONFIG_FILE
     values: dict[str, Any] = {}
     origin: dict[str, str] = {}
     if config_file.is_file():

@@ -50,5 +50,7 @@ class StateDir:
         self.root.mkdir(parents=True, exist_ok=True)
         ignore = self.root / ".gitignore"
         if not ignore.exists():
-            ignore.write_text("# junitbot state: never commit\n*\n", encoding="utf-8")
+            # Everything but the prompt and report templates a team keeps in .junitbot/templates/.
+            ignore.write_text("# junitbot state: never commit\n*\n!templates/\n!templates/**\n",
+                              encoding="utf-8")
         return self

@@ -30,7 +30,12 @@ def test_index_json_reports_a_full_then_incremental_build(shop_repo: Path, capsy
     _, out, _ = _run(capsys, "index", "--repo", str(shop_repo), "--json", "--graph-only")
     second = json.loads(out)["graph"]
     assert second["incremental"] is True and second["files_parsed"] == 0
-    assert (shop_repo / ".junitbot" / ".gitignore").read_text().strip().endswith("*")
+    # The state never shows up as a change; templates a team keeps in .junitbot/templates/ can be committed.
+    (shop_repo / ".junitbot" / "templates").mkdir()
+    (shop_repo / ".junitbot" / "templates" / "pr_body.md.j2").write_text("body")
+    status = subprocess.run(["git", "-C", str(shop_repo), "status", "--porcelain", "--untracked-files=all"],
+                            capture_output=True, text=True, check=True).stdout
+    assert status.strip() == "?? .junitbot/templates/pr_body.md.j2"
 
 
 def test_impact_and_context_json(shop_repo: Path, capsys: pytest.CaptureFixture[str]) -> None:

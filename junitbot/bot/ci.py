@@ -7,9 +7,8 @@ import os
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Protocol, TextIO
+from typing import Protocol, TextIO
 
-import yaml
 from pydantic import ValidationError
 
 from junitbot.bot import publish
@@ -36,7 +35,7 @@ from junitbot.bot.session import (
     utc_now,
 )
 from junitbot.bot.settings import ApiSettings, BotSettings
-from junitbot.config import CONFIG_FILE, JunitbotConfig, load_config
+from junitbot.config import JunitbotConfig, load_config
 from junitbot.errors import ConfigError, JunitbotError
 from junitbot.generation.run import RunReport, markdown_report
 from junitbot.state import StateDir
@@ -146,17 +145,7 @@ def main_ci(
 def _load(root: Path, environ: Mapping[str, str], *, state_dir: Path | None,
           config_file: Path | None) -> JunitbotConfig:
     """The configuration; `config_file` (the action's `config` input) replaces `<repo>/.junitbot.yml`."""
-    overrides: dict[str, Any] = {"state_dir": state_dir}
-    path = None if config_file is None else config_file if config_file.is_absolute() else root / config_file
-    if path is not None and path.resolve() != (root / CONFIG_FILE).resolve():
-        try:
-            data = yaml.safe_load(path.read_text(encoding="utf-8"))
-        except (OSError, yaml.YAMLError) as e:
-            raise ConfigError(f"--config {config_file}: cannot read it ({e})") from e
-        if not isinstance(data, dict):
-            raise ConfigError(f"--config {config_file}: expected a mapping of keys to values")
-        overrides = {**{str(k): v for k, v in data.items()}, **overrides}
-    return load_config(root, environ=environ, overrides=overrides)
+    return load_config(root, environ=environ, overrides={"state_dir": state_dir}, config_file=config_file)
 
 
 def _with_backend(config: JunitbotConfig, backend: str) -> JunitbotConfig:
