@@ -128,3 +128,17 @@ def test_console_script_starts_without_heavy_imports() -> None:
     probe = f"import sys, junitbot.cli; print(sorted(m for m in {heavy} if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_ci_without_an_event_or_with_a_malformed_payload_exits_1(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, shop_repo: Path, tmp_path: Path
+) -> None:
+    monkeypatch.delenv("GITHUB_EVENT_NAME", raising=False)
+    code, _, err = _run(capsys, "ci", "--repo", str(shop_repo))
+    assert code == 1 and "GITHUB_EVENT_NAME" in err
+    payload = tmp_path / "event.json"
+    payload.write_text('{"ref": ')
+    monkeypatch.setenv("GITHUB_EVENT_NAME", "push")
+    monkeypatch.setenv("GITHUB_EVENT_PATH", str(payload))
+    code, _, err = _run(capsys, "ci", "--repo", str(shop_repo), "--dry-run")
+    assert code == 1 and "not a JSON payload" in err
