@@ -3,26 +3,23 @@
 The template backend is `generate_tests` itself. With a model, the no-model generator's class shells are
 the skeletons; `run_llm_loop` writes, validates and repairs tests; an `assertEquals` that failed only on
 its expected literal gets the value the code returned, validated again; then the no-model generator runs
-on every target: where the model kept nothing its class is the fallback, and where both kept tests its
-methods are merged into the model's class when that raises coverage. Each target's outcome says which
-(`origin`: llm, corrected, merged or template).
+on every target the model's class does not cover completely: where the model kept nothing its class is
+the fallback, and where both kept tests its methods are merged into the model's class when that raises
+coverage. Each target's outcome says which (`origin`: llm, corrected, merged or template) and why (`notes`).
 """
 
 from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
 
 from junitbot.analysis import CodeGraph, DependencyAnalyzer
 from junitbot.config import JunitbotConfig
-from junitbot.errors import JunitbotError
 from junitbot.generation.backends import Backend, LLMSettings, choose_backend, get_backend
-from junitbot.generation.context import ContextBuilder, SimilarTests, TokenCounter, token_counter
+from junitbot.generation.context import ContextBuilder, TokenCounter, token_counter
 from junitbot.generation.corrections import correct_expected
 from junitbot.generation.generate import (
     GenerationResult,
@@ -35,6 +32,7 @@ from junitbot.generation.llm_loop import LoopTarget, Origin, TargetOutcome, run_
 from junitbot.generation.llm_output import parse_code
 from junitbot.generation.models import Correction, Skip, TestShell
 from junitbot.generation.prompts import prompt_environment
+from junitbot.generation.similar import open_similar_tests
 from junitbot.generation.skeleton import merge_into_shell
 from junitbot.generation.targets import Target
 from junitbot.state import StateDir
@@ -114,7 +112,7 @@ def _with_model(targets: list[Target], backend: Backend, settings: LLMSettings, 
     loop_targets = _loop_targets(targets, validator, commit)
     seconds["plan"] = time.perf_counter() - tick
     tick = time.perf_counter()
-    with _retrieval(validator.state, validator.config, validator.root) as similar:
+    with open_similar_tests(validator.state, validator.config, validator.root) as similar:
         builder = ContextBuilder(validator.graph, frameworks=validator.classpath.frameworks,
                                  budget=settings.context_tokens, counter=_counter(settings, backend),
                                  similar_tests=similar, k_similar=settings.similar_tests)
@@ -127,8 +125,12 @@ def _with_model(targets: list[Target], backend: Backend, settings: LLMSettings, 
     outcomes = _correct(outcomes, validator)
     seconds["correct"] = time.perf_counter() - tick
     tick = time.perf_counter()
-    template = generate_tests(targets, root=validator.root, graph=validator.graph, config=validator.config,
-                              state=validator.state, commit=commit, progress=progress)
+    # A kept model class that covers every line and branch leaves the no-model generator nothing to add.
+    complete = {o.target for o in outcomes if o.status == "kept" and o.verdict and _complete(o.verdict)}
+    rest = [t for t in targets if t.fqn not in complete]
+    template = generate_tests(rest, root=validator.root, graph=validator.graph, config=validator.config,
+                              state=validator.state, commit=commit, progress=progress) if rest else \
+        GenerationResult(candidates=(), validation=None)
     seconds["template"] = time.perf_counter() - tick
     tick = time.perf_counter()
     template_verdicts = {v.target: v for v in (template.validation.verdicts if template.validation else ())}
@@ -160,66 +162,6 @@ def _counter(settings: LLMSettings, backend: Backend) -> TokenCounter:
     if backend.name in ("vllm", "transformers") or settings.tokenizer:
         return token_counter(settings.tokenizer or settings.model)
     return token_counter(None)
-
-
-# -- style examples from the retrieval index --------------------------------------------------------------
-
-
-class _Chunk(Protocol):
-    @property
-    def path(self) -> str: ...
-
-    @property
-    def text(self) -> str: ...
-
-
-class _Hit(Protocol):
-    @property
-    def chunk(self) -> _Chunk: ...
-
-
-class TestSearch(Protocol):
-    """What the context needs of `retrieval.search.Searcher`."""
-
-    def similar_tests(self, fqn: str, *, k: int = 3, exclude_own: bool = False) -> Sequence[_Hit]: ...
-
-
-def similar_tests_from(searcher: TestSearch, root: Path) -> SimilarTests:
-    """(path, source) of the most similar existing tests: the test file as it is now, else the indexed text."""
-    base = root.resolve()
-
-    def similar(fqn: str, k: int) -> list[tuple[str, str]]:
-        found: dict[str, str] = {}
-        for hit in searcher.similar_tests(fqn, k=k):
-            path = hit.chunk.path
-            file = (base / path).resolve()
-            inside = file.is_relative_to(base) and file.is_file()
-            found.setdefault(path, file.read_text(encoding="utf-8", errors="replace") if inside else hit.chunk.text)
-        return list(found.items())[:k]
-
-    return similar
-
-
-@contextmanager
-def _retrieval(state: StateDir, config: JunitbotConfig, root: Path) -> Iterator[SimilarTests | None]:
-    """Style examples from the embedding index when there is one; None: the context's nearby tests instead."""
-    if not state.retrieval_db.exists():
-        yield None
-        return
-    from junitbot.retrieval.search import Searcher  # numpy and FAISS: only with an index
-
-    try:
-        searcher = Searcher(state, config)
-    except JunitbotError as e:
-        log.info("style examples from nearby tests, not retrieval: %s", e)
-        searcher = None
-    if searcher is None:
-        yield None
-        return
-    try:
-        yield similar_tests_from(searcher, root)
-    finally:
-        searcher.close()
 
 
 # -- assertEquals correction ------------------------------------------------------------------------------
@@ -280,13 +222,17 @@ def _merge(outcomes: Sequence[TargetOutcome], template: dict[str, Verdict],
     for outcome in outcomes:
         other = template.get(outcome.target)
         mine = outcome.verdict if outcome.status == "kept" else None
-        if mine is None or other is None or not other.kept:
-            decided[outcome.target] = _without_merge(outcome, mine, other, None)
-            continue
-        why = _no_merge_reason(mine)
-        planned = None if why else _merged_candidate(mine, other)
+        if mine is not None and _complete(mine):
+            why: str | None = "the model's class covers every line and branch"
+        elif mine is not None and mine.coverage is None:
+            why = "no coverage was measured for the model's class"
+        else:
+            why = None
+        both = mine is not None and other is not None and other.kept
+        planned = _merged_candidate(mine, other) if mine and other and both and not why else None
         if planned is None:
-            decided[outcome.target] = _without_merge(outcome, mine, other, why or "the classes could not be merged")
+            why = why or ("the classes could not be merged" if both else None)
+            decided[outcome.target] = _without_merge(outcome, mine, other, why if mine else None)
         else:
             merges.append(_Merge(outcome, *planned))
     verdicts = {v.target: v for v in validator([m.candidate for m in merges])} if merges else {}
@@ -296,13 +242,9 @@ def _merge(outcomes: Sequence[TargetOutcome], template: dict[str, Verdict],
     return [decided[o.target] for o in outcomes]
 
 
-def _no_merge_reason(mine: Verdict) -> str | None:
-    coverage = mine.coverage
-    if coverage is None:
-        return "no coverage measured for the model's class, so a merge could not be judged"
-    if coverage.lines.missed == 0 and coverage.branches.missed == 0:
-        return "the model's class covers every line and branch"
-    return None
+def _complete(verdict: Verdict) -> bool:
+    coverage = verdict.coverage
+    return coverage is not None and coverage.lines.missed == 0 and coverage.branches.missed == 0
 
 
 def _merged_candidate(mine: Verdict, other: Verdict) -> tuple[TestCandidate, tuple[str, ...]] | None:
