@@ -137,7 +137,8 @@ def _short(fqn: str) -> str:
 def _add_run(commands: Any) -> None:
     command = commands.add_parser("run", help="generate, validate and write tests for changed classes")
     _common(command)
-    command.add_argument("--backend", choices=("template",), help="the generator (default: template, no model)")
+    command.add_argument("--backend", choices=("auto", "vllm", "openai", "transformers", "template"),
+                         help="the generator (default from config: auto, which is template without a GPU or server)")
     scope = command.add_mutually_exclusive_group()
     scope.add_argument("--full", action="store_true", help="every class, not only the changed ones")
     scope.add_argument("--since", metavar="REV", help="classes changed since this commit")

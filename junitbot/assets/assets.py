@@ -12,8 +12,9 @@ from pydantic import Field
 from junitbot.analysis import CodeGraph, open_checkout, update_graph
 from junitbot.analysis.models import IndexSummary
 from junitbot.assets.resources import GenerationBackendResource, GitHubResource, RepositoryResource
-from junitbot.generation.generate import GenerationResult, generate_tests
+from junitbot.generation.generate import GenerationResult
 from junitbot.generation.history import record_coverage
+from junitbot.generation.llm_run import generate_with_backend
 from junitbot.generation.run import (
     RunPlan,
     RunReport,
@@ -119,10 +120,13 @@ def generated_tests(context: AssetExecutionContext, impacted_classes: list[Targe
             update={"backend": backend.backend})})
     state = repository.state()
     with CodeGraph.open(state.graph_db) as graph:
-        result = generate_tests(impacted_classes, root=repository.root, graph=graph, config=config, state=state,
-                                commit=changeset.head)
+        result = generate_with_backend(impacted_classes, root=repository.root, graph=graph, config=config,
+                                       state=state, commit=changeset.head)
+    tokens_in = sum(o.tokens_in for o in result.llm)
+    tokens_out = sum(o.tokens_out for o in result.llm)
     return Output(result, metadata={
-        "backend": config.generation.backend, "targets": len(impacted_classes),
+        "backend": result.backend, "configured_backend": config.generation.backend, "targets": len(impacted_classes),
+        "tokens_in": tokens_in, "tokens_out": tokens_out,
         "candidates": len(result.candidates), "skipped": len(result.skipped), "scenarios": result.scenarios,
         "observed": result.observed, "seconds": MetadataValue.json(result.seconds),
         "skipped_classes": MetadataValue.md("\n".join(f"- `{s.target}`: {s.reason}" for s in result.skipped[:200])

@@ -31,7 +31,7 @@ class RepositoryResource(ConfigurableResource):  # type: ignore[type-arg]
 class GenerationBackendResource(ConfigurableResource):  # type: ignore[type-arg]
     """Which generator writes the tests; `template` needs no model (the other backends plug in here)."""
 
-    backend: str = Field(default="template", description="template (no model); model backends as they land")
+    backend: str = Field(default="auto", description="auto, vllm, openai, transformers or template (no model)")
 
 
 class GitHubResource(ConfigurableResource):  # type: ignore[type-arg]

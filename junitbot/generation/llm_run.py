@@ -56,7 +56,7 @@ def generate_with_backend(
     config: JunitbotConfig,
     state: StateDir,
     commit: str | None,
-    settings: LLMSettings,
+    settings: LLMSettings | None = None,
     backend: Backend | None = None,
     progress: ProgressCallback | None = None,
 ) -> GenerationResult:
@@ -65,6 +65,7 @@ def generate_with_backend(
     The template backend gives exactly `generate_tests`. A model backend gives the model's tests, corrected,
     merged with or replaced by the no-model generator's as described in this module's docstring.
     """
+    settings = settings or config.generation.llm_settings()
     if backend is None:
         choice = choose_backend(settings)
         if choice.name != "template":

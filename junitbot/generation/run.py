@@ -12,8 +12,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from junitbot.analysis import CodeGraph, open_checkout, update_graph
 from junitbot.config import JunitbotConfig
-from junitbot.generation.generate import GenerationResult, generate_tests
+from junitbot.generation.generate import GenerationResult
 from junitbot.generation.history import load_coverage
+from junitbot.generation.llm_run import generate_with_backend
 from junitbot.generation.output import WriteOutcome, remove_orphans, write_tests
 from junitbot.generation.targets import Target, prioritize_full_pass, targets_for
 from junitbot.state import StateDir
@@ -36,6 +37,12 @@ class ClassResult(BaseModel):
     line_coverage: float | None = None
     branch_coverage: float | None = None
     issues: tuple[str, ...] = ()
+    origin: str | None = Field(default=None, description="llm, corrected, merged or template; None if nothing kept")
+    model: str | None = None
+    rounds: int = 0
+    tokens_in: int = 0
+    tokens_out: int = 0
+    notes: tuple[str, ...] = ()
 
 
 class RunReport(BaseModel):
@@ -88,8 +95,8 @@ def run_pipeline(
     plan = plan_run(root, state, summary.commit, full=full, since=since, classes=classes, dry_run=dry_run)
     with CodeGraph.open(state.graph_db) as graph:
         targets = select_targets(graph, config, plan, state)
-        result = generate_tests(targets, root=root, graph=graph, config=config, state=state,
-                                commit=summary.commit, progress=progress)
+        result = generate_with_backend(targets, root=root, graph=graph, config=config, state=state,
+                                       commit=summary.commit, progress=progress)
     report = finish_run(root, config, state, plan, targets, result)
     return save_report(report.model_copy(update={"seconds": {**report.seconds,
                                                              "total": round(time.perf_counter() - started, 3)}}),
@@ -126,13 +133,15 @@ def finish_run(
         test_files = [path for path, _ in graph.source_files(test=True)]
         existing = {row.fqn for row in graph.types()}
     verdicts = {v.target: v for v in (result.validation.verdicts if result.validation else ())}
-    results = [_class_result(t.fqn, t.reason, verdicts.get(t.fqn), result.skipped) for t in targets]
+    outcomes = {o.target: o for o in result.llm}
+    results = [_with_origin(_class_result(t.fqn, t.reason, verdicts.get(t.fqn), result.skipped), result,
+                            outcomes.get(t.fqn)) for t in targets]
     files: list[WriteOutcome] = []
     if not plan.dry_run:
         files += write_tests(root, {v.path: v.source for v in verdicts.values() if v.kept and v.source})
         files += remove_orphans(root, test_files, existing)
         _record_run(state, plan.head)
-    return RunReport(commit=plan.head, mode=plan.mode, backend=config.generation.backend, dry_run=plan.dry_run,
+    return RunReport(commit=plan.head, mode=plan.mode, backend=result.backend, dry_run=plan.dry_run,
                      targets=len(targets), results=tuple(results), files=tuple(files), seconds=dict(result.seconds))
 
 
@@ -153,6 +162,20 @@ def _changed_paths(
     changes = checkout.changes_since(base, head, ())
     paths = sorted({*changes.paths, *checkout.dirty(())})
     return f"incremental since {base[:12]}", paths
+
+
+def _with_origin(result: ClassResult, generation: GenerationResult, outcome: object) -> ClassResult:
+    """Where a kept class came from and what the model run did to it (rounds, tokens, corrections)."""
+    origin = generation.origin(result.target)
+    notes: list[str] = []
+    extra: dict[str, object] = {"origin": origin}
+    if outcome is not None:
+        extra.update(model=getattr(outcome, "model", None), rounds=getattr(outcome, "rounds", 0),
+                     tokens_in=getattr(outcome, "tokens_in", 0), tokens_out=getattr(outcome, "tokens_out", 0))
+        notes += [f"corrected {c.method}: expected {c.expected} -> {c.actual} (the actual value was deterministic)"
+                  for c in getattr(outcome, "corrections", ())]
+        notes += list(getattr(outcome, "notes", ()))
+    return result.model_copy(update={**extra, "notes": tuple(notes)})
 
 
 def _class_result(target: str, reason: str, verdict: object, skipped: Sequence[object]) -> ClassResult:
@@ -216,13 +239,21 @@ def markdown_report(report: RunReport) -> str:
         f"{report.kept} of {report.targets} classes got tests ({report.mode}; backend `{report.backend}`"
         f"{'; dry run, nothing written' if report.dry_run else ''}).",
         "",
-        "| class | status | tests kept | dropped | lines | branches | note |",
-        "|---|---|---|---|---|---|---|",
+        "| class | status | from | tests kept | dropped | lines | branches | note |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for r in report.results:
         note = r.reason.replace("|", "\\|")
-        lines.append(f"| `{r.target}` | {r.status} | {len(r.kept)} | {len(r.dropped)} | "
+        lines.append(f"| `{r.target}` | {r.status} | {r.origin or '–'} | {len(r.kept)} | {len(r.dropped)} | "
                      f"{percent(r.line_coverage)} | {percent(r.branch_coverage)} | {note} |")
+    model_runs = [r for r in report.results if r.model]
+    if model_runs:
+        lines += ["", "## Model", "", "| class | model | rounds | tokens in | tokens out |", "|---|---|---|---|---|"]
+        lines += [f"| `{r.target}` | {r.model} | {r.rounds} | {r.tokens_in} | {r.tokens_out} |" for r in model_runs]
+    noted = [(r.target, note) for r in report.results for note in r.notes]
+    if noted:
+        lines += ["", "## Notes", ""]
+        lines += [f"- `{target}`: {note}" for target, note in noted]
     dropped = [(r.target, name, why) for r in report.results for name, why in r.dropped]
     if dropped:
         lines += ["", "## Dropped tests", ""]
