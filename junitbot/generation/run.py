@@ -172,6 +172,9 @@ def _with_origin(result: ClassResult, generation: GenerationResult, outcome: obj
     if outcome is not None:
         extra.update(model=getattr(outcome, "model", None), rounds=getattr(outcome, "rounds", 0),
                      tokens_in=getattr(outcome, "tokens_in", 0), tokens_out=getattr(outcome, "tokens_out", 0))
+        for record in getattr(outcome, "history", ()):
+            what = "; ".join(record.fixed) or "; ".join(record.problems[:3]) or record.status
+            notes.append(f"round {record.round} ({record.status}): {'fixed ' if record.fixed else ''}{what}")
         notes += [f"corrected {c.method}: expected {c.expected} -> {c.actual} (the actual value was deterministic)"
                   for c in getattr(outcome, "corrections", ())]
         notes += list(getattr(outcome, "notes", ()))
