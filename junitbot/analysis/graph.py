@@ -18,6 +18,7 @@ from pathlib import Path
 from junitbot.analysis.extract import extract_file
 from junitbot.analysis.models import ClassInfo, Edge, EdgeKind, FileFacts, ParseProblem
 from junitbot.analysis.resolve import resolve_classes
+from junitbot.analysis.sqlite import write_transaction
 from junitbot.errors import JunitbotError
 
 SCHEMA_VERSION = "4"
@@ -144,17 +145,9 @@ class CodeGraph:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    @contextlib.contextmanager
-    def transaction(self) -> Iterator[None]:
-        """All writes inside commit together or not at all."""
-        self._db.execute("BEGIN IMMEDIATE")
-        try:
-            yield
-        except BaseException:
-            self._db.rollback()
-            self._forget()
-            raise
-        self._db.commit()
+    def transaction(self) -> contextlib.AbstractContextManager[None]:
+        """All writes inside commit together or not at all; a rollback also drops cached reads."""
+        return write_transaction(self._db, on_rollback=self._forget)
 
     # -- meta ------------------------------------------------------------------------------------
 

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from junitbot.analysis.sqlite import write_transaction
 from junitbot.retrieval.models import Chunk, ChunkKind
 
 if TYPE_CHECKING:
@@ -61,15 +62,8 @@ class ChunkStore:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    @contextlib.contextmanager
-    def transaction(self) -> Iterator[None]:
-        self._db.execute("BEGIN IMMEDIATE")
-        try:
-            yield
-        except BaseException:
-            self._db.execute("ROLLBACK")
-            raise
-        self._db.execute("COMMIT")
+    def transaction(self) -> contextlib.AbstractContextManager[None]:
+        return write_transaction(self._db)
 
     # -- meta --------------------------------------------------------------------------------------
 

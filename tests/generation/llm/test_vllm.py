@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import importlib.util
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -73,8 +73,8 @@ def test_without_a_chat_template_turns_are_laid_out_plainly() -> None:
     assert engine.calls[0][0] == "### System\nrules\n\n### User\ntests for good\n\n### Assistant\n"
 
 
-def test_without_vllm_installed_the_error_names_the_config_key() -> None:
-    if importlib.util.find_spec("vllm") is not None:
-        pytest.skip("vLLM is installed here")
+def test_without_vllm_installed_the_error_names_the_config_key(monkeypatch: pytest.MonkeyPatch) -> None:
+    # None in sys.modules makes `import vllm` fail as on a machine without it, installed here or not.
+    monkeypatch.setitem(sys.modules, "vllm", None)
     with pytest.raises(ConfigError, match=r"generation.backend is 'vllm'.*junitbot\[gpu\]"):
         VLLMBackend(LLMSettings(backend="vllm"))
