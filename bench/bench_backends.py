@@ -23,9 +23,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # for tests.gen
 from junitbot.analysis import CodeGraph, update_graph
 from junitbot.config import load_config
 from junitbot.errors import JunitbotError
-from junitbot.generation.backends import GenerationRequest, LLMSettings, TransformersBackend, render_chat
-from junitbot.generation.context import ContextBuilder, token_counter
-from junitbot.generation.prompts import generation_messages, prompt_environment
+from junitbot.generation.llm.backends import GenerationRequest, LLMSettings, TransformersBackend, render_chat
+from junitbot.generation.llm.context import ContextBuilder, token_counter
+from junitbot.generation.llm.prompts import generation_messages, prompt_environment
 from junitbot.state import StateDir
 from junitbot.validation import discover_classpath
 

@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # for tests.gen
 from junitbot.analysis import CodeGraph, DependencyAnalyzer, update_graph
 from junitbot.config import load_config
 from junitbot.errors import JunitbotError
-from junitbot.generation.context import TIERS, ContextBuilder, TargetContext, TokenCounter, token_counter
+from junitbot.generation.llm.context import TIERS, ContextBuilder, TargetContext, TokenCounter, token_counter
 from junitbot.state import StateDir
 from junitbot.validation import discover_classpath
 

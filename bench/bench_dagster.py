@@ -5,7 +5,7 @@
 The example repository gets a first run (which also builds the graph, the embedding index and the compiled
 classes), then one class changes in a commit. Copies of that state are run incrementally, alternately
 through `junitbot.pipelines.execute.execute_run` (the Dagster job, recorded in the instance, checks
-included) and through `run_pipeline` plus the embedding update (the same stages called directly). Both
+included) and through `run_pipeline` (the same steps called directly, the embedding update included). Both
 load the embedding model for the changed chunks the same way.
 """
 
@@ -24,9 +24,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from junitbot.config import load_config
-from junitbot.generation.run import run_pipeline
 from junitbot.pipelines.execute import execute_run
-from junitbot.retrieval.index import update_index
+from junitbot.runs import RunRequest, run_pipeline
 from junitbot.state import StateDir
 
 PROJECT = Path(__file__).resolve().parent.parent
@@ -47,7 +46,7 @@ def prepare(work: Path) -> Path:
     git(root, "commit", "-qm", "A")
     config = load_config(root, environ={})
     print("first run (full, through Dagster) ...", file=sys.stderr, flush=True)
-    execute_run(root, StateDir.for_repo(root, config), mode="incremental")
+    execute_run(root, config, StateDir.for_repo(root, config), RunRequest())
     tier = root / "src/main/java/com/acme/shop/domain/CustomerTier.java"
     tier.write_text(tier.read_text().replace("public int discountPercent() {",
                                              "public boolean isEntry() {\n        return ordinal() == 0;\n    }\n\n"
@@ -73,10 +72,9 @@ def main(argv: list[str] | None = None) -> int:
                 state = StateDir.for_repo(root, config)
                 tick = time.perf_counter()
                 if way == "dagster":
-                    report, _ = execute_run(root, state, mode="incremental")
+                    report, _ = execute_run(root, config, state, RunRequest())
                 else:
-                    report = run_pipeline(root, config, state)
-                    update_index(state, config)
+                    report = run_pipeline(root, config, state, RunRequest())
                 timings[way].append(time.perf_counter() - tick)
                 targets[way] = sorted(r.target.rsplit(".", 1)[-1] for r in report.results)
                 print(f"{way} run {i + 1}: {timings[way][-1]:.2f} s", file=sys.stderr, flush=True)

@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from generate_repo import generate_repo  # bench/ is not a package
 
 from junitbot.config import load_config  # after the path set-up above
-from junitbot.generation.run import RunReport, run_pipeline
+from junitbot.runs import RunReport, RunRequest, run_pipeline
 from junitbot.state import StateDir
 
 PROJECT = Path(__file__).resolve().parent.parent
@@ -47,7 +47,7 @@ def measure(root: Path) -> tuple[RunReport, float]:
     repo.git.commit("-qm", "bench")
     config = load_config(root, environ={})
     started = time.perf_counter()
-    report = run_pipeline(root, config, StateDir(root / ".junitbot"), full=True, dry_run=True)
+    report = run_pipeline(root, config, StateDir(root / ".junitbot"), RunRequest(full=True, dry_run=True))
     return report, time.perf_counter() - started
 
 

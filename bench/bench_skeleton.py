@@ -38,12 +38,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # for tests.gen
 
 from junitbot.analysis import CodeGraph, DependencyAnalyzer, update_graph
 from junitbot.config import JunitbotConfig, load_config
-from junitbot.generation.backends import LLMSettings, OpenAIBackend
-from junitbot.generation.context import ContextBuilder
-from junitbot.generation.generate import class_shell, generated_test_path
-from junitbot.generation.llm_loop import LoopTarget, TargetOutcome, run_llm_loop
+from junitbot.generation.llm.backends import LLMSettings, OpenAIBackend
+from junitbot.generation.llm.context import ContextBuilder
+from junitbot.generation.llm.loop import LoopTarget, TargetOutcome, run_llm_loop
+from junitbot.generation.llm.prompts import prompt_environment
 from junitbot.generation.models import TestShell
-from junitbot.generation.prompts import prompt_environment
+from junitbot.generation.template.pipeline import class_shell, generated_test_path
 from junitbot.state import StateDir
 from junitbot.validation import Classpath, TestCandidate, Verdict, discover_classpath, validate_candidates
 

@@ -85,12 +85,15 @@ def _common(command: argparse.ArgumentParser, *, json_flag: bool = True) -> None
 # -- shared plumbing -----------------------------------------------------------------------------------
 
 
-def _setup(args: argparse.Namespace) -> tuple[Path, JunitbotConfig, StateDir]:
+def _setup(args: argparse.Namespace, **overrides: object) -> tuple[Path, JunitbotConfig, StateDir]:
+    """The repository, its configuration with the flags' `overrides` (dotted keys as `generation__backend`),
+    and its state directory."""
     root = args.repo.resolve()
     if not root.is_dir():
         raise JunitbotError(f"--repo {args.repo}: not a directory")
     state_dir = args.state_dir.resolve() if getattr(args, "state_dir", None) else None
-    config = load_config(root, overrides={"state_dir": state_dir})
+    flags = {"state_dir": state_dir, **{key.replace("__", "."): value for key, value in overrides.items()}}
+    config = load_config(root, overrides=flags)
     return root, config, StateDir.for_repo(root, config)
 
 
@@ -153,31 +156,25 @@ def _add_run(commands: Any) -> None:
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
-    root, config, state = _setup(args)
+    from junitbot.runs import RunRequest
+
+    root, config, state = _setup(args, generation__backend=args.backend)
     if args.max_classes is not None and args.max_classes < 1:
         raise JunitbotError("--max-classes must be at least 1")
-    if args.backend:
-        generation = config.generation.model_copy(update={"backend": args.backend})
-        config = config.model_copy(update={"generation": generation})
+    request = RunRequest(full=args.full, since=args.since, classes=tuple(args.classes), dry_run=args.dry_run,
+                         max_classes=args.max_classes)
     run_id = None
     if args.direct:
-        from junitbot.generation.run import run_pipeline
+        from junitbot.runs import run_pipeline
 
-        if args.max_classes:
-            config = config.model_copy(update={"generation": config.generation.model_copy(
-                update={"max_classes_per_run": args.max_classes})})
         with _progress(not args.json) as progress:
-            report = run_pipeline(root, config, state, full=args.full, since=args.since, classes=args.classes,
-                                  dry_run=args.dry_run, progress=progress)
+            report = run_pipeline(root, config, state, request, progress=progress)
     else:
         from junitbot.pipelines.execute import execute_run
 
-        mode = "regenerate" if args.classes else "full" if args.full else "incremental"
-        with err_console.status(f"running {mode} job through Dagster", spinner="dots") if not args.json \
+        with err_console.status(f"running {request.mode} job through Dagster", spinner="dots") if not args.json \
                 else _nothing():
-            report, run_id = execute_run(root, state, mode=mode, classes=args.classes, since=args.since,
-                                         dry_run=args.dry_run, max_classes=args.max_classes,
-                                         state_dir=getattr(args, "state_dir", None), publish=args.publish)
+            report, run_id = execute_run(root, config, state, request, publish=args.publish)
     if args.json:
         _print_json({**report.model_dump(mode="json"), "dagster_run_id": run_id})
         return 0

@@ -325,8 +325,13 @@ def load_config(
     overrides: Mapping[str, Any] | None = None,
     config_file: Path | None = None,
 ) -> JunitbotConfig:
-    """Read `.junitbot.yml` (or `config_file`), then `JUNITBOT_*` variables, then `overrides` (CLI flags);
-    later wins. A `config_file` that is named must exist."""
+    """Read `.junitbot.yml` (or `config_file`), then `JUNITBOT_*` variables, then `overrides`; later wins.
+
+    Each layer is deep-merged into the one before, so `JUNITBOT_GENERATION='{"backend": "openai"}'` keeps the
+    file's other `generation` keys. `overrides` maps dotted keys to values (`{"generation.backend": "openai"}`;
+    None leaves a key alone) and comes from command-line flags, which errors name. A `config_file` that is
+    named must exist.
+    """
     if config_file is not None:
         config_file = config_file if config_file.is_absolute() else repo / config_file
         if not config_file.is_file():
@@ -336,16 +341,12 @@ def load_config(
     values: dict[str, Any] = {}
     origin: dict[str, str] = {}
     if config_file.is_file():
-        for key, value in _read_yaml(config_file).items():
-            values[key] = value
-            origin[key] = str(config_file)
+        _merge_layer(values, origin, _read_yaml(config_file), str(config_file))
     for key, value in _read_environ(os.environ if environ is None else environ).items():
-        values[key] = value
-        origin[key] = f"environment variable {ENV_PREFIX}{key.upper()}"
-    for key, value in (overrides or {}).items():
+        _merge_layer(values, origin, {key: value}, f"environment variable {ENV_PREFIX}{key.upper()}")
+    for dotted, value in (overrides or {}).items():
         if value is not None:
-            values[key] = value
-            origin[key] = f"command-line flag --{key.replace('_', '-')}"
+            _merge_layer(values, origin, _nest(dotted, value), flag_name(dotted))
     try:
         config = JunitbotConfig.model_validate(values)
     except ValidationError as e:
@@ -353,6 +354,40 @@ def load_config(
     if config.state_dir is not None and not config.state_dir.is_absolute():
         config = config.model_copy(update={"state_dir": repo / config.state_dir})
     return config
+
+
+def flag_name(dotted: str) -> str:
+    """How an override is named in errors: `generation.backend` → `command-line flag --backend`."""
+    return f"command-line flag --{dotted.rsplit('.', 1)[-1].replace('_', '-')}"
+
+
+def config_json(config: JunitbotConfig) -> str:
+    """The effective configuration as JSON, secrets left out, for handing to another process or a resource."""
+    return config.model_dump_json(exclude={"generation": {"llm": {"openai_api_key"}}})
+
+
+def _nest(dotted: str, value: Any) -> dict[str, Any]:
+    """`a.b.c`, v → {"a": {"b": {"c": v}}}."""
+    nested: Any = value
+    for part in reversed(dotted.split(".")):
+        nested = {part: nested}
+    return dict(nested)
+
+
+def _merge_layer(values: dict[str, Any], origin: dict[str, str], layer: Mapping[str, Any], source: str,
+                 prefix: str = "") -> None:
+    """Deep-merge `layer` into `values`, recording `source` as the origin of every key path it sets."""
+    for key, value in layer.items():
+        path = f"{prefix}{key}"
+        if isinstance(value, Mapping) and isinstance(values.get(key), Mapping):
+            merged = dict(values[key])
+            _merge_layer(merged, origin, value, source, prefix=f"{path}.")
+            values[key] = merged
+        else:
+            values[key] = value
+            origin[path] = source
+            for known in [k for k in origin if k.startswith(f"{path}.")]:
+                del origin[known]
 
 
 def _read_yaml(path: Path) -> dict[str, Any]:
@@ -390,10 +425,11 @@ def _read_environ(environ: Mapping[str, str]) -> dict[str, Any]:
 def _describe(error: ValidationError, origin: Mapping[str, str]) -> str:
     lines = []
     for item in error.errors():
-        loc = item["loc"]
-        key = str(loc[0]) if loc else "?"
-        where = origin.get(key, "defaults")
-        path = ".".join(str(part) for part in loc)
+        parts = [str(part) for part in item["loc"]]
+        path = ".".join(parts) or "?"
+        # The longest key path a layer set that contains the failing key says where the value came from.
+        where = next((origin[".".join(parts[:n])] for n in range(len(parts), 0, -1)
+                      if ".".join(parts[:n]) in origin), "defaults")
         message = "unknown key" if item["type"] == "extra_forbidden" else item["msg"]
         lines.append(f"key {path!r} ({where}): {message}")
     return "invalid configuration:\n  " + "\n  ".join(lines)

@@ -331,6 +331,14 @@ class CodeGraph:
         self._symbols = None
         self._supertypes = None
 
+    def binary_name(self, fqn: str) -> str:
+        """The JVM's name of a type, nested types joined with `$` (`com.acme.Money$Builder`), as class files,
+        JaCoCo and PIT name it; a type the graph does not know keeps its name."""
+        row = self._db.execute("SELECT outer, name FROM types WHERE fqn = ? ORDER BY path LIMIT 1", (fqn,)).fetchone()
+        if row is None or not row[0]:
+            return fqn
+        return f"{self.binary_name(row[0])}${row[1]}"
+
     def fqns_named(self, name: str) -> list[str]:
         """FQNs whose simple name, or dotted nested name (`Outer.Inner`), is `name`."""
         simple = name.rsplit(".", 1)[-1]

@@ -8,8 +8,7 @@ from dagster import AssetCheckResult, AssetCheckSeverity, MetadataValue, asset_c
 
 from junitbot.assets.assets import embedding_index, test_report, validated_tests
 from junitbot.assets.resources import RepositoryResource
-from junitbot.generation.history import coverage_drops, load_coverage
-from junitbot.generation.run import RunReport
+from junitbot.runs import RunReport, coverage_drops, load_coverage
 
 
 @asset_check(asset=embedding_index, description="The embedding index and the code graph describe the same "

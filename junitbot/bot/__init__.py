@@ -7,11 +7,12 @@ from junitbot.bot.commands import ClassCheck, check_classes, find_command
 from junitbot.bot.errors import EventError, GitHubApiError, PullExistsError
 from junitbot.bot.events import load_event, parse_event, plan_action
 from junitbot.bot.github import GitHubClient, connect_github
-from junitbot.bot.models import BotAction, BotEvent, CiOutcome, Command, Delivery, RunOutput, RunRequest
+from junitbot.bot.models import BotAction, BotEvent, CiOutcome, Command, Delivery, RunOutput
 from junitbot.bot.redact import redact, redacting, secret_forms
 from junitbot.bot.report import PullRequestView, render_pull_request, template_environment
 from junitbot.bot.session import Runner
 from junitbot.bot.settings import ApiSettings, BotSettings
+from junitbot.runs import RunRequest
 
 __all__ = [
     "ApiSettings",

@@ -9,14 +9,12 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Protocol, TextIO
 
-from pydantic import ValidationError
-
 from junitbot.bot import publish
 from junitbot.bot.conversation import handle_command
 from junitbot.bot.deliver import DeliveryTarget, PublishContext, deliver_commit, deliver_pull_request
 from junitbot.bot.events import ignore, load_event, plan_action
 from junitbot.bot.github import GitHubClient, connect_github
-from junitbot.bot.models import BotAction, CiOutcome, RunRequest
+from junitbot.bot.models import BotAction, CiOutcome
 from junitbot.bot.outbox import Outbox
 from junitbot.bot.outputs import annotations_for, append_summary, write_outputs
 from junitbot.bot.redact import redact, redacting, secret_forms
@@ -37,7 +35,7 @@ from junitbot.bot.session import (
 from junitbot.bot.settings import ApiSettings, BotSettings
 from junitbot.config import JunitbotConfig, load_config
 from junitbot.errors import ConfigError, JunitbotError
-from junitbot.generation.run import RunReport, markdown_report
+from junitbot.runs import RunReport, RunRequest, markdown_report
 from junitbot.state import StateDir
 
 log = logging.getLogger(__name__)
@@ -54,9 +52,9 @@ class GitHubFactory(Protocol):
 
 def pipeline_runner(root: Path, config: JunitbotConfig, state: StateDir, request: RunRequest) -> RunReport:
     """The plain runner: `run_pipeline` in this process (the Dagster job is the other one)."""
-    from junitbot.generation.run import run_pipeline
+    from junitbot.runs import run_pipeline
 
-    return run_pipeline(root, config, state, full=request.full, since=request.since, classes=request.classes)
+    return run_pipeline(root, config, state, request)
 
 
 def run_ci(
@@ -134,26 +132,12 @@ def main_ci(
     root = repo.resolve()
     if not root.is_dir():
         raise JunitbotError(f"--repo {repo}: not a directory")
-    config = _load(root, environ, state_dir=state_dir.resolve() if state_dir else None, config_file=config_file)
-    if backend:
-        config = _with_backend(config, backend)
+    config = load_config(root, environ=environ, config_file=config_file,
+                         overrides={"state_dir": state_dir.resolve() if state_dir else None,
+                                    "generation.backend": backend})
     run_ci(environ, root, config, runner=runner or pipeline_runner, dry_run=dry_run,
            settings=settings or _settings_of(config), mode=mode, model=model, stdout=stdout)
     return 0
-
-
-def _load(root: Path, environ: Mapping[str, str], *, state_dir: Path | None,
-          config_file: Path | None) -> JunitbotConfig:
-    """The configuration; `config_file` (the action's `config` input) replaces `<repo>/.junitbot.yml`."""
-    return load_config(root, environ=environ, overrides={"state_dir": state_dir}, config_file=config_file)
-
-
-def _with_backend(config: JunitbotConfig, backend: str) -> JunitbotConfig:
-    try:
-        generation = type(config.generation).model_validate({**config.generation.model_dump(), "backend": backend})
-    except ValidationError as e:
-        raise ConfigError(f"--backend {backend}: {e.errors()[0]['msg']}") from e
-    return config.model_copy(update={"generation": generation})
 
 
 def _settings_of(config: JunitbotConfig) -> BotSettings:

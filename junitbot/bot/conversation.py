@@ -13,7 +13,7 @@ from typing import Any
 from junitbot.bot import publish
 from junitbot.bot.declined import declined_classes, load_declined, source_hashes
 from junitbot.bot.deliver import DeliveryTarget, deliver_commit, deliver_pull_request
-from junitbot.bot.models import BotAction, CiOutcome, PullInfo, RunRequest
+from junitbot.bot.models import BotAction, CiOutcome, PullInfo
 from junitbot.bot.pulls import commands_used, own_pulls
 from junitbot.bot.report import parse_pull_marker, parse_reply_marker, render_reply
 from junitbot.bot.session import (
@@ -29,6 +29,7 @@ from junitbot.bot.session import (
     utc_now,
 )
 from junitbot.errors import JunitbotError
+from junitbot.runs import RunRequest
 
 log = logging.getLogger(__name__)
 

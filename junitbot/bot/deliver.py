@@ -24,8 +24,8 @@ from junitbot.bot.pulls import cap_reason, create_or_update, own_pulls, record_c
 from junitbot.bot.report import PullMarker, PullRequestView, render_pull_request, render_reply
 from junitbot.bot.settings import BotSettings
 from junitbot.errors import GitError
-from junitbot.generation.output import generated_target
-from junitbot.generation.run import RunReport
+from junitbot.generation import generated_target
+from junitbot.runs import RunReport
 from junitbot.state import StateDir
 
 log = logging.getLogger(__name__)

@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from junitbot.generation.run import RunReport
+from junitbot.runs import RunReport
 
 
 class _Wire(BaseModel):
@@ -161,14 +161,6 @@ class BotAction(_Record):
     actor: str | None = None
     fork: bool = False
     trigger: str = ""  # a short human account of the event, for bodies and logs
-
-
-class RunRequest(_Record):
-    """What the injected runner is asked to generate (see `Runner` in ci.py)."""
-
-    full: bool = False
-    since: str | None = None
-    classes: tuple[str, ...] = ()
 
 
 class RunOutput(_Record):

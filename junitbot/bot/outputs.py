@@ -6,7 +6,7 @@ import uuid
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
-from junitbot.generation.run import ClassResult
+from junitbot.runs import ClassResult
 
 MAX_ANNOTATIONS = 50  # GitHub shows at most 10 warnings per step in the UI and 50 per job
 

@@ -14,7 +14,7 @@ from junitbot.bot.redact import redacting, secret_forms
 from junitbot.bot.report import template_environment
 from junitbot.config import ApiSettings, JunitbotConfig
 from junitbot.errors import GitError
-from junitbot.generation.run import RunReport
+from junitbot.runs import RunReport
 from junitbot.state import StateDir
 
 GitHubFactory = Callable[..., GitHubClient]

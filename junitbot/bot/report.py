@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from junitbot.bot.commands import COMMANDS
 from junitbot.errors import JunitbotError
-from junitbot.generation.run import ClassResult, RunReport
+from junitbot.runs import ClassResult, RunReport
 
 OVERRIDE_DIR = Path(".junitbot") / "templates"
 MAX_BODY_CHARS = 60_000  # GitHub refuses bodies over 65,536 characters

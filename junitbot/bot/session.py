@@ -13,12 +13,12 @@ from junitbot.bot import publish
 from junitbot.bot.commands import ClassCheck, check_classes
 from junitbot.bot.deliver import PublishContext
 from junitbot.bot.github import GitHubClient
-from junitbot.bot.models import BotAction, CiOutcome, Delivery, RunOutput, RunRequest
+from junitbot.bot.models import BotAction, CiOutcome, Delivery, RunOutput
 from junitbot.bot.outbox import Outbox
 from junitbot.bot.settings import BotSettings
 from junitbot.config import JunitbotConfig
 from junitbot.errors import JunitbotError
-from junitbot.generation.run import RunReport
+from junitbot.runs import RunReport, RunRequest
 from junitbot.state import StateDir
 
 Runner = Callable[[Path, JunitbotConfig, StateDir, RunRequest], RunReport | RunOutput]

@@ -1,24 +1,47 @@
-"""Test generation: the deterministic no-model layer first (values, scaffolds), prompts and backends on top."""
+"""Test generation: `generate(targets, job, backend)` over two strategies, `template/` (no model) and `llm/`."""
 
 from __future__ import annotations
 
+from junitbot.generation.generate import generate
 from junitbot.generation.imports import ImportSet, split_fqn
 from junitbot.generation.literals import java_string
-from junitbot.generation.models import MockField, Skip, TestShell, ValueExpr, ValueStrategy
-from junitbot.generation.scaffold import skip_reason, test_shell
-from junitbot.generation.values import string_value, value_expression
+from junitbot.generation.models import (
+    Correction,
+    GenerationJob,
+    GenerationResult,
+    MockField,
+    Origin,
+    ProgressCallback,
+    RoundRecord,
+    Skip,
+    Target,
+    TargetOutcome,
+    TestShell,
+    ValueExpr,
+    ValueStrategy,
+)
+from junitbot.generation.output import WriteOutcome, generated_target, remove_orphans, write_tests
 
 __all__ = [
+    "Correction",
+    "GenerationJob",
+    "GenerationResult",
     "ImportSet",
     "MockField",
+    "Origin",
+    "ProgressCallback",
+    "RoundRecord",
     "Skip",
+    "Target",
+    "TargetOutcome",
     "TestShell",
     "ValueExpr",
     "ValueStrategy",
+    "WriteOutcome",
+    "generate",
+    "generated_target",
     "java_string",
-    "skip_reason",
+    "remove_orphans",
     "split_fqn",
-    "string_value",
-    "test_shell",
-    "value_expression",
+    "write_tests",
 ]

@@ -1,432 +1,237 @@
-"""The template backend's pipeline: shells, scenarios, probe runs, tests asserting what was observed, validation.
+"""generate(targets, job, backend): the one entry of test generation, with a model or without.
 
-Per target: the test class shell from the AST; per method, scenarios that take its branches; one probe
-run (twice, under changed conditions) records what each scenario does; the final test asserts what was
-observed in both runs, and validation keeps only methods that compile and pass.
+Without a model (`backend` None) it is the no-model generator (`template/`). With one, the no-model
+generator's class shells are the skeletons; the model loop (`llm/`) writes, validates and repairs tests;
+an `assertEquals` that failed only on its expected literal gets the value the code returned, validated
+again; then the no-model generator runs on every target the model's class does not cover completely:
+where the model kept nothing its class is the fallback, and where both kept tests its methods are merged
+into the model's class when that raises coverage (`merge.py`). Each target's outcome says which (`origin`:
+llm, corrected, merged or template) and why (`notes`).
 """
 
 from __future__ import annotations
 
 import logging
-import shutil
-import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field
-
-from junitbot.analysis import ClassInfo, CodeGraph, DependencyAnalyzer
-from junitbot.config import JunitbotConfig
-from junitbot.errors import JunitbotError
-from junitbot.generation.assertions import assertj_statement, value_assertions, verify_lines
-from junitbot.generation.imports import ImportSet
-from junitbot.generation.literals import java_string
-from junitbot.generation.llm_loop import Origin, TargetOutcome
-from junitbot.generation.models import Skip, TestShell
-from junitbot.generation.observations import Observation
-from junitbot.generation.output import marker_line, test_path
-from junitbot.generation.probe import ProbeClass, Scenario, probe_method, run_probes
-from junitbot.generation.scaffold import test_shell
-from junitbot.generation.scenarios import scenarios_for, testable_methods
-from junitbot.generation.style import AssertionStyle, NamingStyle, assertion_style, naming_style, test_name
-from junitbot.generation.targets import Target
-from junitbot.state import StateDir
+from junitbot.analysis import DependencyAnalyzer
+from junitbot.generation.llm.backends import Backend, LLMSettings
+from junitbot.generation.llm.context import ContextBuilder, TokenCounter, token_counter
+from junitbot.generation.llm.corrections import correct_expected
+from junitbot.generation.llm.loop import LoopTarget, run_llm_loop
+from junitbot.generation.llm.prompts import prompt_environment
+from junitbot.generation.llm.similar import open_similar_tests
+from junitbot.generation.merge import complete, merge_outcomes
+from junitbot.generation.models import (
+    Correction,
+    GenerationJob,
+    GenerationResult,
+    Skip,
+    Target,
+    TargetOutcome,
+    TestShell,
+)
+from junitbot.generation.template.pipeline import class_shell, generate_tests, generated_test_path
 from junitbot.validation import (
-    Frameworks,
+    Classpath,
     TestCandidate,
     ValidationReport,
+    Verdict,
     discover_classpath,
     validate_candidates,
 )
-from junitbot.validation.build import build_main_classes
-from junitbot.validation.sandbox import detect_isolation
 
 log = logging.getLogger(__name__)
 
-ProgressCallback = Callable[[str, int, int], None]
-_STATIC_IMPORTS: dict[str, tuple[str, ...]] = {
-    "junit": ("org.junit.jupiter.api.Assertions.*", "org.mockito.Mockito.*"),
-    "assertj": ("org.assertj.core.api.Assertions.*", "org.mockito.Mockito.*"),
-}
 
+def generate(targets: Sequence[Target], job: GenerationJob, backend: Backend | None) -> GenerationResult:
+    """Tests for `targets`: the no-model generator's when `backend` is None, else the model's as described above.
 
-class GenerationResult(BaseModel):
-    """What a backend produced: candidates, the validation of them, and the classes it skipped.
-
-    `llm` holds the model's outcome per target (empty for the template backend); each says where the kept
-    test class came from (`origin`) and which expected values were corrected.
+    The model's settings (sampling, repair rounds, context budget) are `job.config.generation.llm`.
     """
-
-    model_config = ConfigDict(frozen=True)
-
-    candidates: tuple[TestCandidate, ...]
-    validation: ValidationReport | None
-    skipped: tuple[Skip, ...] = ()
-    scenarios: int = 0
-    observed: int = 0
-    seconds: dict[str, float] = Field(default_factory=dict)
-    backend: str = "template"
-    llm: tuple[TargetOutcome, ...] = ()
-
-    def origin(self, target: str) -> Origin | None:
-        """Where the kept test class of `target` came from: llm, merged, corrected or template; None: nothing kept."""
-        outcome = next((o for o in self.llm if o.target == target), None)
-        if outcome is not None:
-            return outcome.origin
-        verdicts = self.validation.verdicts if self.validation else ()
-        return "template" if any(v.target == target and v.kept for v in verdicts) else None
+    classpath = discover_classpath(job.root, job.config.validation)
+    if backend is None:
+        return generate_tests(targets, job, classpath=classpath)
+    return _with_model(list(targets), backend, job.config.generation.llm_settings(), _Validator(job, classpath))
 
 
 @dataclass
-class _Plan:
-    target: Target
-    info: ClassInfo
-    shell: TestShell
-    imports: ImportSet
-    scenarios: list[Scenario] = field(default_factory=list)
-    methods: dict[str, str] = field(default_factory=dict)
-    outcomes: set[tuple[str, str]] = field(default_factory=set)
-    style: AssertionStyle = "junit"
-    naming: NamingStyle = "underscore"
+class _Validator:
+    """The real validator for the loop and the later stages; remembers every candidate and its verdict."""
+
+    job: GenerationJob
+    classpath: Classpath
+    reports: list[ValidationReport] = field(default_factory=list)
+    seen: list[tuple[TestCandidate, Verdict]] = field(default_factory=list)
+
+    def __call__(self, candidates: Sequence[TestCandidate]) -> tuple[Verdict, ...]:
+        job = self.job
+        report = validate_candidates(list(candidates), root=job.root, graph=job.graph, config=job.config,
+                                     state=job.state, classpath=self.classpath)
+        self.reports.append(report)
+        by_path = {c.path: c for c in candidates}
+        self.seen += [(by_path[v.path], v) for v in report.verdicts if v.path in by_path]
+        return report.verdicts
+
+    def candidate_of(self, verdict: Verdict) -> TestCandidate | None:
+        """The candidate as validated (failing methods still in) that got `verdict`."""
+        return next((c for c, v in reversed(self.seen) if v == verdict), None)
 
 
-def generate_tests(
-    targets: Sequence[Target],
-    *,
-    root: Path,
-    graph: CodeGraph,
-    config: JunitbotConfig,
-    state: StateDir,
-    commit: str | None,
-    progress: ProgressCallback | None = None,
-) -> GenerationResult:
-    """Generate, probe and validate tests for `targets`; one class that fails never stops the others."""
-    report = progress or (lambda stage, done, total: None)
+def _with_model(targets: list[Target], backend: Backend, settings: LLMSettings,
+                validator: _Validator) -> GenerationResult:
+    job = validator.job
     seconds: dict[str, float] = {}
     tick = time.perf_counter()
-    classpath = discover_classpath(root, config.validation)
-    style = assertion_style(graph, classpath.frameworks)
-    naming = naming_style(graph)
-    plans, skipped = _plan(targets, graph, config, classpath.frameworks, commit, style, naming)
-    report("plan", len(targets), len(targets))
+    loop_targets = _loop_targets(targets, validator)
     seconds["plan"] = time.perf_counter() - tick
-    if not plans:
-        return GenerationResult(candidates=(), validation=None, skipped=tuple(skipped), seconds=seconds)
     tick = time.perf_counter()
-    main = build_main_classes(root, graph.source_files(test=False), classpath=classpath.entries,
-                              cache_dir=state.root / "build" / "main")
-    probe = _Prober(classpath=[str(main.classes_dir), *classpath.entries], state=state, config=config)
-    observations, failed = probe.run(plans, {p.target.fqn: p.scenarios for p in plans})
-    seconds["probe"] = time.perf_counter() - tick
-    report("probe", len(plans), len(plans))
-    candidates = []
-    for plan in plans:
-        why = failed.get(plan.target.fqn)
-        if why is not None:
-            skipped.append(Skip(target=plan.target.fqn, reason=f"the generated test class does not compile: {why}"))
-            continue
-        new = _final_methods(plan, plan.scenarios, observations, graph)
-        if not new:
-            skipped.append(Skip(target=plan.target.fqn, reason="no scenario could be observed"))
-            continue
-        candidates.append(_candidate(plan, config))
+    with open_similar_tests(job.state, job.config, job.root) as similar:
+        builder = ContextBuilder(job.graph, frameworks=validator.classpath.frameworks,
+                                 budget=settings.context_tokens, counter=_counter(settings, backend),
+                                 similar_tests=similar, k_similar=settings.similar_tests)
+        outcomes = run_llm_loop(loop_targets, backend=backend, builder=builder,
+                                env=prompt_environment(job.root), validate=validator,
+                                settings=settings) if loop_targets else []
+    seconds["llm"] = time.perf_counter() - tick
+    job.progress("llm", len(loop_targets), len(loop_targets))
     tick = time.perf_counter()
-    validation = validate_candidates(candidates, root=root, graph=graph, config=config, state=state,
-                                     classpath=classpath, progress=progress) if candidates else None
-    seconds["validate"] = time.perf_counter() - tick
-    for round_number in range(1, config.generation.coverage_rounds + 1):
-        if validation is None:
-            break
-        tick = time.perf_counter()
-        validation, more = _coverage_round(plans, validation, probe, graph=graph, config=config, root=root,
-                                           state=state, classpath=classpath, round_number=round_number)
-        seconds[f"coverage_round_{round_number}"] = time.perf_counter() - tick
-        if not more:
-            break
-    kept = {v.target: v for v in validation.verdicts} if validation else {}
-    final = tuple(_candidate(p, config) for p in plans if p.target.fqn in kept)
-    return GenerationResult(candidates=final, validation=validation, skipped=tuple(skipped),
-                            scenarios=sum(len(p.scenarios) for p in plans), observed=len(observations),
-                            seconds={k: round(v, 3) for k, v in seconds.items()})
+    outcomes = _correct(outcomes, validator)
+    seconds["correct"] = time.perf_counter() - tick
+    tick = time.perf_counter()
+    # A kept model class that covers every line and branch leaves the no-model generator nothing to add.
+    done = {o.target for o in outcomes if o.status == "kept" and o.verdict and complete(o.verdict)}
+    rest = [t for t in targets if t.fqn not in done]
+    template = generate_tests(rest, job, classpath=validator.classpath) if rest else \
+        GenerationResult(candidates=(), validation=None)
+    seconds["template"] = time.perf_counter() - tick
+    tick = time.perf_counter()
+    template_verdicts = {v.target: v for v in (template.validation.verdicts if template.validation else ())}
+    outcomes = merge_outcomes(outcomes, template_verdicts, validator)
+    seconds["merge"] = time.perf_counter() - tick
+    job.progress("merge", len(outcomes), len(outcomes))
+    seconds.update({f"template_{k}": v for k, v in template.seconds.items()})
+    return _result(targets, outcomes, template, template_verdicts, validator, backend.name,
+                   {k: round(v, 3) for k, v in seconds.items()})
 
 
-class _Prober:
-    """Runs probe classes for plans' scenarios in scratch directories of the state directory."""
-
-    def __init__(self, *, classpath: list[str], state: StateDir, config: JunitbotConfig) -> None:
-        self.classpath = classpath
-        self.state = state
-        self.config = config
-
-    def run(
-        self, plans: Sequence[_Plan], scenarios: dict[str, list[Scenario]]
-    ) -> tuple[dict[str, Observation], dict[str, str]]:
-        """(observations by scenario id, why a target's probe class did not compile)."""
-        chosen = [p for p in plans if scenarios.get(p.target.fqn)]
-        scratch = Path(tempfile.mkdtemp(prefix="generate-", dir=self.state.ensure().root))
-        try:
-            probes = [ProbeClass(path=_path(p, self.config),
-                                 source=p.shell.render([probe_method(s) for s in scenarios[p.target.fqn]],
-                                                       imports=p.imports),
-                                 test_class=_test_class(p)) for p in chosen]
-            observations, failed = run_probes(
-                probes, classpath=self.classpath, scratch=scratch, cache_dir=self.state.root / "build" / "recorder",
-                settings=self.config.validation, isolation=detect_isolation(self.config.validation.isolation))
-        finally:
-            shutil.rmtree(scratch, ignore_errors=True)
-        by_class = {_test_class(p): p.target.fqn for p in chosen}
-        return observations, {by_class[name]: why for name, why in failed.items() if name in by_class}
-
-
-def _test_class(plan: _Plan) -> str:
-    return f"{plan.shell.package}.{plan.shell.class_name}".lstrip(".")
-
-
-def _candidate(plan: _Plan, config: JunitbotConfig) -> TestCandidate:
-    source = plan.shell.render(list(plan.methods.values()), imports=plan.imports)
-    return TestCandidate(path=_path(plan, config), source=source, target=plan.target.fqn)
-
-
-def _coverage_round(
-    plans: Sequence[_Plan], validation: ValidationReport, probe: _Prober, *, graph: CodeGraph,
-    config: JunitbotConfig, root: Path, state: StateDir, classpath: object, round_number: int,
-) -> tuple[ValidationReport, bool]:
-    """Aim new scenarios at methods with uncovered lines; a class keeps them only if its coverage grows."""
-    verdicts = {v.target: v for v in validation.verdicts}
-    extra: dict[str, list[Scenario]] = {}
-    for plan in plans:
-        verdict = verdicts.get(plan.target.fqn)
-        if verdict is None or not verdict.kept or verdict.coverage is None:
-            continue
-        # Methods already dropped stay dropped: keep only what validation kept.
-        kept_names = {m.name for m in verdict.methods if m.kept}
-        plan.methods = {name: text for name, text in plan.methods.items() if name in kept_names}
-        missed = set(verdict.coverage.uncovered_lines) | set(verdict.coverage.partly_covered_lines)
-        receiver = plan.shell.subject_field or plan.imports.name(plan.info.fqn, package=plan.info.package)
-        mocks = {mock.name: mock.fqn for mock in plan.shell.mocks}
-        for number, method in enumerate(testable_methods(plan.info)):
-            span = method.span
-            if span is None or not any(span.start_line <= line <= span.end_line for line in missed):
-                continue
-            is_static = "static" in method.modifiers
-            extra.setdefault(plan.target.fqn, []).extend(scenarios_for(
-                plan.info, method, mocks=mocks, lookup=graph.class_info, imports=plan.imports,
-                receiver=plan.imports.name(plan.info.fqn, package=plan.info.package) if is_static else receiver,
-                prefix=f"r{round_number}c{plans.index(plan)}m{number}",
-                limit=config.generation.max_scenarios_per_method, extra_variants=(2, 3),
-                instance=not is_static and bool(plan.shell.subject_field)))
-    if not extra:
-        return validation, False
-    observations, failed = probe.run(plans, extra)
-    before: dict[str, dict[str, str]] = {}
-    candidates = []
-    for plan in plans:
-        if plan.target.fqn not in extra or plan.target.fqn in failed:
-            continue
-        before[plan.target.fqn] = dict(plan.methods)
-        if _final_methods(plan, extra[plan.target.fqn], observations, graph):
-            candidates.append(_candidate(plan, config))
-    if not candidates:
-        return validation, False
-    again = validate_candidates(candidates, root=root, graph=graph, config=config, state=state,
-                                classpath=classpath)  # type: ignore[arg-type]  # a Classpath
-    improved = {v.target: v for v in again.verdicts if v.kept and _covered(v) > _covered(verdicts[v.target])}
-    for plan in plans:
-        if plan.target.fqn in before and plan.target.fqn not in improved:
-            plan.methods = before[plan.target.fqn]  # the new tests added no coverage: drop them
-    merged = tuple(improved.get(v.target, v) for v in validation.verdicts)
-    return validation.model_copy(update={"verdicts": merged}), bool(improved)
-
-
-def _covered(verdict: object) -> int:
-    coverage = getattr(verdict, "coverage", None)
-    return 0 if coverage is None else coverage.lines.covered + coverage.branches.covered
-
-
-def _path(plan: _Plan, config: JunitbotConfig) -> str:
-    return generated_test_path(plan.info, config)
-
-
-def generated_test_path(info: ClassInfo, config: JunitbotConfig) -> str:
-    """The repo-relative path of the generated test of `info` (every backend writes to the same file)."""
-    return test_path(info.fqn, info.package, info.file, suffix=config.generation.test_suffix)
-
-
-def class_shell(
-    info: ClassInfo, *, graph: CodeGraph, analyzer: DependencyAnalyzer, frameworks: Frameworks,
-    config: JunitbotConfig, commit: str | None,
-) -> TestShell | Skip:
-    """The test class shell of `info` as the no-model generator writes it (the model's skeleton), or why not."""
-    try:
-        context = analyzer.test_context_for(info.fqn)
-        return test_shell(info, context, frameworks, lookup=graph.class_info,
-                          test_class_name=Path(generated_test_path(info, config)).stem,
-                          header_comment=marker_line(info.fqn, commit))
-    except JunitbotError as e:
-        return Skip(target=info.fqn, reason=str(e))
-
-
-class_shell.__test__ = False  # type: ignore[attr-defined]  # pytest must not collect it where tests import it
-
-
-def _plan(
-    targets: Sequence[Target], graph: CodeGraph, config: JunitbotConfig, frameworks: object, commit: str | None,
-    style: AssertionStyle,
-    naming: NamingStyle,
-) -> tuple[list[_Plan], list[Skip]]:
-    analyzer = DependencyAnalyzer(graph)
-    plans: list[_Plan] = []
-    skipped: list[Skip] = []
-    for index, target in enumerate(targets[: config.generation.max_classes_per_run]):
-        info = graph.class_info(target.fqn)
+def _loop_targets(targets: Sequence[Target], validator: _Validator) -> list[LoopTarget]:
+    """Each known target with its test file and, where the no-model generator can build one, its skeleton."""
+    job = validator.job
+    analyzer = DependencyAnalyzer(job.graph)
+    found = []
+    for target in targets:
+        info = job.graph.class_info(target.fqn)
         if info is None:
-            skipped.append(Skip(target=target.fqn, reason="not in the graph"))
+            continue  # the no-model generator reports it: "not in the graph"
+        shell = class_shell(info, graph=job.graph, analyzer=analyzer, frameworks=validator.classpath.frameworks,
+                            config=job.config, commit=job.commit)
+        found.append(LoopTarget(fqn=info.fqn, path=generated_test_path(info, job.config),
+                                shell=shell if isinstance(shell, TestShell) else None))
+    return found
+
+
+def _counter(settings: LLMSettings, backend: Backend) -> TokenCounter:
+    """The model's tokenizer where it is local (in-process engines, or a tokenizer configured); else the estimate."""
+    if backend.name in ("vllm", "transformers") or settings.tokenizer:
+        return token_counter(settings.tokenizer or settings.model)
+    return token_counter(None)
+
+
+# -- assertEquals correction ------------------------------------------------------------------------------
+
+
+def _correct(outcomes: Sequence[TargetOutcome], validator: _Validator) -> list[TargetOutcome]:
+    """Failing `assertEquals` literals set to what the code returned, validated again in one batch."""
+    planned: dict[str, tuple[TestCandidate, tuple[Correction, ...]]] = {}
+    for outcome in outcomes:
+        verdict = outcome.verdict
+        candidate = validator.candidate_of(verdict) if verdict is not None and verdict.compiled else None
+        failures = {m.name: m.reason for m in verdict.methods if not m.kept} if verdict is not None else {}
+        if candidate is None or not failures:
             continue
-        shell = class_shell(info, graph=graph, analyzer=analyzer, frameworks=frameworks,  # type: ignore[arg-type]  # Frameworks
-                            config=config, commit=commit)
-        if isinstance(shell, Skip):
-            skipped.append(shell)
-            continue
-        imports = shell.import_set(local=lambda fqn: graph.class_info(fqn) is not None)
-        for member in _STATIC_IMPORTS[style]:
-            imports.add_static(member)
-        plan = _Plan(target=target, info=info, shell=shell, imports=imports, style=style, naming=naming)
-        receiver = shell.subject_field or imports.name(info.fqn, package=info.package)
-        mocks = {mock.name: mock.fqn for mock in shell.mocks}
-        for number, method in enumerate(testable_methods(info)):
-            is_static = "static" in method.modifiers
-            plan.scenarios += scenarios_for(
-                info, method, receiver=imports.name(info.fqn, package=info.package) if is_static else receiver,
-                mocks=mocks, lookup=graph.class_info, imports=imports, prefix=f"c{index}m{number}",
-                limit=config.generation.max_scenarios_per_method, instance=not is_static and bool(shell.subject_field))
-        if plan.scenarios:
-            plans.append(plan)
-        else:
-            skipped.append(Skip(target=target.fqn, reason="no public behaviour to exercise"))
-    return plans, skipped
+        source, corrections = correct_expected(candidate.source, failures)
+        if corrections:
+            planned[outcome.target] = (candidate.model_copy(update={"source": source}), corrections)
+    if not planned:
+        return list(outcomes)
+    verdicts = {v.target: v for v in validator([candidate for candidate, _ in planned.values()])}
+    return [_corrected(o, *planned[o.target], verdicts.get(o.target)) if o.target in planned else o
+            for o in outcomes]
 
 
-def _final_methods(
-    plan: _Plan, scenarios: Sequence[Scenario], observations: dict[str, Observation], graph: CodeGraph
-) -> list[str]:
-    """New tests for scenarios whose outcome both probe runs agreed on, skipping outcomes already tested.
-
-    The tests are added to `plan.methods`; their names are returned.
-    """
-    mock_types = {mock.name: mock.fqn for mock in plan.shell.mocks}
-    added: list[str] = []
-    names = set(plan.methods)
-    outcomes = plan.outcomes
-    for scenario in scenarios:
-        observed = observations.get(scenario.id)
-        if observed is None or observed.outcome == "missing":
-            continue
-        fingerprint = (scenario.method, observed.model_dump_json(exclude={"scenario"}))
-        if fingerprint in outcomes:
-            continue  # the same behaviour again: no new test
-        outcomes.add(fingerprint)
-        body = _body(scenario, observed, plan.imports, mock_types, graph)
-        if body is None:
-            continue
-        if plan.style == "assertj":
-            body = _in_assertj(body)
-        name = _unique(_test_name(scenario, observed, plan.naming), names)
-        plan.methods[name] = f"@Test\nvoid {name}() {{\n" + "".join(f"    {line}\n" for line in body) + "}\n"
-        added.append(name)
-    return added
+def _corrected(outcome: TargetOutcome, candidate: TestCandidate, corrections: tuple[Correction, ...],
+               verdict: Verdict | None) -> TargetOutcome:
+    """The outcome with the corrected class, if it keeps every method kept before and some corrected one."""
+    kept = {m.name for m in verdict.methods if m.kept} if verdict is not None and verdict.kept else set()
+    fixed = tuple(c for c in corrections if c.method in kept)
+    if verdict is None or not fixed or not set(outcome.kept_methods) <= kept:
+        names = ", ".join(sorted({c.method for c in corrections}))
+        return outcome.model_copy(update={"notes": (*outcome.notes, f"corrected expected values of {names} "
+                                                                    "failed validation: not kept")})
+    notes = tuple(f"{c.method} line {c.line}: expected {c.expected} corrected to {c.actual}, the value the code "
+                  "returned in every run" for c in fixed)
+    return outcome.model_copy(update={
+        "status": "kept", "reason": None, "verdict": verdict, "source": verdict.source, "corrections": fixed,
+        "kept_methods": tuple(m.name for m in verdict.methods if m.kept),
+        "dropped_methods": tuple(m.name for m in verdict.methods if not m.kept), "notes": (*outcome.notes, *notes),
+    })
 
 
-def _body(
-    scenario: Scenario, observed: Observation, imports: ImportSet, mock_types: dict[str, str | None],
-    graph: CodeGraph,
-) -> list[str] | None:
-    used = {(call.mock, call.method) for call in observed.calls}
-    # Only the stubs the code really used: strict Mockito fails a test on an unused one.
-    arrange = [line for line in scenario.arrange if not _unused_stub(line, used)]
-    lines = ["// Arrange", *arrange] if arrange else []
-    verify = verify_lines(tuple(c for c in observed.calls if not c.stubbed), mock_types=mock_types,
-                          class_info=graph.class_info, imports=imports)
-    if observed.outcome == "threw" and observed.exception:
-        exception = imports.name(observed.exception.replace("$", "."))
-        lines += ["// Act + Assert", f"{exception} thrown = assertThrows({exception}.class, () -> {scenario.call});"]
-        message = observed.message
-        if message is not None and _own_message(observed.exception) and len(message) <= 200 and "@" not in message:
-            lines.append(f"assertEquals({java_string(message)}, thrown.getMessage());")
-        return lines
-    state = [line for name, value in observed.changed_state().items() if scenario.subject
-             for line in value_assertions(value, f"{scenario.subject}.{name}()", imports=imports)]
-    if observed.outcome == "void":
-        if not verify and not state:
-            return [*lines, "// Act + Assert", f"assertDoesNotThrow(() -> {scenario.call});"]
-        return [*lines, "// Act", f"{scenario.call};", "// Assert", *state, *verify]
-    if observed.value is None:
+# -- the result ---------------------------------------------------------------------------------------------
+
+
+def _result(targets: Sequence[Target], outcomes: Sequence[TargetOutcome], template: GenerationResult,
+            template_verdicts: dict[str, Verdict], validator: _Validator, backend: str,
+            seconds: dict[str, float]) -> GenerationResult:
+    """Final verdicts, sources and skips per target, from the origin each outcome settled on."""
+    by_target = {o.target: o for o in outcomes}
+    verdicts: list[Verdict] = []
+    skipped: list[Skip] = []
+    for target in targets:
+        outcome = by_target.get(target.fqn)
+        verdict = _final_verdict(outcome, template_verdicts.get(target.fqn))
+        if verdict is not None:
+            verdicts.append(verdict)
+        if verdict is None or not verdict.kept:
+            skipped.append(_skip(target.fqn, outcome, template))
+    reports = [*validator.reports, *([template.validation] if template.validation else [])]
+    candidates = tuple(TestCandidate(path=v.path, source=v.source, target=v.target)
+                       for v in verdicts if v.kept and v.source)
+    return GenerationResult(candidates=candidates, validation=_report(verdicts, reports, validator.classpath),
+                            skipped=tuple(skipped), scenarios=template.scenarios, observed=template.observed,
+                            seconds=seconds, backend=backend, llm=tuple(outcomes))
+
+
+def _final_verdict(outcome: TargetOutcome | None, template: Verdict | None) -> Verdict | None:
+    """The kept class's verdict (the outcome holds the model's, corrected or merged one); else the last failing."""
+    if outcome is None or outcome.origin == "template":
+        return template
+    return outcome.verdict or template
+
+
+def _skip(target: str, outcome: TargetOutcome | None, template: GenerationResult) -> Skip:
+    """Why nothing was kept: the model's reason and the no-model generator's."""
+    theirs = next((s.reason for s in template.skipped if s.target == target), None)
+    if outcome is None:
+        return Skip(target=target, reason=theirs or "nothing was generated")
+    return Skip(target=target, reason=f"model: {outcome.reason or 'no test class kept'}; no-model generator: "
+                                      f"{theirs or 'no test passed validation'}")
+
+
+def _report(verdicts: Sequence[Verdict], reports: Sequence[ValidationReport],
+            classpath: Classpath) -> ValidationReport | None:
+    """One report of the final verdicts; its seconds add up every validation the run made."""
+    if not reports:
         return None
-    assertions = value_assertions(observed.value, "result", imports=imports, declared=scenario.returns)
-    return [*lines, "// Act", f"var result = {scenario.call};", "// Assert", *assertions, *state, *verify]
-
-
-def _in_assertj(body: list[str]) -> list[str]:
-    """The JUnit-style body in AssertJ's fluent style (`assertThrows` + message become one chain)."""
-    out: list[str] = []
-    for line in body:
-        if " thrown = assertThrows(" in line:
-            exception, call = line.split(" thrown = assertThrows(", 1)[1].split(".class, ", 1)
-            out.append(f"assertThatThrownBy({call[:-2]}).isInstanceOf({exception}.class);")
-        elif line.startswith("assertEquals(") and line.endswith(", thrown.getMessage());") and out:
-            message = line[len("assertEquals("):-len(", thrown.getMessage());")]
-            out[-1] = out[-1][:-1] + f".hasMessage({message});"
-        else:
-            out.append(assertj_statement(line))
-    return out
-
-
-def _own_message(exception: str) -> bool:
-    """Messages the code under test writes itself; the JDK's own wording may change between versions."""
-    return not exception.startswith("java.") or exception in (
-        "java.lang.IllegalArgumentException", "java.lang.IllegalStateException",
-        "java.lang.UnsupportedOperationException")
-
-
-def _unused_stub(line: str, used: set[tuple[str, str]]) -> bool:
-    for prefix in ("when(", "doThrow("):
-        if line.startswith(prefix):
-            return not any(f"{mock}.{method}(" in line or f"when({mock}).{method}(" in line for mock, method in used)
-    return False
-
-
-def _test_name(scenario: Scenario, observed: Observation, naming: NamingStyle) -> str:
-    if observed.outcome == "threw" and observed.exception:
-        simple = observed.exception.rsplit(".", 1)[-1].rsplit("$", 1)[-1]
-        outcome = "throws" + (simple[: -len("Exception")] if simple.endswith("Exception") else simple)
-    elif observed.outcome == "void":
-        outcome = "succeeds"
-    else:
-        outcome = "returns" + _value_title(observed)
-    return test_name([scenario.method, scenario.hint, outcome], naming)
-
-
-def _value_title(observed: Observation) -> str:
-    value = observed.value
-    if value is None:
-        return "Value"
-    if value.t == "null":
-        return "Null"
-    if value.t == "Boolean" and value.v:
-        return value.v.title()
-    if value.t == "enum" and value.v:
-        return "".join(w.title() for w in value.v.split("_"))
-    if value.t == "Optional" and value.present is not None:
-        return "Present" if value.present else "Empty"
-    if value.t in ("Collection", "Map") and value.size == 0:
-        return "Empty"
-    return "Value"
-
-
-def _unique(name: str, names: set[str]) -> str:
-    candidate, number = name, 2
-    while candidate in names:
-        candidate, number = f"{name}{number}", number + 1
-    names.add(candidate)
-    return candidate
+    seconds: dict[str, float] = {}
+    for report in reports:
+        for stage, value in report.seconds.items():
+            seconds[stage] = round(seconds.get(stage, 0.0) + value, 3)
+    return ValidationReport(verdicts=tuple(verdicts), classpath_source=classpath.source,
+                            frameworks=classpath.frameworks, isolation=reports[-1].isolation,
+                            main_build_reused=all(r.main_build_reused for r in reports),
+                            main_build_failed=tuple(dict.fromkeys(f for r in reports for f in r.main_build_failed)),
+                            seconds=seconds)

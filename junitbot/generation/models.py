@@ -1,14 +1,20 @@
-"""Records of generation: built values, test class shells, skipped classes and corrected expectations."""
+"""Records of generation shared by both strategies: the job, targets, outcomes and results; built values,
+test class shells, skipped classes and corrected expectations."""
 
 from __future__ import annotations
 
 import textwrap
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
+from junitbot.analysis import CodeGraph
+from junitbot.config import JunitbotConfig
 from junitbot.generation.imports import ImportSet
+from junitbot.state import StateDir
+from junitbot.validation import TestCandidate, ValidationReport, Verdict
 
 
 class _Record(BaseModel):
@@ -131,6 +137,107 @@ class TestShell(_Record):
             lines += [*([""] if lines else []), self.after_each_annotation, f"void tearDown(){throws} {{",
                       *(f"    {s}" for s in self.tear_down), "}"]
         return lines
+
+
+ProgressCallback = Callable[[str, int, int], None]
+"""progress(stage, done, total): long stages report how far they are."""
+AttemptStatus = Literal["kept", "failed", "no-code", "refused", "backend-error", "filtered"]
+FinalStatus = Literal["kept", "failed", "skipped"]
+Origin = Literal["llm", "merged", "template", "corrected"]
+
+
+def _no_progress(stage: str, done: int, total: int) -> None:
+    """The default progress callback: says nothing."""
+
+
+class GenerationJob(BaseModel):
+    """Where and for what one generation works: the repository, its open graph, settings, state and commit.
+
+    Every strategy (the no-model generator, the model loop) takes one job instead of the same keyword list.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True)
+
+    root: Path
+    graph: CodeGraph
+    config: JunitbotConfig
+    state: StateDir
+    commit: str | None = None
+    progress: ProgressCallback = _no_progress
+
+
+class Target(_Record):
+    """A class to generate a test for, and why it was chosen."""
+
+    fqn: str
+    file: str
+    reason: str
+
+
+class RoundRecord(_Record):
+    """One attempt of one target: what came back, what was wrong, and what this round fixed."""
+
+    round: int
+    status: AttemptStatus
+    tokens_in: int = 0
+    tokens_out: int = 0
+    seconds: float = 0.0
+    problems: tuple[str, ...] = ()
+    fixed: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+
+
+class TargetOutcome(_Record):
+    """The model's result for one target, for the run report; `source` is the kept test class."""
+
+    target: str
+    path: str
+    backend: str
+    model: str
+    status: FinalStatus
+    reason: str | None = None
+    rounds: int = 0
+    tokens_in: int = 0
+    tokens_out: int = 0
+    context_tokens: int = 0
+    context_estimated: bool = False
+    used_skeleton: bool = False
+    history: tuple[RoundRecord, ...] = ()
+    source: str | None = None
+    kept_methods: tuple[str, ...] = ()
+    dropped_methods: tuple[str, ...] = ()
+    verdict: Verdict | None = None
+    # Set after the loop by `generate_with_backend`: where the target's kept class came from (None: nothing
+    # kept), expected values corrected to what the code returned, no-model methods merged in, and why.
+    origin: Origin | None = None
+    corrections: tuple[Correction, ...] = ()
+    merged_methods: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+
+
+class GenerationResult(_Record):
+    """What a backend produced: candidates, the validation of them, and the classes it skipped.
+
+    `llm` holds the model's outcome per target (empty for the template backend); each says where the kept
+    test class came from (`origin`) and which expected values were corrected.
+    """
+
+    candidates: tuple[TestCandidate, ...]
+    validation: ValidationReport | None
+    skipped: tuple[Skip, ...] = ()
+    scenarios: int = 0
+    observed: int = 0
+    seconds: dict[str, float] = Field(default_factory=dict)
+    backend: str = "template"
+    llm: tuple[TargetOutcome, ...] = ()
+
+    def origin(self, target: str) -> Origin | None:
+        """Where the kept test class of `target` came from: llm, merged, corrected or template; None: nothing kept."""
+        outcome = next((o for o in self.llm if o.target == target), None)
+        if outcome is not None:
+            return outcome.origin
+        verdicts = self.validation.verdicts if self.validation else ()
+        return "template" if any(v.target == target and v.kept for v in verdicts) else None
 
 
 def _comment(text: str) -> list[str]:

@@ -6,14 +6,17 @@
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from dagster import Definitions
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> Definitions:
     if name == "defs":
         from junitbot.pipelines.definitions import build_definitions
 
-        return build_definitions(os.environ.get("JUNITBOT_REPO", "."), os.environ.get("JUNITBOT_STATE_DIR") or None)
+        return build_definitions(os.environ.get("JUNITBOT_REPO", "."))
     raise AttributeError(name)
 
 

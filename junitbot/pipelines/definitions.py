@@ -9,8 +9,8 @@ from dagster import Definitions, EnvVar
 
 from junitbot.assets.assets import ALL_ASSETS
 from junitbot.assets.checks import ALL_CHECKS
-from junitbot.assets.resources import GenerationBackendResource, GitHubResource, RepositoryResource
-from junitbot.config import load_config
+from junitbot.assets.resources import GitHubResource, RepositoryResource
+from junitbot.config import JunitbotConfig, config_json, load_config
 from junitbot.pipelines.jobs import full_repo_job, incremental_job, regenerate_job
 from junitbot.pipelines.schedules import branch_sensor, full_pass_schedule
 
@@ -23,12 +23,15 @@ def _github_from_environment() -> GitHubResource:
     return GitHubResource()
 
 
-def build_definitions(repo: str | Path, state_dir: str | Path | None = None, *, publish: bool = True,
+def build_definitions(repo: str | Path, config: JunitbotConfig | None = None, *, publish: bool = True,
                       github: GitHubResource | None = None) -> Definitions:
-    """The code location of one repository; `publish=False` leaves `test_pull_request` without GitHub, and
-    `github` gives it a resource directly (the token then never sits in the process environment)."""
+    """The code location of one repository, working with `config` (default: the repository's own, read once).
+
+    `publish=False` leaves `test_pull_request` without GitHub, and `github` gives it a resource directly (the
+    token then never sits in the process environment).
+    """
     root = Path(repo).resolve()
-    config = load_config(root, overrides={"state_dir": Path(state_dir) if state_dir else None})
+    config = config or load_config(root)
     return Definitions(
         assets=ALL_ASSETS,
         asset_checks=ALL_CHECKS,
@@ -36,8 +39,7 @@ def build_definitions(repo: str | Path, state_dir: str | Path | None = None, *, 
         schedules=[full_pass_schedule(config)],
         sensors=[branch_sensor(config)],
         resources={
-            "repository": RepositoryResource(path=str(root), state_dir=str(state_dir) if state_dir else None),
-            "backend": GenerationBackendResource(backend=config.generation.backend),
+            "repository": RepositoryResource(path=str(root), config_json=config_json(config)),
             "github": github or (_github_from_environment() if publish else GitHubResource()),
         },
     )

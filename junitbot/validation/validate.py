@@ -118,7 +118,8 @@ def validate_candidates(
             report("run", index, settings.repetitions + 1)
         for work in runnable:
             _settle(work)
-        coverage = _prune_and_measure(runnable, scratch, test_cp, main.classes_dir, config, isolation, state)
+        coverage = _prune_and_measure(runnable, scratch, test_cp, main.classes_dir, config, isolation, state,
+                                      binary_name=graph.binary_name)
         report("run", settings.repetitions + 1, settings.repetitions + 1)
         seconds["run"] = time.perf_counter() - tick
         verdicts = [*rejected, *(_verdict(w, coverage) for w in works)]
@@ -266,9 +267,12 @@ def _short(message: str | None) -> str:
 
 def _prune_and_measure(
     works: Sequence[_Work], scratch: Path, classpath: Sequence[str], main_classes: Path, config: JunitbotConfig,
-    isolation: str, state: StateDir,
+    isolation: str, state: StateDir, *, binary_name: Callable[[str], str],
 ) -> dict[str, ClassCoverage]:
-    """Remove dropped methods, compile the pruned classes, and run what is kept once more under JaCoCo."""
+    """Remove dropped methods, compile the pruned classes, and run what is kept once more under JaCoCo.
+
+    Coverage is keyed by the targets' source names (`Money.Builder`); JaCoCo knows them as `Money$Builder`.
+    """
     keep = [w for w in works if w.failure is None and set(test_methods(w.source)) - set(w.dropped)]
     pruned = [w for w in keep if w.dropped]
     for work in pruned:
@@ -282,10 +286,10 @@ def _prune_and_measure(
     keep = [w for w in keep if w.failure is None]
     if not keep:
         return {}
-    targets = sorted({w.candidate.target for w in keep})
+    targets = {binary_name(t): t for t in sorted({w.candidate.target for w in keep})}
     exec_file = scratch / "jacoco.exec"
     cache = state.root / "build" / "jacoco"
-    agent = agent_option(exec_file=exec_file, includes=package_includes(targets), cache_dir=cache,
+    agent = agent_option(exec_file=exec_file, includes=package_includes(list(targets)), cache_dir=cache,
                          settings=config.validation)
     cases = _run_isolating(keep, classpath, scratch, RunConditions(), config, isolation, agent)
     for case in cases:
@@ -297,10 +301,11 @@ def _prune_and_measure(
         else:
             work.dropped.setdefault(case.method, f"failed when run again: {_short(case.message)}")
     try:
-        return analyze_coverage(exec_file, [main_classes], cache_dir=cache, classes=targets)
+        measured = analyze_coverage(exec_file, [main_classes], cache_dir=cache, classes=list(targets))
     except JunitbotError as e:
         log.warning("coverage could not be measured: %s", e)
         return {}
+    return {targets.get(name, name): coverage for name, coverage in measured.items()}
 
 
 def _verdict(work: _Work, coverage: Mapping[str, ClassCoverage]) -> Verdict:

@@ -18,7 +18,7 @@ from junitbot.analysis import update_graph
 from junitbot.bot import ApiSettings, BotSettings, CiOutcome, RunOutput, RunRequest, run_ci
 from junitbot.config import JunitbotConfig, load_config
 from junitbot.generation.output import marker_line, write_tests
-from junitbot.generation.run import ClassResult, RunReport
+from junitbot.runs import ClassResult, RunReport
 from junitbot.state import StateDir
 from tests.bot.github_double import GitHubDouble, serve
 

@@ -7,16 +7,22 @@ import os
 import pytest
 from dagster import AssetKey, DagsterInstance
 
+from junitbot.config import JunitbotConfig, load_config
 from junitbot.pipelines.execute import execute_run
 from junitbot.pipelines.instance import dagster_home
+from junitbot.runs import RunRequest
 from tests.bot.conftest import CART, REPOSITORY, TOKEN, World
+
+
+def _config(world: World) -> JunitbotConfig:
+    return load_config(world.root, environ={}, overrides={"state_dir": world.state.root})
 
 
 def test_runs_through_dagster_open_then_update_one_pull_request(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("GITHUB_TOKEN", TOKEN)
     monkeypatch.setenv("GITHUB_REPOSITORY", REPOSITORY)
     monkeypatch.setenv("GITHUB_API_URL", world.double.url)
-    first, _ = execute_run(world.root, world.state, mode="incremental", publish=True, state_dir=world.state.root)
+    first, _ = execute_run(world.root, _config(world), world.state, RunRequest(), publish=True)
     assert first.kept >= 1
     assert "GITHUB_TOKEN" not in os.environ, "no build tool or test JVM of the run could read the token"
     pulls = world.double.open_pulls()
@@ -28,7 +34,7 @@ def test_runs_through_dagster_open_then_update_one_pull_request(world: World, mo
         "public Money total() { return total; }\n\n    public boolean isEmpty() { return total.cents() == 0; }")},
         "Cart.isEmpty")
     monkeypatch.setenv("GITHUB_TOKEN", TOKEN)  # each publishing run takes the token out of the environment
-    execute_run(world.root, world.state, mode="incremental", publish=True, state_dir=world.state.root)
+    execute_run(world.root, _config(world), world.state, RunRequest(), publish=True)
     pulls = world.double.open_pulls()
     assert len(pulls) == 1, "the same pull request is updated, never a second one"
     assert "isEmpty" in (world.remote_file("junitbot/main", "src/test/java/com/acme/shop/CartGeneratedTest.java") or "")
@@ -46,5 +52,5 @@ def test_without_publish_the_asset_is_skipped(world: World, monkeypatch: pytest.
     monkeypatch.setenv("GITHUB_TOKEN", TOKEN)
     monkeypatch.setenv("GITHUB_REPOSITORY", REPOSITORY)
     monkeypatch.setenv("GITHUB_API_URL", world.double.url)
-    execute_run(world.root, world.state, mode="incremental", state_dir=world.state.root)
+    execute_run(world.root, _config(world), world.state, RunRequest())
     assert world.double.open_pulls() == [] and world.remote_sha("junitbot/main") is None

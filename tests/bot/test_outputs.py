@@ -12,7 +12,7 @@ from junitbot.bot.outputs import (
     escape_property,
     write_outputs,
 )
-from junitbot.generation.run import ClassResult
+from junitbot.runs import ClassResult
 
 
 def test_escaping_follows_the_actions_toolkit() -> None:

@@ -17,7 +17,7 @@ from junitbot.bot.report import (
     render_reply,
 )
 from junitbot.errors import JunitbotError
-from junitbot.generation.run import ClassResult, RunReport
+from junitbot.runs import ClassResult, RunReport
 
 MONEY = ClassResult(target="com.acme.Money", status="kept", reason="changed",
                     test_path="src/test/java/com/acme/MoneyGeneratedTest.java", kept=("adds", "subtracts"),

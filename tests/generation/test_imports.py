@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from junitbot.analysis import TypeRef
-from junitbot.generation import ImportSet, split_fqn, value_expression
+from junitbot.generation import ImportSet, split_fqn
+from junitbot.generation.template import value_expression
 
 
 def test_first_type_gets_the_simple_name_the_second_its_fqn() -> None:

@@ -21,11 +21,11 @@ from dagster import AssetKey, DagsterInstance, build_schedule_context, build_sen
 from junitbot.analysis import update_graph
 from junitbot.assets.checks import index_matches_graph, kept_tests_pass
 from junitbot.assets.resources import RepositoryResource
-from junitbot.config import load_config
-from junitbot.generation.run import RunReport
+from junitbot.config import config_json, load_config
 from junitbot.pipelines.definitions import build_definitions
 from junitbot.pipelines.execute import execute_run
 from junitbot.pipelines.instance import dagster_home
+from junitbot.runs import RunReport, RunRequest
 from junitbot.state import StateDir
 from tests.conftest import EXAMPLE, commit_all
 
@@ -57,7 +57,7 @@ def first_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, RunReport
         writer.set_value("user", "email", "author@example.com")
     commit_all(repo, "A")
     config = load_config(root, environ={})
-    report, _ = execute_run(root, StateDir.for_repo(root, config), mode="incremental")
+    report, _ = execute_run(root, config, StateDir.for_repo(root, config), RunRequest())
     repo.close()
     return root, report
 
@@ -89,7 +89,7 @@ def test_later_runs_regenerate_only_changed_and_impacted_classes(
                                                "public boolean isPositive() {\n        return amount.signum() > 0;\n"
                                                "    }\n\n    public boolean isZero() {"), encoding="utf-8")
     commit_all(repo, "B")
-    report_b, _ = execute_run(root, state, mode="incremental")
+    report_b, _ = execute_run(root, load_config(root, environ={}), state, RunRequest())
     assert report_b.mode.startswith("incremental")
     assert _names(report_b) == {"Money", "Money.Builder", "OrderLine", "Customer"}
     money_test = (root / "src/test/java/com/acme/shop/domain/MoneyGeneratedTest.java").read_text()
@@ -102,7 +102,7 @@ def test_later_runs_regenerate_only_changed_and_impacted_classes(
                                              "        return this == values()[values().length - 1];\n"
                                              "    }\n\n    public int discountPercent() {"), encoding="utf-8")
     commit_all(repo, "C")
-    report_c, _ = execute_run(root, state, mode="incremental")
+    report_c, _ = execute_run(root, load_config(root, environ={}), state, RunRequest())
     assert _names(report_c) == {"CustomerTier", "Customer"}
     assert untouched.stat().st_mtime_ns == written_at, "a class nobody changed keeps its test file untouched"
 
@@ -124,7 +124,7 @@ def test_checks_fail_on_a_stale_or_corrupt_index_and_a_broken_kept_test(
     first_run: tuple[Path, RunReport], repo_after_a: tuple[Path, StateDir, git.Repo]
 ) -> None:
     root, state, repo = repo_after_a
-    resource = RepositoryResource(path=str(root))
+    resource = RepositoryResource(path=str(root), config_json=config_json(load_config(root, environ={})))
     assert index_matches_graph(repository=resource).passed
     # Stale: the graph moved on to a new commit, the embedding index did not.
     (root / DOMAIN / "Coupon.java").write_text("package com.acme.shop.domain;\npublic record Coupon(String code) {}\n")
@@ -155,7 +155,8 @@ def test_sensor_runs_each_new_head_once_and_the_schedule_runs_a_full_pass(make_j
     root = make_java_repo({".junitbot.yml": "schedule: {cron: '15 4 * * 1-5', branch: main}\n",  # type: ignore[operator]
                            "src/main/java/a/A.java": "package a; public class A {}"})
     defs = build_definitions(root)
-    resources = {"repository": RepositoryResource(path=str(root))}
+    config = load_config(root, environ={})
+    resources = {"repository": RepositoryResource(path=str(root), config_json=config_json(config))}
     sensor = defs.resolve_sensor_def("branch_head_sensor")
     head = git.Repo(root).head.commit.hexsha
     first = sensor(build_sensor_context(cursor=None, resources=resources, definitions=defs))

@@ -115,6 +115,17 @@ class OrderLineMockTest {{
 }}
 """),
     "escaping_path": TestCandidate(path="../../etc/EvilTest.java", source="class EvilTest {}", target="Money"),
+    "nested": TestCandidate(
+        path="src/test/java/com/acme/shop/domain/MoneyBuilderTest.java", target=f"{PACKAGE}.Money.Builder",
+        source=f"""{HEADER}
+class MoneyBuilderTest {{
+    @Test
+    void build_makesMoneyOfTheAmountAndCurrency() {{
+        Money money = Money.builder().amount("2.50").currency(Currency.EUR).build();
+        assertEquals(new BigDecimal("2.50"), money.amount());
+    }}
+}}
+"""),
 }
 
 
@@ -155,6 +166,13 @@ def test_a_good_test_is_kept_with_coverage(report: ValidationReport) -> None:
     assert verdict.coverage is not None and verdict.coverage.fqn == f"{PACKAGE}.Money"
     assert verdict.coverage.lines.covered > 0 and verdict.coverage.uncovered_lines
     assert verdict.source == CORPUS["good"].source
+
+
+def test_a_nested_class_gets_its_own_coverage(report: ValidationReport) -> None:
+    """JaCoCo names it Money$Builder; the verdict names it as the source does, Money.Builder."""
+    verdict = _verdict(report, "nested")
+    assert verdict.kept and verdict.coverage is not None
+    assert verdict.coverage.lines.covered > 0
 
 
 def test_static_rejections_end_in_their_category(report: ValidationReport) -> None:

@@ -9,7 +9,7 @@ import pytest
 
 from junitbot.analysis import CodeGraph, update_graph
 from junitbot.config import JunitbotConfig
-from junitbot.generation.context import TIERS, ContextBuilder, EstimatedCounter, TargetContext, token_counter
+from junitbot.generation.llm.context import TIERS, ContextBuilder, EstimatedCounter, TargetContext, token_counter
 from junitbot.state import StateDir
 from tests.generation.llm.conftest import FRAMEWORKS
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from junitbot.generation.corrections import correct_expected, mismatch
+from junitbot.generation.llm.corrections import correct_expected, mismatch
 
 SOURCE = """package com.acme;
 

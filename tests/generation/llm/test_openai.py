@@ -9,7 +9,7 @@ import time
 import pytest
 
 from junitbot.errors import ConfigError
-from junitbot.generation.backends import ChatMessage, GenerationRequest, LLMSettings, OpenAIBackend
+from junitbot.generation.llm.backends import ChatMessage, GenerationRequest, LLMSettings, OpenAIBackend
 from tests.generation.llm.conftest import GOOD_METHODS, PROSE
 from tests.generation.llm.doubles import ChatServer, Reply, completion
 

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from junitbot.errors import ConfigError
-from junitbot.generation.backends import render_chat
-from junitbot.generation.context import ContextBuilder, TargetContext
-from junitbot.generation.prompts import RepairInput, generation_messages, prompt_environment, repair_messages
+from junitbot.generation.llm.backends import render_chat
+from junitbot.generation.llm.context import ContextBuilder, TargetContext
+from junitbot.generation.llm.prompts import RepairInput, generation_messages, prompt_environment, repair_messages
 from junitbot.validation import Frameworks, Severity, ValidationIssue
 from tests.generation.conftest import Indexed
 from tests.generation.llm.conftest import FRAMEWORKS, INVENTORY

@@ -9,11 +9,9 @@ from pathlib import Path
 import pytest
 
 from junitbot.errors import ConfigError
-from junitbot.generation.backends import (
-    GenerationRequest,
+from junitbot.generation.llm.backends import (
     LLMSettings,
     OpenAIBackend,
-    TemplateBackend,
     TransformersBackend,
     choose_backend,
     get_backend,
@@ -49,11 +47,10 @@ def test_precedence(gpu: Callable[[], bool], vllm: Callable[[], bool], settings:
 def test_get_backend_constructs_and_logs_the_choice(chat_server: ChatServer, tiny_model: Path,
                                                     caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.INFO, logger="junitbot")
-    openai = get_backend(LLMSettings(), environ={"OPENAI_BASE_URL": chat_server.url}, vllm_installed=_no)
-    assert isinstance(openai, OpenAIBackend)
+    openai, choice = get_backend(LLMSettings(), environ={"OPENAI_BASE_URL": chat_server.url}, vllm_installed=_no)
+    assert isinstance(openai, OpenAIBackend) and choice.name == "openai"
     assert "generation backend: openai (auto: OPENAI_BASE_URL is set)" in caplog.text
-    assert isinstance(get_backend(LLMSettings(), environ={}, vllm_installed=_no), TemplateBackend)
-    local = get_backend(LLMSettings(backend="transformers", model=str(tiny_model), device="cpu"), environ={})
+    local, _ = get_backend(LLMSettings(backend="transformers", model=str(tiny_model), device="cpu"), environ={})
     assert isinstance(local, TransformersBackend) and local.name == "transformers"
 
 
@@ -64,7 +61,9 @@ def test_a_chosen_backend_that_cannot_load_names_the_key() -> None:
         get_backend(LLMSettings(backend="transformers", model="/no/such/model", device="cpu"), environ={})
 
 
-def test_the_template_backend_calls_no_model() -> None:
-    backend = TemplateBackend()
-    [response] = backend.generate([GenerationRequest(id="a", prompt="p")])
-    assert not response.ok and "without a model" in (response.error or "") and backend.uses_model is False
+def test_no_model_is_no_backend_with_the_reason() -> None:
+    """`template` is the no-model generator, not a backend that answers with errors."""
+    backend, choice = get_backend(LLMSettings(), environ={}, vllm_installed=_no)
+    assert backend is None and choice.name == "template" and "vLLM not installed" in choice.source
+    backend, choice = get_backend(LLMSettings(backend="template"), environ={"OPENAI_BASE_URL": "http://h/v1"})
+    assert backend is None and choice.source == "generation.backend in config"

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from junitbot.config import load_config
-from junitbot.generation.similar import open_similar_tests, similar_tests_from
+from junitbot.generation.llm.similar import open_similar_tests, similar_tests_from
 from junitbot.state import StateDir
 
 

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from junitbot.errors import ConfigError
-from junitbot.generation.backends import ChatMessage, GenerationRequest, LLMSettings, TransformersBackend
-from junitbot.generation.llm_output import extract_java
+from junitbot.generation.llm.answer import extract_java
+from junitbot.generation.llm.backends import ChatMessage, GenerationRequest, LLMSettings, TransformersBackend
 
 
 def _chat(name: str, text: str, **options: object) -> GenerationRequest:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from junitbot.errors import ConfigError
-from junitbot.generation.backends import ChatMessage, GenerationRequest, LLMSettings, VLLMBackend
+from junitbot.generation.llm.backends import ChatMessage, GenerationRequest, LLMSettings, VLLMBackend
 from tests.generation.llm.conftest import GOOD_METHODS, PROSE
 from tests.generation.llm.doubles import FakeLLM, SamplingParams
 

@@ -1,0 +1,141 @@
+"""The `vllm` backend: an in-process `vllm.LLM`, one batched `generate` call for all the prompts of a round.
+
+vLLM is imported only when the engine is built (the `gpu` extra installs it). Tests inject an engine with
+vLLM's output shape: `generate(prompts, sampling_params)` returning objects with `prompt_token_ids` and
+`outputs[i].text / token_ids / finish_reason`, and `get_tokenizer()` for the chat template.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import time
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+from junitbot.errors import ConfigError
+from junitbot.generation.llm.backends.base import (
+    ChatTokenizer,
+    GenerationRequest,
+    GenerationResponse,
+    one_by_one,
+    prompt_text,
+)
+from junitbot.generation.llm.backends.settings import LLMSettings
+
+log = logging.getLogger(__name__)
+
+
+class Engine(Protocol):
+    """The part of `vllm.LLM` this backend uses."""
+
+    def generate(self, prompts: Any, sampling_params: Any = None, **kwargs: Any) -> list[Any]: ...
+
+    def get_tokenizer(self) -> Any: ...
+
+
+SamplingFactory = Callable[..., Any]
+
+
+class VLLMBackend:
+    """In-process vLLM; `engine` and `sampling` inject a double of `vllm.LLM` and `vllm.SamplingParams`."""
+
+    name = "vllm"
+
+    def __init__(self, settings: LLMSettings, *, engine: Engine | None = None,
+                 sampling: SamplingFactory | None = None) -> None:
+        self.settings = settings
+        self._engine = engine if engine is not None else load_engine(settings)
+        self._sampling = sampling if sampling is not None else _vllm_sampling()
+        self._tokenizer: ChatTokenizer | None = _tokenizer_of(self._engine)
+
+    @property
+    def model(self) -> str:
+        return self.settings.model
+
+    def generate(self, requests: Sequence[GenerationRequest]) -> list[GenerationResponse]:
+        """One `generate` call for the batch; should it fail as a whole, each request runs alone."""
+        if not requests:
+            return []
+        prompts: list[str] = []
+        params: list[Any] = []
+        ready: list[GenerationRequest] = []
+        failed: dict[str, GenerationResponse] = {}
+        for request in requests:
+            try:
+                prompts.append(prompt_text(request, self._tokenizer))
+            except Exception as e:  # a chat template may reject a conversation; that request fails alone
+                failed[request.id] = GenerationResponse.failure(request.id, f"chat template: {e}"[:500])
+                continue
+            params.append(self._params(request))
+            ready.append(request)
+        started = time.perf_counter()
+        try:
+            outputs = self._engine.generate(prompts, params, use_tqdm=False) if ready else []
+            seconds = time.perf_counter() - started
+            answered = {r.id: _response(r, o, seconds) for r, o in zip(ready, outputs, strict=True)}
+        except Exception as e:  # one bad prompt (too long, ...) fails vLLM's whole call; find it alone
+            log.warning("batched vLLM generate failed (%s); running %d requests one by one", type(e).__name__,
+                        len(ready))
+            singles = one_by_one(ready, self._generate_one)
+            answered = {r.id: r for r in singles}
+        return [failed.get(r.id) or answered[r.id] for r in requests]
+
+    def _generate_one(self, request: GenerationRequest) -> GenerationResponse:
+        started = time.perf_counter()
+        outputs = self._engine.generate([prompt_text(request, self._tokenizer)], [self._params(request)],
+                                        use_tqdm=False)
+        return _response(request, outputs[0], time.perf_counter() - started)
+
+    def _params(self, request: GenerationRequest) -> Any:
+        return self._sampling(n=request.n, temperature=request.temperature, top_p=request.top_p,
+                              max_tokens=request.max_tokens, stop=list(request.stop) or None, seed=request.seed)
+
+
+def load_engine(settings: LLMSettings) -> Engine:
+    """Build `vllm.LLM` from the settings; ConfigError naming the key when vLLM or the model cannot load."""
+    try:
+        vllm = importlib.import_module("vllm")  # the gpu extra only; imported here so nothing else pays for it
+    except ImportError as e:
+        raise ConfigError("generation.backend is 'vllm' but vLLM is not installed: install junitbot[gpu] "
+                          "or choose generation.backend: openai, transformers or template") from e
+    try:
+        engine: Engine = vllm.LLM(
+            model=settings.model, tokenizer=settings.tokenizer, dtype=settings.dtype,
+            quantization=settings.quantization, gpu_memory_utilization=settings.gpu_memory_utilization,
+            max_model_len=settings.max_model_len, enable_prefix_caching=settings.enable_prefix_caching,
+            seed=settings.seed or 0)
+    except Exception as e:  # vLLM raises many kinds (OSError, ValueError, RuntimeError, CUDA errors)
+        raise ConfigError(f"generation.model {settings.model!r} could not be loaded by vLLM: "
+                          f"{type(e).__name__}: {e}"[:600]) from e
+    return engine
+
+
+def _vllm_sampling() -> SamplingFactory:
+    try:
+        vllm = importlib.import_module("vllm")
+    except ImportError as e:
+        raise ConfigError("generation.backend is 'vllm' but vLLM is not installed: install junitbot[gpu]") from e
+    factory: SamplingFactory = vllm.SamplingParams
+    return factory
+
+
+def _tokenizer_of(engine: Engine) -> ChatTokenizer | None:
+    get = getattr(engine, "get_tokenizer", None)
+    if get is None:
+        return None
+    tokenizer: ChatTokenizer | None = get()
+    return tokenizer
+
+
+def _response(request: GenerationRequest, output: Any, seconds: float) -> GenerationResponse:
+    """A vLLM RequestOutput as a response; the batch's wall time is every request's time (they ran together)."""
+    completions = list(output.outputs)
+    prompt_ids = output.prompt_token_ids or []
+    finished = getattr(output, "finished", True)
+    reasons = [getattr(c, "finish_reason", None) for c in completions]
+    return GenerationResponse(
+        id=request.id, texts=tuple(c.text for c in completions), tokens_in=len(prompt_ids),
+        tokens_out=sum(len(c.token_ids) for c in completions), seconds=round(seconds, 4),
+        finish_reason=(reasons[0] if reasons else None) if finished else "unfinished",
+        error=None if completions else "the engine returned no completion")

@@ -1,0 +1,303 @@
+"""The model loop, batched across targets: generate → extract → validate → repair (≤ N rounds) → method filter.
+
+Every round sends one batch to the backend: the generation prompt of each target first, then one repair
+prompt per target that failed (its previous code with the validation issues, compiler diagnostics and
+failing tests). Validation is injected (`validate(candidates) -> verdicts`), so the loop runs the same on
+the real validator and on a double. A target still failing after the last round gets method-level
+filtering: the test methods its errors point at are removed and the rest validated once more. Targets
+left without a kept class are for the no-model generator; each outcome says why.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+
+import jinja2
+from pydantic import BaseModel, ConfigDict
+
+from junitbot.analysis import ClassInfo, parse_java
+from junitbot.errors import JunitbotError
+from junitbot.generation.llm.answer import extract_java, hostile_reasons
+from junitbot.generation.llm.backends.base import Backend, ChatMessage, GenerationRequest, GenerationResponse
+from junitbot.generation.llm.backends.settings import LLMSettings
+from junitbot.generation.llm.context import ContextBuilder, TargetContext
+from junitbot.generation.llm.prompts import RepairInput, compiler_lines, generation_messages, repair_messages
+from junitbot.generation.llm.skeleton import fit_class, insert_members, merge_into_shell
+from junitbot.generation.models import AttemptStatus, RoundRecord, TargetOutcome, TestShell
+from junitbot.validation import Severity, TestCandidate, ValidationIssue, Verdict
+from junitbot.validation.methods import remove_methods, test_methods
+
+log = logging.getLogger(__name__)
+
+Validate = Callable[[Sequence[TestCandidate]], Sequence[Verdict]]
+_ANSWER_SHOWN = 4000  # characters of an unusable answer shown back to the model
+
+
+class _Record(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class LoopTarget(_Record):
+    """A class to test with the model: its FQN, the test file's repo-relative path and the skeleton, if any."""
+
+    fqn: str
+    path: str
+    shell: TestShell | None = None
+
+
+@dataclass
+class _State:
+    """One target on its way through the rounds."""
+
+    target: LoopTarget
+    context: TargetContext
+    subject: ClassInfo
+    skeleton: str | None
+    history: list[RoundRecord] = field(default_factory=list)
+    candidate: TestCandidate | None = None
+    answer: str = ""
+    failure: str | None = None
+    problems: tuple[str, ...] = ()
+    verdict: Verdict | None = None
+    done: bool = False
+
+
+def run_llm_loop(
+    targets: Sequence[LoopTarget],
+    *,
+    backend: Backend,
+    builder: ContextBuilder,
+    env: jinja2.Environment,
+    validate: Validate,
+    settings: LLMSettings,
+) -> list[TargetOutcome]:
+    """Generate, validate and repair tests for all targets, batched per round; one outcome per target."""
+    states, skipped = _prepare(targets, builder, settings)
+    pending = list(states)
+    for number in range(settings.repair_rounds + 1):
+        if not pending:
+            break
+        requests = [_request(s, number, env, settings) for s in pending]
+        responses = {r.id: r for r in backend.generate(requests)}
+        for state, request in zip(pending, requests, strict=True):
+            _take(state, responses.get(request.id), builder, settings)
+        _judge(pending, validate, number, responses, requests)
+        pending = [s for s in pending if not s.done]
+        log.info("round %d: %d of %d targets still failing", number, len(pending), len(states))
+    _filter_methods([s for s in states if not s.done], validate, settings.repair_rounds + 1)
+    return [*skipped, *(_outcome(s, backend) for s in states)]
+
+
+def _prepare(targets: Sequence[LoopTarget], builder: ContextBuilder,
+             settings: LLMSettings) -> tuple[list[_State], list[TargetOutcome]]:
+    states: list[_State] = []
+    skipped: list[TargetOutcome] = []
+    for target in targets:
+        try:
+            context = builder.build(target.fqn)
+        except JunitbotError as e:
+            skipped.append(TargetOutcome(target=target.fqn, path=target.path, backend="", model="", status="skipped",
+                                         reason=str(e)))
+            continue
+        subject = builder.graph.class_info(context.target)
+        assert subject is not None  # the builder resolved it
+        skeleton = target.shell.render([]) if target.shell is not None and settings.use_skeleton else None
+        states.append(_State(target=target, context=context, subject=subject, skeleton=skeleton))
+    return states, skipped
+
+
+def _request(state: _State, number: int, env: jinja2.Environment, settings: LLMSettings) -> GenerationRequest:
+    test_class = PurePosixPath(state.target.path).stem
+    messages: tuple[ChatMessage, ...]
+    if number == 0 or (state.candidate is None and not state.answer):
+        messages = generation_messages(env, state.context, test_class=test_class, skeleton=state.skeleton)
+    else:
+        messages = repair_messages(env, state.context, _repair_input(state, number), test_class=test_class,
+                                   skeleton=state.skeleton)
+    return GenerationRequest(id=f"{state.target.fqn}#{number}", messages=messages, max_tokens=settings.max_tokens,
+                             temperature=settings.temperature, top_p=settings.top_p, n=settings.n,
+                             seed=settings.seed)
+
+
+def _repair_input(state: _State, number: int) -> RepairInput:
+    if state.candidate is None:
+        issue = ValidationIssue(severity=Severity.ERROR, pass_name="extraction", category="unusable-answer",
+                                message=state.failure or "the answer could not be used")
+        return RepairInput(previous_code=state.answer[:_ANSWER_SHOWN], issues=(issue,), round=number)
+    verdict = state.verdict
+    issues = tuple(i for i in verdict.issues if i.severity is not Severity.INFO) if verdict else ()
+    failures = tuple((m.name, m.reason or "failed") for m in verdict.methods
+                     if not m.kept) if verdict and verdict.compiled else ()
+    return RepairInput(previous_code=state.candidate.source, issues=issues,
+                       compiler=compiler_lines(issues), failures=failures, round=number)
+
+
+def _take(state: _State, response: GenerationResponse | None, builder: ContextBuilder,
+          settings: LLMSettings) -> None:
+    """Turn the backend's answer into the next candidate, or record why there is none."""
+    state.verdict = None
+    if response is None or not response.ok:
+        state.failure = f"backend: {response.error if response else 'no response'}"
+        state.candidate, state.answer = None, ""
+        return
+    reasons: list[str] = []
+    for text in response.texts:  # n candidates: the first usable one goes on
+        candidate, why, notes = _assemble(state, text, builder, settings)
+        if candidate is not None:
+            state.candidate, state.answer, state.failure = candidate, text, None
+            state.history.append(_attempt(state, response, "failed", notes=notes))
+            return
+        reasons.append(why)
+    state.candidate, state.answer, state.failure = None, response.texts[0], reasons[0]
+    status: AttemptStatus = "no-code" if reasons[0].startswith("no Java code") else "refused"
+    state.history.append(_attempt(state, response, status, problems=(reasons[0],)))
+
+
+def _assemble(state: _State, text: str, builder: ContextBuilder,
+              settings: LLMSettings) -> tuple[TestCandidate | None, str, tuple[str, ...]]:
+    extraction = extract_java(text, expected_package=state.context.package, max_bytes=settings.max_answer_bytes)
+    if not extraction.ok or extraction.code is None:
+        return None, extraction.reason or "unusable answer", ()
+    code = extraction.code
+    notes: tuple[str, ...] = ()
+    test_class = PurePosixPath(state.target.path).stem
+    if state.skeleton is not None:
+        merge = merge_into_shell(state.skeleton, code)
+        source = merge.source
+        notes = (*merge.left_out, *(f"renamed {old} to {new}" for old, new in merge.renamed))
+    elif code.class_name is not None:
+        source = fit_class(code, package=state.context.package, class_name=test_class)
+    else:
+        header = f"package {state.context.package};\n\n" if state.context.package else ""
+        source = insert_members(f"{header}class {test_class} {{\n}}\n", [m.source for m in code.members],
+                                imports=[i.line for i in code.imports])
+    candidate = TestCandidate(path=state.target.path, source=source, target=state.context.target)
+    hostile = hostile_reasons(candidate, subject=state.subject, context=state.context.test_context,
+                              frameworks=builder.frameworks, class_info=builder.graph.class_info)
+    if hostile:
+        return None, "refused: " + "; ".join(hostile), notes
+    return candidate, "", notes
+
+
+def _attempt(state: _State, response: GenerationResponse, status: AttemptStatus, *,
+             problems: tuple[str, ...] = (), notes: tuple[str, ...] = ()) -> RoundRecord:
+    return RoundRecord(round=len(state.history), status=status, tokens_in=response.tokens_in,
+                       tokens_out=response.tokens_out, seconds=response.seconds, problems=problems, notes=notes)
+
+
+def _judge(states: Sequence[_State], validate: Validate, number: int, responses: dict[str, GenerationResponse],
+           requests: Sequence[GenerationRequest]) -> None:
+    """Validate this round's candidates in one call; record per target what is wrong and what got fixed."""
+    ready = [s for s in states if s.candidate is not None]
+    verdicts = {v.path: v for v in validate([s.candidate for s in ready if s.candidate])} if ready else {}
+    for state, request in zip(states, requests, strict=True):
+        if state.candidate is None:
+            if not state.history or state.history[-1].round != number:
+                response = responses.get(request.id) or GenerationResponse.failure(request.id, "no response")
+                state.history.append(_attempt(state, response, "backend-error", problems=(state.failure or "",)))
+            _close_round(state, (state.failure or "no candidate",))
+            continue
+        verdict = verdicts.get(state.candidate.path)
+        state.verdict = verdict
+        if verdict is not None and verdict.kept:
+            state.done = True
+            _close_round(state, (), status="kept")
+        else:
+            _close_round(state, _problems(verdict))
+
+
+def _close_round(state: _State, problems: tuple[str, ...], *, status: AttemptStatus | None = None) -> None:
+    last = state.history[-1]
+    fixed = tuple(p for p in state.problems if p not in problems)
+    state.history[-1] = last.model_copy(update={"problems": problems, "fixed": fixed,
+                                                "status": status or last.status})
+    state.problems = problems
+
+
+def _problems(verdict: Verdict | None) -> tuple[str, ...]:
+    """What failed, as stable keys a later round can be compared against."""
+    if verdict is None:
+        return ("no verdict from validation",)
+    keys = [f"{i.pass_name}/{i.category}" for i in verdict.issues if i.severity is Severity.ERROR]
+    if verdict.compiled:  # before that a method's reason is the class's ("does not compile")
+        keys += [f"test {m.name} failed" for m in verdict.methods if not m.kept]
+    return tuple(dict.fromkeys(keys)) or ("not kept",)
+
+
+def _filter_methods(states: Sequence[_State], validate: Validate, number: int) -> None:
+    """Drop the test methods the remaining errors point at and validate what is left, in one batch."""
+    trimmed: list[tuple[_State, TestCandidate, list[str]]] = []
+    for state in states:
+        if state.candidate is None or state.verdict is None:
+            continue
+        bad = _blamed_methods(state.candidate.source, state.verdict)
+        names = test_methods(state.candidate.source)
+        if not bad or not bad <= set(names) or set(names) <= bad:
+            continue
+        source = remove_methods(state.candidate.source, bad)
+        trimmed.append((state, state.candidate.model_copy(update={"source": source}), sorted(bad)))
+    if not trimmed:
+        return
+    verdicts = {v.path: v for v in validate([c for _, c, _ in trimmed])}
+    for state, candidate, removed in trimmed:
+        verdict = verdicts.get(candidate.path)
+        note = f"method-level filtering removed {', '.join(removed)}"
+        record = RoundRecord(round=number, status="filtered" if verdict and verdict.kept else "failed",
+                             problems=_problems(verdict) if not (verdict and verdict.kept) else (), notes=(note,))
+        state.history.append(record)
+        if verdict is not None and verdict.kept:
+            state.candidate, state.verdict, state.done = candidate, verdict, True
+
+
+def _blamed_methods(source: str, verdict: Verdict) -> set[str] | None:
+    """Test methods that errors point at (by name or line); None when an error lies outside every method.
+
+    After deterministic repairs javac's lines refer to the repaired source, so only named methods count then.
+    """
+    spans = {} if verdict.repairs else _method_lines(source)
+    blamed: set[str] = set()
+    for issue in verdict.issues:
+        if issue.severity is not Severity.ERROR:
+            continue
+        if issue.method:
+            blamed.add(issue.method)
+            continue
+        owner = next((name for name, (start, end) in spans.items() if issue.line and start <= issue.line <= end),
+                     None)
+        if owner is None:
+            return None
+        blamed.add(owner)
+    return blamed
+
+
+def _method_lines(source: str) -> dict[str, tuple[int, int]]:
+    """(first, last) 1-based line of each method of the top-level class."""
+    root = parse_java(source.encode("utf-8")).root_node
+    top = next((c for c in root.named_children if c.type == "class_declaration"), None)
+    body = top.child_by_field_name("body") if top is not None else None
+    spans: dict[str, tuple[int, int]] = {}
+    for node in body.named_children if body is not None else []:
+        name = node.child_by_field_name("name") if node.type == "method_declaration" else None
+        if name is not None and name.text is not None:
+            spans[name.text.decode()] = (node.start_point[0] + 1, node.end_point[0] + 1)
+    return spans
+
+
+def _outcome(state: _State, backend: Backend) -> TargetOutcome:
+    verdict = state.verdict
+    kept = state.done and verdict is not None and verdict.kept
+    methods = verdict.methods if verdict is not None else ()
+    reason = None if kept else "; ".join(state.problems) or state.failure or "no test class kept"
+    repairs = sum(1 for r in state.history if r.round > 0 and r.status != "filtered")
+    return TargetOutcome(
+        target=state.context.target, path=state.target.path, backend=backend.name, model=backend.model,
+        status="kept" if kept else "failed", reason=reason, rounds=repairs,
+        tokens_in=sum(r.tokens_in for r in state.history), tokens_out=sum(r.tokens_out for r in state.history),
+        context_tokens=state.context.tokens, context_estimated=state.context.estimated,
+        used_skeleton=state.skeleton is not None, history=tuple(state.history),
+        source=(verdict.source or state.candidate.source) if kept and verdict and state.candidate else None,
+        kept_methods=tuple(m.name for m in methods if m.kept) if kept else (),
+        dropped_methods=tuple(m.name for m in methods if not m.kept), verdict=verdict)

@@ -1,0 +1,116 @@
+"""Merge of the model's kept class with the no-model generator's: kept when every test passes and coverage grows.
+
+Per target: the model's class, the model's class with the no-model methods in (clashing names renamed), or
+the no-model class when the model kept nothing or covers fewer lines. Each outcome says why (`notes`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from junitbot.generation.llm.answer import parse_code
+from junitbot.generation.llm.loop import Validate
+from junitbot.generation.llm.skeleton import merge_into_shell
+from junitbot.generation.models import Origin, TargetOutcome
+from junitbot.validation import TestCandidate, Verdict
+
+
+@dataclass
+class _Merge:
+    outcome: TargetOutcome
+    candidate: TestCandidate
+    notes: tuple[str, ...]
+
+
+def merge_outcomes(outcomes: Sequence[TargetOutcome], template: dict[str, Verdict],
+                   validate: Validate) -> list[TargetOutcome]:
+    """Per target, the kept class: the model's, the model's plus no-model methods, or the no-model one."""
+    merges: list[_Merge] = []
+    decided: dict[str, TargetOutcome] = {}
+    for outcome in outcomes:
+        other = template.get(outcome.target)
+        mine = outcome.verdict if outcome.status == "kept" else None
+        if mine is not None and complete(mine):
+            why: str | None = "the model's class covers every line and branch"
+        elif mine is not None and mine.coverage is None:
+            why = "no coverage was measured for the model's class"
+        else:
+            why = None
+        both = mine is not None and other is not None and other.kept
+        planned = _merged_candidate(mine, other) if mine and other and both and not why else None
+        if planned is None:
+            why = why or ("the classes could not be merged" if both else None)
+            decided[outcome.target] = _without_merge(outcome, mine, other, why if mine else None)
+        else:
+            merges.append(_Merge(outcome, *planned))
+    verdicts = {v.target: v for v in validate([m.candidate for m in merges])} if merges else {}
+    for merge in merges:
+        decided[merge.outcome.target] = _after_merge(merge, verdicts.get(merge.outcome.target),
+                                                     template[merge.outcome.target])
+    return [decided[o.target] for o in outcomes]
+
+
+def complete(verdict: Verdict) -> bool:
+    """Every line and branch of the class under test covered: nothing left for another generator to add."""
+    coverage = verdict.coverage
+    return coverage is not None and coverage.lines.missed == 0 and coverage.branches.missed == 0
+
+
+def _merged_candidate(mine: Verdict, other: Verdict) -> tuple[TestCandidate, tuple[str, ...]] | None:
+    """The model's kept class with the no-model class's members in (clashing test names get a suffix)."""
+    code = parse_code(other.source or "")
+    if code is None or mine.source is None:
+        return None
+    try:
+        merge = merge_into_shell(mine.source, code)
+    except ValueError:
+        return None
+    notes = tuple(f"no-model test {old} renamed to {new}" for old, new in merge.renamed)
+    return TestCandidate(path=mine.path, source=merge.source, target=mine.target), notes
+
+
+def _after_merge(merge: _Merge, merged: Verdict | None, other: Verdict) -> TargetOutcome:
+    """Keep the merged class when every method passed and coverage grew, lines never lower; else the better one."""
+    outcome = merge.outcome
+    mine = outcome.verdict
+    assert mine is not None  # only kept outcomes are merged
+    if merged is not None and merged.kept and all(m.kept for m in merged.methods) and \
+            _lines(merged) >= _lines(mine) and _covered(merged) > _covered(mine):
+        added = tuple(m.name for m in merged.methods if m.name not in set(outcome.kept_methods))
+        note = f"merged {len(added)} no-model tests: covered lines {_lines(mine)} → {_lines(merged)}, " \
+               f"branches {_branches(mine)} → {_branches(merged)}"
+        return outcome.model_copy(update={
+            "origin": "merged", "merged_methods": added, "verdict": merged, "source": merged.source,
+            "kept_methods": tuple(m.name for m in merged.methods), "notes": (*outcome.notes, *merge.notes, note)})
+    if merged is None or not merged.kept or not all(m.kept for m in merged.methods):
+        why = "the merged class failed some tests"
+    else:
+        why = "the no-model tests added no coverage"
+    return _without_merge(outcome, mine, other, why)
+
+
+def _without_merge(outcome: TargetOutcome, mine: Verdict | None, other: Verdict | None,
+                   why: str | None) -> TargetOutcome:
+    """The model's class, or the no-model class when the model kept none or it covers more lines."""
+    notes: tuple[str, ...] = (f"not merged: {why}",) if why else ()
+    own: Origin = "corrected" if outcome.corrections else "llm"
+    if mine is not None and (other is None or not other.kept or _lines(other) <= _lines(mine)):
+        return outcome.model_copy(update={"origin": own, "notes": (*outcome.notes, *notes)})
+    if other is not None and other.kept:
+        if mine is not None:
+            notes += (f"the no-model class covers more lines ({_lines(other)} > {_lines(mine)}): it is kept",)
+        return outcome.model_copy(update={"origin": "template", "notes": (*outcome.notes, *notes)})
+    return outcome.model_copy(update={"origin": None, "notes": (*outcome.notes, *notes)})
+
+
+def _lines(verdict: Verdict) -> int:
+    return verdict.coverage.lines.covered if verdict.coverage else 0
+
+
+def _branches(verdict: Verdict) -> int:
+    return verdict.coverage.branches.covered if verdict.coverage else 0
+
+
+def _covered(verdict: Verdict) -> int:
+    return _lines(verdict) + _branches(verdict)

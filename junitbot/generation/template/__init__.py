@@ -1,0 +1,17 @@
+"""The no-model generator: AST shells, values mined from the repo, scenarios, probe runs, observed assertions."""
+
+from __future__ import annotations
+
+from junitbot.generation.template.pipeline import class_shell, generate_tests, generated_test_path
+from junitbot.generation.template.scaffold import skip_reason, test_shell
+from junitbot.generation.template.values import string_value, value_expression
+
+__all__ = [
+    "class_shell",
+    "generate_tests",
+    "generated_test_path",
+    "skip_reason",
+    "string_value",
+    "test_shell",
+    "value_expression",
+]

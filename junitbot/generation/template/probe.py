@@ -1,0 +1,170 @@
+"""Probe runs: each scenario is executed once per run condition with a recorder, to learn what to assert.
+
+A probe test calls the method under test inside try/catch and records the return value, the exception,
+and the calls the mocks received. Probes compile in one javac and run in one JVM per repetition, like
+validation; the two runs differ in order, zone, locale and charset, so unstable observations show.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import shutil
+from collections.abc import Sequence
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict
+
+from junitbot.config import ValidationSettings
+from junitbot.generation.template.observations import Observation, parse_observations, stable
+from junitbot.validation.javac import compile_batch
+from junitbot.validation.junit import repeat_conditions, run_junit
+from junitbot.validation.methods import remove_methods
+
+log = logging.getLogger(__name__)
+
+RECORDER_CLASS = "junitbot.recorder.Recorder"
+PROBE_TIMEOUT_S = 10.0
+_OBSERVATIONS = "junitbot-observations.jsonl"
+
+
+class Scenario(BaseModel):
+    """One way to exercise a method: arrange statements, the call, and what the test is named after."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    method: str
+    hint: str
+    arrange: tuple[str, ...] = ()
+    call: str
+    returns_void: bool = False
+    returns: str | None = None
+    subject: str | None = None
+    mocks: tuple[str, ...] = ()
+
+
+def probe_method(scenario: Scenario) -> str:
+    """A test method that runs the scenario and records what happened, whatever happens."""
+    arrange = "".join(f"        {line}\n" for line in scenario.arrange)
+    act = (f"{scenario.call};\n            junitbot.recorder.Recorder.returnedVoid(\"{scenario.id}\");"
+           if scenario.returns_void else f"junitbot.recorder.Recorder.returned(\"{scenario.id}\", {scenario.call});")
+    names = ", ".join(f'"{m}"' for m in scenario.mocks)
+    mocks = ", ".join(scenario.mocks)
+    calls = (f"        junitbot.recorder.Recorder.interactions(\"{scenario.id}\", new String[] {{{names}}}"
+             f"{', ' + mocks if mocks else ''});\n")
+    before = after = ""
+    if scenario.subject:
+        # The object's state around the call, so the test can assert what a void method changed.
+        before = f"        junitbot.recorder.Recorder.state(\"{scenario.id}\", \"before\", {scenario.subject});\n"
+        after = f"            junitbot.recorder.Recorder.state(\"{scenario.id}\", \"after\", {scenario.subject});\n"
+    return (
+        "    @Test\n"
+        f"    void probe_{scenario.id}() throws Exception {{\n"
+        f"{arrange}"
+        f"{before}"
+        "        try {\n"
+        f"            {act}\n"
+        f"{after}"
+        "        } catch (Throwable thrown) {\n"
+        f"            junitbot.recorder.Recorder.threw(\"{scenario.id}\", thrown);\n"
+        "        }\n"
+        f"{calls}"
+        "    }\n"
+    )
+
+
+@dataclass(frozen=True)
+class ProbeClass:
+    """A probe test class: where to write it, its source, and its fully qualified name."""
+
+    path: str
+    source: str
+    test_class: str
+
+
+def _probe_at_line(source: str, line: int) -> str | None:
+    """The probe method a (1-based) line belongs to, or None when it is outside every probe method."""
+    lines = source.splitlines()
+    for index in range(min(line, len(lines)) - 1, -1, -1):
+        text = lines[index].strip()
+        if text.startswith("void probe_"):
+            return text[len("void "):].split("(", 1)[0]
+        if text == "}" and lines[index].startswith("    }") and index < line - 1:
+            return None  # the end of an earlier member: the line is not inside a probe
+    return None
+
+
+def recorder_classes(cache_dir: Path, classpath: Sequence[str]) -> Path:
+    """The recorder compiled once into `cache_dir` (against the Mockito on the classpath).
+
+    The folder is named after the source's hash, so a newer junitbot never runs an older recorder.
+    """
+    text = resources.files("junitbot.generation.template").joinpath("java/junitbot/recorder/Recorder.java").read_text()
+    out = cache_dir / f"recorder-classes-{hashlib.sha256(text.encode()).hexdigest()[:12]}"
+    if (out / "junitbot" / "recorder" / "Recorder.class").is_file():
+        return out
+    source_dir = cache_dir / "recorder-src" / "junitbot" / "recorder"
+    source_dir.mkdir(parents=True, exist_ok=True)
+    (source_dir / "Recorder.java").write_text(text, encoding="utf-8")
+    scratch = cache_dir / f"{out.name}.tmp"
+    shutil.rmtree(scratch, ignore_errors=True)
+    result = compile_batch([source_dir / "Recorder.java"], classpath=classpath, out_dir=scratch)
+    if not all(r.compiled for r in result.values()):
+        issues = [i.message for r in result.values() for i in r.issues]
+        raise RuntimeError(f"the junitbot recorder does not compile against this classpath: {issues[:3]}")
+    shutil.rmtree(out, ignore_errors=True)
+    scratch.rename(out)
+    return out
+
+
+def run_probes(
+    probes: Sequence[ProbeClass],
+    *,
+    classpath: Sequence[str],
+    scratch: Path,
+    cache_dir: Path,
+    settings: ValidationSettings,
+    isolation: str,
+) -> tuple[dict[str, Observation], dict[str, str]]:
+    """Compile the probes in one javac and run them twice; (stable observations, probes that failed to build)."""
+    if not probes:
+        return {}, {}
+    # A scenario that hangs (a loop for some input) must not cost a whole test timeout: it just yields
+    # no observation, and no test.
+    settings = settings.model_copy(update={"class_timeout_s": min(settings.class_timeout_s, PROBE_TIMEOUT_S)})
+    recorder = recorder_classes(cache_dir, classpath)
+    files = []
+    for probe in probes:
+        file = scratch / "probe-src" / probe.path
+        file.parent.mkdir(parents=True, exist_ok=True)
+        file.write_text(probe.source, encoding="utf-8")
+        files.append(file)
+    out = scratch / "probe-classes"
+    full_classpath = [str(out), str(recorder), *classpath]
+    compiled = compile_batch(files, classpath=full_classpath, out_dir=out, timeout_s=settings.batch_timeout_s)
+    # A scenario that does not compile costs only itself: drop its probe method and compile the rest again.
+    retry = []
+    for probe, file in zip(probes, files, strict=True):
+        result = compiled[file]
+        broken = {_probe_at_line(probe.source, i.line) for i in result.issues if i.line is not None}
+        if not result.compiled and broken and None not in broken:
+            file.write_text(remove_methods(probe.source, {b for b in broken if b}), encoding="utf-8")
+            retry.append(file)
+    if retry:
+        compiled.update(compile_batch(retry, classpath=full_classpath, out_dir=out, timeout_s=settings.batch_timeout_s))
+    failed = {probe.test_class: "; ".join(i.message for i in compiled[file].issues)[:500]
+              for probe, file in zip(probes, files, strict=True) if not compiled[file].compiled}
+    runnable = [p.test_class for p in probes if p.test_class not in failed]
+    runs: list[dict[str, Observation]] = []
+    for index, conditions in enumerate(repeat_conditions(max(2, settings.repetitions))[:2], 1):
+        workdir = scratch / f"probe-run-{index}"
+        if runnable:
+            run_junit(test_classes=runnable, classpath=full_classpath, workdir=workdir, conditions=conditions,
+                      settings=settings, isolation=isolation)
+        observed = workdir / _OBSERVATIONS
+        runs.append(parse_observations(observed.read_text(encoding="utf-8")) if observed.is_file() else {})
+    first, second = runs
+    return {scenario: stable(seen, second.get(scenario)) for scenario, seen in first.items()}, failed

@@ -1,0 +1,219 @@
+"""Scenarios per method: inputs and collaborator answers chosen to take the method's branches (pure).
+
+From the method's own facts: every collaborator call answered with a built value (the path most code
+is written for), then each answer withheld or failing, values on both sides of the constants the code
+compares against, null where it checks for null, each enum constant a switch names, empty values.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+from junitbot.analysis import CallSite, ClassInfo, MethodInfo, ParameterInfo
+from junitbot.generation.imports import ImportSet
+from junitbot.generation.template.assertions import find_method, matcher_for
+from junitbot.generation.template.probe import Scenario
+from junitbot.generation.template.values import value_expression
+
+ClassLookup = Callable[[str], ClassInfo | None]
+_SKIPPED_METHODS = frozenset({"equals", "hashCode", "toString", "main", "finalize", "clone"})
+# What value_expression's variants are (0 ordinary, 1 empty or zero, 2 negative, 3 boundary).
+_VARIANT_TITLES = {2: "NegativeValues", 3: "BoundaryValues"}
+_NUMERIC = frozenset({"int", "long", "short", "byte", "double", "float", "Integer", "Long", "Short", "Double"})
+
+
+@dataclass(frozen=True)
+class _Stub:
+    """One collaborator call to answer: `when(mock.method(matchers))`, with what it returns."""
+
+    mock: str
+    method: str
+    matchers: str
+    value: str | None  # None: a void method
+
+    def answer(self) -> str | None:
+        if self.value is None:
+            return None
+        return f"when({self.mock}.{self.method}({self.matchers})).thenReturn({self.value});"
+
+    def failure(self) -> str:
+        error = 'new IllegalStateException("collaborator failed")'
+        if self.value is None:
+            return f"doThrow({error}).when({self.mock}).{self.method}({self.matchers});"
+        return f"when({self.mock}.{self.method}({self.matchers})).thenThrow({error});"
+
+    @property
+    def title(self) -> str:
+        return _camel(self.mock) + _camel(self.method)
+
+
+def testable_methods(subject: ClassInfo) -> list[MethodInfo]:
+    """Methods a test should call: declared with a body, not private, not Object's contract methods."""
+    return [m for m in subject.methods
+            if m.has_body and m.synthetic is None and "private" not in m.modifiers and m.name not in _SKIPPED_METHODS]
+
+
+def scenarios_for(
+    subject: ClassInfo,
+    method: MethodInfo,
+    *,
+    receiver: str,
+    mocks: Mapping[str, str | None],
+    lookup: ClassLookup,
+    imports: ImportSet,
+    prefix: str,
+    limit: int,
+    extra_variants: Sequence[int] = (),
+    instance: bool = True,
+) -> list[Scenario]:
+    """Up to `limit` scenarios for one method; `mocks` maps mock field names to their types' FQNs.
+
+    `extra_variants` (coverage feedback rounds) add arguments built with further value variants:
+    negative, boundary and other values, with and without collaborator answers.
+    """
+    args = _arguments(method.parameters, lookup=lookup, imports=imports, variant=0)
+    if args is None:
+        return []
+    stubs = _stubs(reachable_calls(subject, method), mocks=mocks, lookup=lookup, imports=imports)
+    answers = [a for a in (s.answer() for s in stubs) if a is not None]
+    call = f"{receiver}.{method.name}({', '.join(p.name for p in method.parameters)})"
+    returns_void = method.return_type is None or method.return_type.text == "void"
+    variants: list[tuple[str, list[str], list[str]]] = [("", answers, args)]
+    if answers:
+        variants.append(("whenCollaboratorsReturnNothing", [], args))
+        for stub in stubs:
+            if stub.answer() is not None:
+                others = [a for a in answers if a != stub.answer()]
+                variants.append((f"when{stub.title}ReturnsNothing", others, args))
+    if stubs:
+        variants.append((f"when{stubs[0].title}Fails", [stubs[0].failure(), *answers[1:]], args))
+    variants += [(hint, answers, changed) for hint, changed in _input_variants(method, args, lookup, imports)]
+    empty = _arguments(method.parameters, lookup=lookup, imports=imports, variant=1)
+    if empty is not None and empty != args:
+        variants.append(("withEmptyValues", answers, empty))
+    if extra_variants:
+        variants = []  # a feedback round tries only what the first round did not
+    for variant in extra_variants:
+        other = _arguments(method.parameters, lookup=lookup, imports=imports, variant=variant)
+        if other is not None and other != args:
+            title = _VARIANT_TITLES.get(variant, f"Values{variant}")
+            variants.append((f"with{title}", answers, other))
+            if answers:
+                variants.append((f"with{title}AndNoAnswers", [], other))
+    scenarios: list[Scenario] = []
+    seen: set[tuple[tuple[str, ...], tuple[str, ...]]] = set()
+    for hint, arranged, values in variants:
+        key = (tuple(arranged), tuple(values))
+        if key in seen or len(scenarios) >= limit:
+            continue
+        seen.add(key)
+        scenarios.append(Scenario(id=f"{prefix}_{len(scenarios)}", method=method.name, hint=hint,
+                                  arrange=(*values, *arranged), call=call, returns_void=returns_void,
+                                  returns=method.return_type.fqn if method.return_type else None,
+                                  subject=receiver if instance else None, mocks=tuple(mocks)))
+    return scenarios
+
+
+def reachable_calls(subject: ClassInfo, method: MethodInfo) -> list[CallSite]:
+    """The method's calls and those of the class's own methods it calls (helpers), in order, once each."""
+    by_name: dict[str, list[MethodInfo]] = {}
+    for member in (*subject.methods, *subject.constructors):
+        by_name.setdefault(member.name, []).append(member)
+    calls: list[CallSite] = []
+    visited: set[int] = set()
+    pending = [method]
+    while pending:
+        current = pending.pop(0)
+        if id(current) in visited:
+            continue
+        visited.add(id(current))
+        for call in current.calls:
+            calls.append(call)
+            if call.receiver_kind in ("none", "this"):
+                pending.extend(m for m in by_name.get(call.method, ()) if len(m.parameters) == call.arguments)
+    return calls
+
+
+def _arguments(
+    params: Sequence[ParameterInfo], *, lookup: ClassLookup, imports: ImportSet, variant: int
+) -> list[str] | None:
+    """Local declarations for the method's parameters; None when one cannot be built or mocked."""
+    lines = []
+    for param in params:
+        built = value_expression(param.type, lookup=lookup, variant=variant, imports=imports, hint=param.name)
+        if built is None:
+            return None
+        lines.append(f"{built.type_text} {param.name} = {built.text};")
+    return lines
+
+
+def _stubs(
+    calls: Sequence[CallSite], *, mocks: Mapping[str, str | None], lookup: ClassLookup, imports: ImportSet
+) -> list[_Stub]:
+    stubs: list[_Stub] = []
+    seen: set[tuple[str, str, int]] = set()
+    for call in calls:
+        mock = call.receiver
+        if call.receiver_kind != "field" or mock is None or mock not in mocks:
+            continue
+        key = (mock, call.method, call.arguments)
+        owner = mocks[mock]
+        found = find_method(owner, call.method, call.arguments, lookup) if owner else None
+        if key in seen or found is None:
+            continue
+        seen.add(key)
+        signature, bindings = found
+        matchers = ", ".join(matcher_for(p.type, bindings, imports) for p in signature.parameters)
+        returned = signature.return_type
+        if returned is None or returned.text == "void":
+            stubs.append(_Stub(mock, call.method, matchers, None))
+            continue
+        built = value_expression(returned, lookup=lookup, variant=0, imports=imports, bindings=bindings)
+        if built is not None:
+            stubs.append(_Stub(mock, call.method, matchers, built.text))
+    return stubs
+
+
+def _input_variants(
+    method: MethodInfo, base: list[str], lookup: ClassLookup, imports: ImportSet
+) -> list[tuple[str, list[str]]]:
+    """Arguments that take the other side of each comparison the method makes on a parameter."""
+    params = {p.name: (i, p) for i, p in enumerate(method.parameters)}
+    found: list[tuple[str, list[str]]] = []
+    for compared in method.compared_literals:
+        subject = compared.subject.split(".", 1)[0].split("(", 1)[0]
+        if subject not in params:
+            continue
+        index, param = params[subject]
+        for value in _values_around(compared.literal, compared.operator, param):
+            changed = list(base)
+            changed[index] = f"{param.type.text} {param.name} = {value};"
+            found.append((f"when{_camel(param.name)}Is{_title(value)}", changed))
+    return found
+
+
+def _values_around(literal: str, operator: str, param: ParameterInfo) -> list[str]:
+    type_text = param.type.text
+    if literal == "null":
+        return ["null"] if type_text not in _NUMERIC or type_text[:1].isupper() else []
+    if operator == "case" and not literal[:1].isdigit():
+        return [f"{type_text}.{literal.rsplit('.', 1)[-1]}"] if param.type.in_repo else []
+    if type_text in _NUMERIC and re.fullmatch(r"-?\d+[lL]?", literal):
+        number = int(literal.rstrip("lL"))
+        suffix = "L" if type_text in ("long", "Long") else ""
+        return [f"{v}{suffix}" for v in (number, number + 1, number - 1)]
+    if type_text == "String" and literal.startswith('"'):
+        return [literal]
+    return []
+
+
+def _camel(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _title(value: str) -> str:
+    """A Java-identifier-safe rendering of a value for a test name: `-1` → `Minus1`, `"x y"` → `XY`."""
+    words = re.findall(r"[A-Za-z0-9]+", value.rsplit(".", 1)[-1].replace("-", "minus "))
+    return "".join(_camel(w) for w in words) or "Value"

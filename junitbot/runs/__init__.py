@@ -1,0 +1,42 @@
+"""One run of the main job: request → plan → targets → generation → finish → report, with its history.
+
+The same steps whether `run_pipeline` calls them in order or Dagster's assets call them one each.
+"""
+
+from __future__ import annotations
+
+from junitbot.runs.history import CoverageDrop, CoverageEntry, coverage_drops, load_coverage, record_coverage
+from junitbot.runs.models import ClassResult, RunMode, RunPlan, RunReport, RunRequest, TargetList
+from junitbot.runs.pipeline import run_pipeline
+from junitbot.runs.plan import last_run, plan_run, record_run
+from junitbot.runs.report import coverage_table, markdown_report, percent, save_report
+from junitbot.runs.steps import finish_run, generate_for_plan, select_targets
+from junitbot.runs.targets import prioritize_full_pass, selected_by_config, targets_for
+
+__all__ = [
+    "ClassResult",
+    "CoverageDrop",
+    "CoverageEntry",
+    "RunMode",
+    "RunPlan",
+    "RunReport",
+    "RunRequest",
+    "TargetList",
+    "coverage_drops",
+    "coverage_table",
+    "finish_run",
+    "generate_for_plan",
+    "last_run",
+    "load_coverage",
+    "markdown_report",
+    "percent",
+    "plan_run",
+    "prioritize_full_pass",
+    "record_coverage",
+    "record_run",
+    "run_pipeline",
+    "save_report",
+    "select_targets",
+    "selected_by_config",
+    "targets_for",
+]

@@ -1,0 +1,89 @@
+"""Records of one run: what was asked (RunRequest), what it covers (RunPlan), what came of it (RunReport)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from junitbot.config import BackendName
+from junitbot.generation import Origin, Target, WriteOutcome
+
+RunMode = Literal["incremental", "full", "regenerate"]
+
+
+class _Record(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class RunRequest(_Record):
+    """What a caller (the CLI, the bot, a Dagster run config) asks one run to do."""
+
+    full: bool = False
+    since: str | None = Field(default=None, description="diff from this revision instead of the last run")
+    classes: tuple[str, ...] = Field(default=(), description="exactly these classes (regenerate)")
+    dry_run: bool = False
+    max_classes: int | None = Field(default=None, ge=1, description="cap on targets (default from config)")
+    pr_number: int | None = None
+
+    @property
+    def mode(self) -> RunMode:
+        return "regenerate" if self.classes else "full" if self.full else "incremental"
+
+
+class RunPlan(_Record):
+    """What a run covers: the mode, the changed files (None: every class) or the named classes, the backend
+    configured and the cap on targets."""
+
+    mode: str
+    head: str | None
+    changed_paths: tuple[str, ...] | None
+    classes: tuple[str, ...] = ()
+    dry_run: bool = False
+    backend: BackendName = "auto"
+    max_classes: int = 200
+
+
+class TargetList(_Record):
+    """The run's targets in order, at most the plan's cap; how many more were left for later runs."""
+
+    targets: tuple[Target, ...]
+    left_for_later: int = 0
+
+
+class ClassResult(_Record):
+    """One target's outcome: kept tests (and dropped ones with reasons), coverage, or why it was skipped."""
+
+    target: str
+    status: str
+    reason: str
+    test_path: str | None = None
+    kept: tuple[str, ...] = ()
+    dropped: tuple[tuple[str, str], ...] = ()
+    line_coverage: float | None = None
+    branch_coverage: float | None = None
+    issues: tuple[str, ...] = ()
+    origin: Origin | None = Field(default=None, description="llm, corrected, merged or template; None if nothing kept")
+    model: str | None = None
+    rounds: int = 0
+    tokens_in: int = 0
+    tokens_out: int = 0
+    notes: tuple[str, ...] = ()
+
+
+class RunReport(_Record):
+    """Everything one run did, for the terminal, the JSON report and the markdown report."""
+
+    commit: str | None
+    mode: str
+    backend: str
+    dry_run: bool
+    targets: int
+    results: tuple[ClassResult, ...]
+    files: tuple[WriteOutcome, ...] = ()
+    report_dir: str | None = None
+    seconds: dict[str, float] = Field(default_factory=dict)
+
+    @property
+    def kept(self) -> int:
+        return sum(1 for r in self.results if r.status == "kept")

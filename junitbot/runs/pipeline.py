@@ -1,0 +1,36 @@
+"""run_pipeline: one run of the main job, the steps in order without Dagster (`junitbot run --direct`, the bot).
+
+The Dagster job (`junitbot.assets`) calls the same steps, one per asset, so both give the same report.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from junitbot.analysis import CodeGraph, update_graph
+from junitbot.config import JunitbotConfig
+from junitbot.generation import ProgressCallback
+from junitbot.runs.models import RunReport, RunRequest
+from junitbot.runs.plan import plan_run
+from junitbot.runs.report import save_report
+from junitbot.runs.steps import finish_run, generate_for_plan, select_targets
+from junitbot.state import StateDir
+
+
+def run_pipeline(root: Path, config: JunitbotConfig, state: StateDir, request: RunRequest, *,
+                 progress: ProgressCallback | None = None) -> RunReport:
+    """Graph (and embeddings) up to date → plan → targets → generation → finish → saved report."""
+    started = time.perf_counter()
+    summary = update_graph(root, state, config, progress=progress)
+    if config.retrieval.enabled:
+        from junitbot.retrieval.index import update_index
+
+        update_index(state, config)
+    plan = plan_run(root, state, summary.commit, config, request)
+    with CodeGraph.open(state.graph_db) as graph:
+        targets = select_targets(graph, config, plan, state).targets
+        result = generate_for_plan(root, config, state, plan, targets, graph=graph, progress=progress)
+    report = finish_run(root, state, plan, targets, result)
+    seconds = {**report.seconds, "total": round(time.perf_counter() - started, 3)}
+    return save_report(report.model_copy(update={"seconds": seconds}), state)

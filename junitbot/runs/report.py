@@ -1,0 +1,109 @@
+"""The run's report: one ClassResult per target from the generation result, saved as JSON and markdown."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime
+
+from junitbot.generation import GenerationResult, Skip, TargetOutcome
+from junitbot.runs.models import ClassResult, RunReport
+from junitbot.state import StateDir
+from junitbot.validation import Verdict
+
+
+def class_result(target: str, reason: str, result: GenerationResult) -> ClassResult:
+    """What became of one target: kept or dropped tests with coverage, or why it was skipped; and its origin."""
+    verdicts = {v.target: v for v in (result.validation.verdicts if result.validation else ())}
+    outcome = next((o for o in result.llm if o.target == target), None)
+    plain = _plain_result(target, reason, verdicts.get(target), result.skipped)
+    return _with_origin(plain, result, outcome)
+
+
+def _plain_result(target: str, reason: str, verdict: Verdict | None, skipped: Sequence[Skip]) -> ClassResult:
+    skip = next((s for s in skipped if s.target == target), None)
+    if skip is not None:
+        return ClassResult(target=target, status="skipped", reason=skip.reason)
+    if verdict is None:
+        return ClassResult(target=target, status="skipped", reason="nothing was generated")
+    coverage = verdict.coverage
+    return ClassResult(
+        target=target,
+        status="kept" if verdict.kept else "dropped",
+        reason=reason,
+        test_path=verdict.path,
+        kept=tuple(m.name for m in verdict.methods if m.kept),
+        dropped=tuple((m.name, m.reason or "") for m in verdict.methods if not m.kept),
+        line_coverage=coverage.lines.ratio if coverage else None,
+        branch_coverage=coverage.branches.ratio if coverage else None,
+        issues=tuple(f"{i.severity.value} {i.category}: {i.message}" for i in verdict.issues
+                     if i.severity.value == "ERROR"),
+    )
+
+
+def _with_origin(result: ClassResult, generation: GenerationResult, outcome: TargetOutcome | None) -> ClassResult:
+    """Where a kept class came from and what the model run did to it (rounds, tokens, corrections)."""
+    if outcome is None:
+        return result.model_copy(update={"origin": generation.origin(result.target)})
+    notes = [f"round {r.round} ({r.status}): {'fixed ' if r.fixed else ''}"
+             f"{'; '.join(r.fixed) or '; '.join(r.problems[:3]) or r.status}" for r in outcome.history]
+    notes += [f"corrected {c.method}: expected {c.expected} -> {c.actual} (the actual value was deterministic)"
+              for c in outcome.corrections]
+    return result.model_copy(update={
+        "origin": generation.origin(result.target), "model": outcome.model, "rounds": outcome.rounds,
+        "tokens_in": outcome.tokens_in, "tokens_out": outcome.tokens_out, "notes": (*notes, *outcome.notes)})
+
+
+def save_report(report: RunReport, state: StateDir) -> RunReport:
+    """Write report.json and report.md into a new run directory; returns the report with its path."""
+    directory = state.ensure().root / "runs" / datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
+    directory.mkdir(parents=True, exist_ok=True)
+    report = report.model_copy(update={"report_dir": str(directory)})
+    (directory / "report.json").write_text(report.model_dump_json(indent=2))
+    (directory / "report.md").write_text(markdown_report(report))
+    return report
+
+
+def percent(value: float | None) -> str:
+    """A ratio as a whole percentage, or an en dash when it was not measured."""
+    return "–" if value is None else f"{value:.0%}"
+
+
+def markdown_report(report: RunReport) -> str:
+    """The run as markdown: a summary line, a table per class, dropped tests with reasons."""
+    lines = [
+        "# junitbot run",
+        "",
+        f"{report.kept} of {report.targets} classes got tests ({report.mode}; backend `{report.backend}`"
+        f"{'; dry run, nothing written' if report.dry_run else ''}).",
+        "",
+        "| class | status | from | tests kept | dropped | lines | branches | note |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for r in report.results:
+        note = r.reason.replace("|", "\\|")
+        lines.append(f"| `{r.target}` | {r.status} | {r.origin or '–'} | {len(r.kept)} | {len(r.dropped)} | "
+                     f"{percent(r.line_coverage)} | {percent(r.branch_coverage)} | {note} |")
+    model_runs = [r for r in report.results if r.model]
+    if model_runs:
+        lines += ["", "## Model", "", "| class | model | rounds | tokens in | tokens out |", "|---|---|---|---|---|"]
+        lines += [f"| `{r.target}` | {r.model} | {r.rounds} | {r.tokens_in} | {r.tokens_out} |" for r in model_runs]
+    noted = [(r.target, note) for r in report.results for note in r.notes]
+    if noted:
+        lines += ["", "## Notes", ""]
+        lines += [f"- `{target}`: {note}" for target, note in noted]
+    dropped = [(r.target, name, why) for r in report.results for name, why in r.dropped]
+    if dropped:
+        lines += ["", "## Dropped tests", ""]
+        lines += [f"- `{target}.{name}`: {why}" for target, name, why in dropped]
+    if report.files:
+        lines += ["", "## Files", ""]
+        lines += [f"- {f.action}: `{f.path}`" + (f" ({f.reason})" if f.reason else "") for f in report.files]
+    return "\n".join(lines) + "\n"
+
+
+def coverage_table(report: RunReport) -> str:
+    """Per class: status, tests kept, line and branch coverage, as a markdown table."""
+    rows = [f"| `{r.target}` | {r.status} | {len(r.kept)} | {percent(r.line_coverage)} | {percent(r.branch_coverage)} |"
+            for r in report.results]
+    header = "| class | status | tests | lines | branches |\n|---|---|---|---|---|\n"
+    return header + "\n".join(rows) if rows else "(none)"

@@ -1,0 +1,74 @@
+"""The steps of one run after planning: targets (capped), generation with the plan's backend, finish.
+
+`pipeline.run_pipeline` calls them in order; each Dagster asset calls one of them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from junitbot.analysis import CodeGraph
+from junitbot.config import JunitbotConfig
+from junitbot.generation import (
+    GenerationJob,
+    GenerationResult,
+    ProgressCallback,
+    Target,
+    WriteOutcome,
+    generate,
+    remove_orphans,
+    write_tests,
+)
+from junitbot.generation.llm import get_backend
+from junitbot.runs.history import load_coverage, record_coverage
+from junitbot.runs.models import RunPlan, RunReport, TargetList
+from junitbot.runs.plan import record_run
+from junitbot.runs.report import class_result
+from junitbot.runs.targets import prioritize_full_pass, targets_for
+from junitbot.state import StateDir
+
+
+def select_targets(graph: CodeGraph, config: JunitbotConfig, plan: RunPlan, state: StateDir) -> TargetList:
+    """The run's targets, at most `plan.max_classes`; a full pass puts classes without tests, then the most
+    depended-upon, then the least covered (from the coverage history in `state`) first."""
+    targets = targets_for(graph, config, changed_paths=plan.changed_paths, classes=plan.classes)
+    if plan.changed_paths is None and not plan.classes:
+        history = load_coverage(state)
+        targets = prioritize_full_pass(graph, targets, {fqn: entry.line for fqn, entry in history.items()})
+    return TargetList(targets=tuple(targets[: plan.max_classes]),
+                      left_for_later=max(0, len(targets) - plan.max_classes))
+
+
+def generate_for_plan(
+    root: Path, config: JunitbotConfig, state: StateDir, plan: RunPlan, targets: Sequence[Target], *,
+    graph: CodeGraph, progress: ProgressCallback | None = None,
+) -> GenerationResult:
+    """Tests for `targets` from the plan's backend (`template`, or `auto` without a model: no model)."""
+    settings = config.generation.llm_settings().model_copy(update={"backend": plan.backend})
+    backend, _ = get_backend(settings)
+    job = GenerationJob(root=root, graph=graph, config=config, state=state, commit=plan.head,
+                        **({"progress": progress} if progress else {}))
+    return generate(targets, job, backend)
+
+
+def finish_run(
+    root: Path, state: StateDir, plan: RunPlan, targets: Sequence[Target], result: GenerationResult,
+) -> RunReport:
+    """Write the kept tests (unless a dry run), remove tests of classes that are gone, record the commit and
+    the coverage measured; the report of what was done."""
+    with CodeGraph.open(state.graph_db) as graph:
+        test_files = [path for path, _ in graph.source_files(test=True)]
+        existing = {row.fqn for row in graph.types()}
+    verdicts = result.validation.verdicts if result.validation else ()
+    results = tuple(class_result(t.fqn, t.reason, result) for t in targets)
+    files: list[WriteOutcome] = []
+    if not plan.dry_run:
+        files += write_tests(root, {v.path: v.source for v in verdicts if v.kept and v.source})
+        files += remove_orphans(root, test_files, existing)
+        record_run(state, plan.head)
+    report = RunReport(commit=plan.head, mode=plan.mode, backend=result.backend, dry_run=plan.dry_run,
+                       targets=len(targets), results=results, files=tuple(files), seconds=dict(result.seconds))
+    if not plan.dry_run:
+        record_coverage(state, report)
+    return report

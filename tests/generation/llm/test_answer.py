@@ -1,0 +1,107 @@
+"""Extraction of Java from model answers and refusal of hostile code, on the shapes models really answer in."""
+
+from __future__ import annotations
+
+import pytest
+
+from junitbot.generation.llm.answer import extract_java, hostile_reasons
+from junitbot.validation import TestCandidate
+from tests.generation.conftest import Indexed
+from tests.generation.llm.conftest import FRAMEWORKS, GOOD_METHODS, INVENTORY, INVENTORY_TEST, PROSE
+
+PACKAGE = "com.acme.shop.application"
+WHOLE = """package com.acme.shop.application;
+
+import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.*;
+
+class InventoryServiceTest {
+    private int count;
+
+    @Test
+    void one() {
+        assertEquals(1, 1);
+    }
+
+    @org.junit.jupiter.api.Test
+    void two() { assertTrue(true); }
+
+    private void helper() { }
+}
+"""
+
+
+def test_a_java_fence_comes_first_even_after_another_block() -> None:
+    answer = f"Run it with:\n```bash\nmvn test\n```\nThe tests:\n```java\n{WHOLE}```\nDone."
+    extraction = extract_java(answer, expected_package=PACKAGE)
+    assert extraction.ok and extraction.found_by == "java-fence" and extraction.code is not None
+    code = extraction.code
+    assert code.package == PACKAGE and code.class_name == "InventoryServiceTest"
+    assert [m.name for m in code.test_methods] == ["one", "two"]
+    assert [(m.kind, m.name) for m in code.members] == [("field", "count"), ("method", "one"), ("method", "two"),
+                                                        ("method", "helper")]
+    assert [i.line for i in code.imports] == ["import org.junit.jupiter.api.Test;",
+                                              "import static org.junit.jupiter.api.Assertions.*;"]
+
+
+def test_an_unlabelled_fence_with_a_class_then_a_bare_class() -> None:
+    fenced = extract_java(f"Here:\n```\n{WHOLE}```", expected_package=PACKAGE)
+    assert fenced.ok and fenced.found_by == "fence"
+    bare = extract_java(f"Sure, here is the class.\n\n{WHOLE}\nLet me know if you need more.",
+                        expected_package=PACKAGE)
+    assert bare.ok and bare.found_by == "class" and bare.code is not None
+    assert bare.code.package == PACKAGE and "Let me know" not in bare.code.source
+
+
+def test_test_methods_alone_are_members_for_the_skeleton() -> None:
+    extraction = extract_java(GOOD_METHODS, expected_package=PACKAGE)
+    assert extraction.ok and extraction.code is not None
+    code = extraction.code
+    assert code.class_name is None and [i.name for i in code.imports] == ["java.util.List"]
+    [method] = code.members
+    assert method.is_test and method.source.startswith("@Test\nvoid skusToReorder_whenNothingIsLow_returnsEmpty()")
+
+
+def test_an_unterminated_fence_still_yields_its_code() -> None:
+    extraction = extract_java("```java\n" + WHOLE[:-3], expected_package=PACKAGE)
+    assert extraction.ok and extraction.code is not None and extraction.code.syntax_errors
+
+
+@pytest.mark.parametrize(("answer", "reason"), [
+    (PROSE, "no Java code"),
+    ("", "no Java code"),
+    ("```java\nint x = 1;\n```", "neither a class nor methods"),
+    ("```java\nclass A { void notATest() { } }\n```", "no @Test method"),
+    ("x" * 300_000, "over the 200000-byte cap"),
+    (WHOLE.replace(f"package {PACKAGE};", "package com.evil;"), "declares package com.evil, not " + PACKAGE),
+    ("import java.net.Socket;\n" + WHOLE.replace(f"package {PACKAGE};\n", ""), "imports java.net.Socket"),
+    (WHOLE.replace("assertTrue(true);", 'new java.net.URL("http://x").getContent();'), "creates a java.net.URL"),
+    (WHOLE.replace("import org", "import java.net.http.HttpClient;\nimport org"), "imports java.net.http"),
+])
+def test_unusable_answers_are_failed_attempts_with_a_reason(answer: str, reason: str) -> None:
+    extraction = extract_java(answer, expected_package=PACKAGE)
+    assert not extraction.ok and reason in (extraction.reason or "")
+
+
+@pytest.mark.parametrize(("statement", "category"), [
+    ('java.nio.file.Files.writeString(java.nio.file.Path.of("/tmp/x"), "data");', "file-access"),
+    ('new java.io.FileOutputStream("out.bin").close();', "file-access"),
+    ('new java.net.Socket("example.com", 80).close();', "network-access"),
+    ("java.net.http.HttpClient.newHttpClient();", "network-access"),
+    ("System.exit(1);", "system-exit"),
+    ('Runtime.getRuntime().exec("rm -rf /");', "process-spawn"),
+    ('new ProcessBuilder("ls").start();', "process-spawn"),
+    ("Thread.sleep(1000);", "thread-sleep"),
+])
+def test_the_forbidden_pass_refuses_hostile_code(shop: Indexed, statement: str, category: str) -> None:
+    source = WHOLE.replace("class InventoryServiceTest", "class InventoryServiceGeneratedTest").replace(
+        "assertTrue(true);", f"{statement} assertTrue(true);").replace("void two()", "void two() throws Exception")
+    candidate = TestCandidate(path=INVENTORY_TEST, source=source, target=INVENTORY)
+    context = shop.analyzer.test_context_for(INVENTORY)
+    reasons = hostile_reasons(candidate, subject=shop.info(INVENTORY), context=context, frameworks=FRAMEWORKS,
+                              class_info=shop.lookup)
+    assert reasons and reasons[0].startswith(category)
+    clean = TestCandidate(path=INVENTORY_TEST, source=WHOLE.replace("InventoryServiceTest",
+                                                                    "InventoryServiceGeneratedTest"), target=INVENTORY)
+    assert hostile_reasons(clean, subject=shop.info(INVENTORY), context=context, frameworks=FRAMEWORKS,
+                           class_info=shop.lookup) == []

@@ -1,0 +1,179 @@
+"""value_expression on JDK types, containers and the repo types of the shop and of a small edge-case repo."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from junitbot.analysis import TypeRef
+from junitbot.generation import ImportSet, ValueExpr
+from junitbot.generation.template import string_value, value_expression
+from tests.generation.conftest import Indexed, copy_shop, index
+
+SHOP = "com.acme.shop"
+EDGE = "com.example.edge"
+
+
+def jdk(text: str, fqn: str | None = None, *arguments: TypeRef) -> TypeRef:
+    name = text.split("<")[0]
+    return TypeRef(text=text, name=name, fqn=fqn, arguments=arguments)
+
+
+def repo(fqn: str, *arguments: TypeRef) -> TypeRef:
+    name = fqn.rsplit(".", 1)[-1]
+    return TypeRef(text=name, name=name, fqn=fqn, in_repo=True, arguments=arguments)
+
+
+STRING = jdk("String", "java.lang.String")
+
+
+@pytest.fixture(scope="module")
+def shop(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Indexed]:
+    yield from index(copy_shop(tmp_path_factory.mktemp("values") / "shop"), use_git=False)
+
+
+def build(indexed: Indexed, ref: TypeRef, package: str = f"{SHOP}.application", **options: object) -> ValueExpr:
+    built = value_expression(ref, lookup=indexed.lookup, imports=ImportSet(package), **options)  # type: ignore[arg-type]
+    assert built is not None, ref
+    return built
+
+
+def test_primitives_and_boxed_values_have_variants(shop: Indexed) -> None:
+    int_ref = TypeRef(text="int", name="int")
+    assert [build(shop, int_ref, variant=v).text for v in range(5)] == [
+        "1", "0", "-1", "Integer.MAX_VALUE", "Integer.MIN_VALUE"]
+    assert build(shop, int_ref, variant=-1).text == "Integer.MIN_VALUE"
+    assert build(shop, jdk("Long", "java.lang.Long")).text == "1L"
+    assert build(shop, jdk("Short", "java.lang.Short"), variant=2).text == "(short) -1"
+    assert build(shop, TypeRef(text="boolean", name="boolean"), variant=1).text == "false"
+    assert build(shop, jdk("Double", "java.lang.Double"), variant=4).text == "Double.NaN"
+
+
+def test_strings_follow_the_parameter_name(shop: Indexed) -> None:
+    assert build(shop, STRING).text == '"text"'
+    assert build(shop, STRING, variant=1).text == '""'
+    assert build(shop, STRING, hint="newEmail").text == '"user@example.com"'
+    assert build(shop, STRING, hint="sku").text == '"ABC-1234"'
+    assert string_value(1, "email") == ""
+
+
+def test_jdk_values_are_fixed_and_imported(shop: Indexed) -> None:
+    cases = {
+        "java.math.BigDecimal": 'new BigDecimal("10.00")',
+        "java.util.UUID": 'UUID.fromString("123e4567-e89b-12d3-a456-426614174000")',
+        "java.time.Instant": 'Instant.parse("2024-01-01T00:00:00Z")',
+        "java.time.LocalDate": "LocalDate.of(2024, 1, 1)",
+        "java.time.Duration": "Duration.ofSeconds(60)",
+        "java.math.BigInteger": "BigInteger.TEN",
+    }
+    for fqn, text in cases.items():
+        built = build(shop, jdk(fqn.rsplit(".", 1)[-1], fqn))
+        assert (built.text, built.imports, built.strategy) == (text, (fqn,), "jdk")
+    clock = build(shop, jdk("Clock", "java.time.Clock"))
+    assert clock.imports == ("java.time.Clock", "java.time.Instant", "java.time.ZoneOffset")
+
+
+def test_unresolved_jdk_names_are_recognised(shop: Indexed) -> None:
+    assert build(shop, jdk("BigDecimal")).text == 'new BigDecimal("10.00")'
+    assert value_expression(jdk("Map.Entry"), lookup=shop.lookup, imports=ImportSet("a")) is None
+
+
+def test_enums_pick_constants_by_variant(shop: Indexed) -> None:
+    currency = repo(f"{SHOP}.domain.Currency")
+    assert [build(shop, currency, variant=v).text for v in (0, 1, 4)] == ["Currency.EUR", "Currency.USD",
+                                                                           "Currency.EUR"]
+    assert build(shop, currency).strategy == "enum"
+
+
+def test_records_use_the_canonical_constructor_recursively(shop: Indexed) -> None:
+    line = build(shop, repo(f"{SHOP}.domain.OrderLine"))
+    assert line.strategy == "record"
+    assert line.text == ('new OrderLine(new ProductId("text"), 1, '
+                         'Money.builder().amount(new BigDecimal("10.00")).currency(Currency.EUR).build())')
+    assert line.imports == ("com.acme.shop.domain.Currency", "com.acme.shop.domain.Money",
+                            "com.acme.shop.domain.OrderLine", "com.acme.shop.domain.ProductId", "java.math.BigDecimal")
+    item = build(shop, repo(f"{SHOP}.application.PlaceOrderCommand.Item"))
+    assert item.text == 'new PlaceOrderCommand.Item(new ProductId("text"), 1)' and item.type_text == (
+        "PlaceOrderCommand.Item")
+
+
+def test_builders_factories_and_constructors(shop: Indexed, edge: Indexed) -> None:
+    money = build(shop, repo(f"{SHOP}.domain.Money"), variant=1)
+    assert (money.strategy, money.text) == ("builder", "Money.builder().amount(BigDecimal.ZERO).currency("
+                                                       "Currency.USD).build()")
+    config = build(shop, repo(f"{SHOP}.infrastructure.ShopConfiguration"))
+    assert (config.strategy, config.text) == ("factory", "ShopConfiguration.inMemory()")
+    gateway = build(shop, repo(f"{SHOP}.infrastructure.SystemTimeSource"))
+    assert gateway.strategy == "constructor" and gateway.text.startswith("new SystemTimeSource(Clock.fixed(")
+    assert build(edge, repo(f"{EDGE}.Temperature"), EDGE).text == "Temperature.of(1.0)"
+    assert build(edge, repo(f"{EDGE}.Point"), EDGE).text == "new Point(1, 1)"
+    assert build(edge, repo(f"{EDGE}.Shape"), EDGE).text == "Shape.unit()"
+    assert build(edge, repo(f"{EDGE}.Ticket"), EDGE).text == (
+        'Ticket.builder().title("text").seats(1).level(Level.LOW).build()')
+
+
+def test_collections_optionals_arrays_and_lambdas(edge: Indexed) -> None:
+    holder = edge.info(f"{EDGE}.Holder")
+    params = {p.name: p.type for p in holder.constructors[0].parameters}
+
+    def value(name: str, variant: int = 0) -> str:
+        return build(edge, params[name], EDGE, variant=variant).text
+
+    assert value("index") == 'Map.of("text", List.of(1))'
+    assert value("index", 1) == "Map.of()"
+    assert value("levels") == "Set.of(Level.LOW)"
+    assert value("levels", 2) == "Set.of(Level.MEDIUM)"
+    assert (value("note"), value("note", 1)) == ('Optional.of("text")', "Optional.empty()")
+    assert (value("counts"), value("counts", 1)) == ("new int[] { 1 }", "new int[0]")
+    assert value("grid") == 'new String[][] { new String[] { "text" } }'
+    assert value("length") == "arg3 -> 1"
+    assert value("origin") == "() -> new Point(1, 1)"
+    assert value("task") == "() -> { }"
+    assert value("type") == "String.class"
+    assert value("totals") == 'new TreeMap<>(Map.of("text", 1L))'
+    assert value("nodes") == "List.of()"  # a Node needs a Node: the element cannot be built, the list stays empty
+    assert build(edge, params["index"], EDGE).type_text == "Map<String, List<Integer>>"
+
+
+def test_cycles_depth_and_type_variables(edge: Indexed) -> None:
+    assert value_expression(repo(f"{EDGE}.Node"), lookup=edge.lookup, imports=ImportSet(EDGE)) is None
+    assert build(edge, repo(f"{EDGE}.Tree"), EDGE).text == 'new Tree("text", List.of())'
+    boxed = build(edge, repo(f"{EDGE}.Box", repo(f"{EDGE}.Level")), EDGE)
+    assert (boxed.text, boxed.type_text) == ("new Box<>(Level.LOW)", "Box<Level>")
+    assert build(edge, repo(f"{EDGE}.Box"), EDGE).text == 'new Box<>("text")'
+    nested = repo(f"{EDGE}.Box", repo(f"{EDGE}.Box", repo(f"{EDGE}.Point")))
+    assert build(edge, nested, EDGE, depth=3).text == "new Box<>(new Box<>(new Point(1, 1)))"
+    assert value_expression(nested, lookup=edge.lookup, imports=ImportSet(EDGE), depth=2) is None
+    type_variable = TypeRef(text="T", name="T")
+    assert build(edge, type_variable, EDGE, bindings={"T": repo(f"{EDGE}.Level")}).text == "Level.LOW"
+
+
+def test_what_cannot_be_built_is_none(edge: Indexed) -> None:
+    def nothing(fqn: str, package: str = EDGE) -> bool:
+        return value_expression(repo(fqn), lookup=edge.lookup, imports=ImportSet(package)) is None
+
+    assert nothing(f"{EDGE}.Base")  # abstract, no factory
+    assert nothing(f"{EDGE}.Loader")  # interface, no factory: the caller mocks it
+    assert nothing(f"{EDGE}.Outer.Inner")  # needs an Outer instance
+    assert nothing(f"{EDGE}.Outer.Secret")  # private
+    assert nothing(f"{EDGE}.Locked")  # private constructor, no factory
+    assert nothing(f"{EDGE}.Empty")  # enum without constants
+    assert nothing("com.example.other.Hidden")  # package-private elsewhere
+    assert not nothing("com.example.other.Hidden", "com.example.other")
+    assert value_expression(jdk("Socket", "java.net.Socket"), lookup=edge.lookup, imports=ImportSet(EDGE)) is None
+
+
+def test_a_failed_value_leaves_the_imports_alone(edge: Indexed) -> None:
+    imports = ImportSet(EDGE)
+    assert value_expression(repo(f"{EDGE}.Node"), lookup=edge.lookup, imports=imports) is None
+    assert imports.imports == () and imports.claims == ()
+
+
+def test_imports_avoid_clashes_between_simple_names(shop: Indexed) -> None:
+    imports = ImportSet(f"{SHOP}.domain")
+    shop_currency = value_expression(repo(f"{SHOP}.domain.Currency"), lookup=shop.lookup, imports=imports)
+    jdk_currency = value_expression(jdk("Currency", "java.util.Currency"), lookup=shop.lookup, imports=imports)
+    assert shop_currency is not None and jdk_currency is not None
+    assert (shop_currency.text, jdk_currency.text) == ("Currency.EUR", 'java.util.Currency.getInstance("EUR")')
+    assert jdk_currency.type_text == "java.util.Currency" and jdk_currency.imports == ()

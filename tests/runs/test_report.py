@@ -1,0 +1,27 @@
+"""The run report tells, per class, where its tests came from and what the model rounds did."""
+
+from __future__ import annotations
+
+from junitbot.generation import Correction, GenerationResult, RoundRecord, TargetOutcome
+from junitbot.runs import RunReport, markdown_report
+from junitbot.runs.report import class_result
+
+
+def test_report_shows_origin_model_rounds_and_corrections() -> None:
+    outcome = TargetOutcome(
+        target="com.acme.Cart", path="src/test/java/com/acme/CartGeneratedTest.java", backend="openai",
+        model="qwen-coder", status="kept", rounds=2, tokens_in=1200, tokens_out=340, origin="corrected",
+        history=(RoundRecord(round=1, status="failed", problems=("cannot find symbol: Basket",)),
+                 RoundRecord(round=2, status="kept", fixed=("cannot find symbol: Basket",))),
+        corrections=(Correction(method="total_of_two_items", line=31, expected="15", actual="10"),),
+    )
+    generation = GenerationResult(candidates=(), validation=None, backend="openai", llm=(outcome,))
+    result = class_result("com.acme.Cart", "changed", generation).model_copy(update={"status": "kept"})
+    assert (result.origin, result.model, result.rounds, result.tokens_in, result.tokens_out) == (
+        "corrected", "qwen-coder", 2, 1200, 340)
+    text = markdown_report(RunReport(commit="abc", mode="incremental", backend="openai", dry_run=False, targets=1,
+                                     results=(result,)))
+    assert "| `com.acme.Cart` | kept | corrected |" in text
+    assert "| `com.acme.Cart` | qwen-coder | 2 | 1200 | 340 |" in text
+    assert "round 2 (kept): fixed cannot find symbol: Basket" in text
+    assert "corrected total_of_two_items: expected 15 -> 10" in text
