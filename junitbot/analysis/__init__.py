@@ -35,7 +35,9 @@ from junitbot.analysis.models import (
 )
 from junitbot.analysis.parser import Node, Tree, package_query, parse_java, query_captures, syntax_errors
 from junitbot.analysis.resolve import resolve_classes, resolve_edges, resolve_supertypes
+from junitbot.analysis.source import SourceText
 from junitbot.analysis.sources import matches_any
+from junitbot.analysis.typeref import type_ref
 
 __all__ = [
     "AnnotationInfo",
@@ -64,6 +66,7 @@ __all__ = [
     "ParseProblem",
     "PathStep",
     "ProgressCallback",
+    "SourceText",
     "TestContext",
     "Tree",
     "TypeKind",
@@ -83,5 +86,6 @@ __all__ = [
     "syntax_errors",
     "to_dot",
     "to_graphml",
+    "type_ref",
     "update_graph",
 ]
