@@ -33,6 +33,7 @@ from junitbot.analysis.models import (
     TypeRef,
     ValueType,
 )
+from junitbot.analysis.naming import class_named_by_test
 from junitbot.analysis.parser import Node, Tree, package_query, parse_java, query_captures, syntax_errors
 from junitbot.analysis.resolve import resolve_classes, resolve_edges, resolve_supertypes
 from junitbot.analysis.source import SourceText
@@ -72,6 +73,7 @@ __all__ = [
     "TypeKind",
     "TypeRef",
     "ValueType",
+    "class_named_by_test",
     "extract_file",
     "graph_document",
     "jdk_fqn",
