@@ -244,6 +244,10 @@ def profile_extraction(sources: Sequence[tuple[str, bytes, bool]], report: Repor
                  ["function", "calls", "own s", "cumulative s", "cum %"], rows)
 
 
+# The modules extract_file's Python walk runs in (extract.py and what it was split into).
+_EXTRACTION_MODULES = ("extract", "source", "scopes", "typeref", "refs", "headers", "members", "literals")
+
+
 def _area(key: tuple[str, int, str]) -> str:
     filename, _, name = key
     if "tree_sitter.Parser" in name:
@@ -256,8 +260,8 @@ def _area(key: tuple[str, int, str]) -> str:
         return "pydantic model construction / validation"
     if "junitbot/analysis/lombok" in filename:
         return "junitbot lombok.py"
-    if "junitbot/analysis/extract" in filename:
-        return "junitbot extract.py (Python code)"
+    if any(f"junitbot/analysis/{module}.py" in filename for module in _EXTRACTION_MODULES):
+        return "junitbot extraction modules (Python code)"
     if "junitbot" in filename:
         return "junitbot other modules"
     if name.startswith("<method 'decode'") or name.startswith("<method 'sub'"):

@@ -33,9 +33,12 @@ from junitbot.analysis.models import (
     TypeRef,
     ValueType,
 )
+from junitbot.analysis.naming import class_named_by_test
 from junitbot.analysis.parser import Node, Tree, package_query, parse_java, query_captures, syntax_errors
 from junitbot.analysis.resolve import resolve_classes, resolve_edges, resolve_supertypes
+from junitbot.analysis.source import SourceText
 from junitbot.analysis.sources import matches_any
+from junitbot.analysis.typeref import type_ref
 
 __all__ = [
     "AnnotationInfo",
@@ -64,11 +67,13 @@ __all__ = [
     "ParseProblem",
     "PathStep",
     "ProgressCallback",
+    "SourceText",
     "TestContext",
     "Tree",
     "TypeKind",
     "TypeRef",
     "ValueType",
+    "class_named_by_test",
     "extract_file",
     "graph_document",
     "jdk_fqn",
@@ -83,5 +88,6 @@ __all__ = [
     "syntax_errors",
     "to_dot",
     "to_graphml",
+    "type_ref",
     "update_graph",
 ]

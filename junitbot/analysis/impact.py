@@ -22,6 +22,7 @@ from junitbot.analysis.models import (
     TypeRef,
     ValueType,
 )
+from junitbot.analysis.naming import class_named_by_test
 from junitbot.errors import UnknownClassError
 
 # Types a test builds from literals or empty instances rather than mocks.
@@ -41,7 +42,6 @@ _SERVICE_SUFFIXES = ("Service", "UseCase", "Handler", "Repository", "Gateway", "
 _INJECTION_ANNOTATIONS = frozenset({"Autowired", "Inject", "Resource", "Value", "Mock"})
 # When two edges explain the same dependency, the path shows the more telling one.
 _KIND_RANK = {kind: rank for rank, kind in enumerate(EdgeKind)}
-_TEST_SUFFIXES = ("Test", "Tests", "IT", "TestCase", "Spec")
 
 
 class DependencyAnalyzer:
@@ -185,8 +185,8 @@ class DependencyAnalyzer:
     def tests_of(self, fqn: str) -> list[str]:
         """Test classes named after the class (`FooTest`), then other tests that use it."""
         simple = fqn.rsplit(".", 1)[-1]
-        named = {f"{simple}{suffix}" for suffix in _TEST_SUFFIXES} | {f"Test{simple}"}
-        by_name = [row.fqn for row in self._rows().values() if row.is_test and row.name in named and row.outer is None]
+        by_name = [row.fqn for row in self._rows().values()
+                   if row.is_test and row.outer is None and class_named_by_test(row.name) == simple]
         users = [src for src, _ in self.graph.dependents(fqn) if self._is_test(src)]
         return list(dict.fromkeys([*sorted(by_name), *sorted(users)]))
 

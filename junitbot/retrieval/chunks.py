@@ -10,12 +10,12 @@ import hashlib
 import re
 from collections.abc import Iterable
 
+from junitbot.analysis import class_named_by_test
 from junitbot.analysis.models import ClassInfo, MethodInfo
 from junitbot.retrieval.models import Chunk, ChunkKind
 
 _TOKEN = re.compile(r"\w+|[^\w\s]")
 _JAVADOC_BEFORE = re.compile(r"/\*\*(?:(?!\*/).)*\*/\s*(?:@\w+(?:\([^)]*\))?\s*)*\Z", re.S)
-_TEST_SUFFIXES = ("Tests", "Test", "IT")
 TEST_TOKEN_FACTOR = 2
 """A test class is a style example: it may run twice as long as a method chunk before it is cut."""
 
@@ -84,13 +84,10 @@ def method_signature(method: MethodInfo) -> str:
 
 def tested_class(info: ClassInfo) -> str | None:
     """The class a test class is named after (`OrderTest` tests `Order` in its package), from its name alone."""
-    for suffix in _TEST_SUFFIXES:
-        if info.name.endswith(suffix) and len(info.name) > len(suffix):
-            stem = info.name[: -len(suffix)]
-            return f"{info.package}.{stem}" if info.package else stem
-    if info.name.startswith("Test") and len(info.name) > 4:
-        return f"{info.package}.{info.name[4:]}" if info.package else info.name[4:]
-    return None
+    stem = class_named_by_test(info.name)
+    if stem is None:
+        return None
+    return f"{info.package}.{stem}" if info.package else stem
 
 
 def _slice(raw: bytes, start: int, end: int) -> str:
