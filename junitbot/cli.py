@@ -6,11 +6,12 @@ import argparse
 import json
 import logging
 import os
+import re
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import yaml
 from rich.console import Console
@@ -22,6 +23,15 @@ from junitbot import __version__
 from junitbot.config import JunitbotConfig, load_config
 from junitbot.errors import JunitbotError
 from junitbot.state import StateDir
+
+if TYPE_CHECKING:
+    from rich.progress import TaskID
+
+    from junitbot.analysis import CodeGraph, ParseProblem
+    from junitbot.retrieval.models import EmbeddingSummary
+    from junitbot.validation import TestCandidate
+
+    Subcommands = argparse._SubParsersAction[argparse.ArgumentParser]  # argparse's own type for add_subparsers()
 
 log = logging.getLogger("junitbot")
 
@@ -105,7 +115,7 @@ def _progress(enabled: bool) -> Iterator[Callable[[str, int, int], None]]:
     # No refresh thread: indexing forks parser processes only while no other thread runs.
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=err_console, transient=True, auto_refresh=False) as progress:
-        tasks: dict[str, Any] = {}
+        tasks: dict[str, TaskID] = {}
 
         def update(stage: str, done: int, total: int) -> None:
             if stage not in tasks:
@@ -116,7 +126,7 @@ def _progress(enabled: bool) -> Iterator[Callable[[str, int, int], None]]:
         yield update
 
 
-def _print_json(data: Any) -> None:
+def _print_json(data: object) -> None:
     sys.stdout.write(json.dumps(data, indent=2, sort_keys=False) + "\n")
 
 
@@ -137,7 +147,7 @@ def _short(fqn: str) -> str:
 # -- run ---------------------------------------------------------------------------------------------
 
 
-def _add_run(commands: Any) -> None:
+def _add_run(commands: Subcommands) -> None:
     command = commands.add_parser("run", help="generate, validate and write tests for changed classes")
     _common(command)
     command.add_argument("--backend", choices=("auto", "vllm", "openai", "transformers", "template"),
@@ -207,7 +217,7 @@ def _nothing() -> Iterator[None]:
 # -- ci ----------------------------------------------------------------------------------------------
 
 
-def _add_ci(commands: Any) -> None:
+def _add_ci(commands: Subcommands) -> None:
     command = commands.add_parser("ci", help="handle the GitHub Actions event (GITHUB_EVENT_NAME/GITHUB_EVENT_PATH)")
     _common(command, json_flag=False)
     command.add_argument("--config", type=Path, help="a config file instead of <repo>/.junitbot.yml")
@@ -229,7 +239,7 @@ def _cmd_ci(args: argparse.Namespace) -> int:
 # -- ui ----------------------------------------------------------------------------------------------
 
 
-def _add_ui(commands: Any) -> None:
+def _add_ui(commands: Subcommands) -> None:
     command = commands.add_parser("ui", help="start the Dagster UI on this repository's runs")
     _common(command, json_flag=False)
     command.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
@@ -256,7 +266,7 @@ def _cmd_ui(args: argparse.Namespace) -> int:
 # -- index -------------------------------------------------------------------------------------------
 
 
-def _add_index(commands: Any) -> None:
+def _add_index(commands: Subcommands) -> None:
     command = commands.add_parser("index", help="build or update the code graph, then the embedding index")
     _common(command)
     command.add_argument("--full", action="store_true", help="rebuild from scratch (cached embeddings are reused)")
@@ -310,7 +320,7 @@ def _cmd_index(args: argparse.Namespace) -> int:
 
 
 def _update_embeddings(config: JunitbotConfig, state: StateDir, *, full: bool,
-                       progress: Callable[[str, int, int], None]) -> Any:
+                       progress: Callable[[str, int, int], None]) -> EmbeddingSummary:
     from junitbot.retrieval.index import update_index
 
     summary = update_index(state, config, full=full, progress=progress)
@@ -319,7 +329,7 @@ def _update_embeddings(config: JunitbotConfig, state: StateDir, *, full: bool,
     return summary
 
 
-def _print_embeddings(summary: Any) -> None:
+def _print_embeddings(summary: EmbeddingSummary) -> None:
     table = Table(title="Embedding index", caption=f"{'full' if summary.full else 'incremental'}: {summary.reason}",
                   show_header=False)
     table.add_column(style="bold")
@@ -344,7 +354,7 @@ def _print_embeddings(summary: Any) -> None:
 # -- search ------------------------------------------------------------------------------------------
 
 
-def _add_search(commands: Any) -> None:
+def _add_search(commands: Subcommands) -> None:
     command = commands.add_parser("search", help="find classes, methods and tests by name or description")
     _common(command)
     command.add_argument("query", help="a class name, identifiers, or words")
@@ -389,7 +399,7 @@ def _cmd_search(args: argparse.Namespace) -> int:
     return 0
 
 
-def _print_problems(problems: Sequence[Any], limit: int = 20) -> None:
+def _print_problems(problems: Sequence[ParseProblem], limit: int = 20) -> None:
     if not problems:
         return
     table = Table(title=f"Problems ({len(problems)})")
@@ -406,7 +416,7 @@ def _print_problems(problems: Sequence[Any], limit: int = 20) -> None:
 # -- impact ------------------------------------------------------------------------------------------
 
 
-def _add_impact(commands: Any) -> None:
+def _add_impact(commands: Subcommands) -> None:
     command = commands.add_parser("impact", help="classes that depend on the given classes, with why")
     _common(command)
     command.add_argument("classes", nargs="+", metavar="CLASS", help="FQN or unambiguous simple name")
@@ -441,7 +451,7 @@ def _cmd_impact(args: argparse.Namespace) -> int:
 # -- context -----------------------------------------------------------------------------------------
 
 
-def _add_context(commands: Any) -> None:
+def _add_context(commands: Subcommands) -> None:
     command = commands.add_parser("context", help="what a test of CLASS needs: mocks, values, layer, tests")
     _common(command)
     command.add_argument("cls", metavar="CLASS", help="FQN or unambiguous simple name")
@@ -484,7 +494,7 @@ def _cmd_context(args: argparse.Namespace) -> int:
 # -- graph -------------------------------------------------------------------------------------------
 
 
-def _add_graph(commands: Any) -> None:
+def _add_graph(commands: Subcommands) -> None:
     command = commands.add_parser("graph", help="export the whole graph (JSON, Graphviz DOT, GraphML)")
     _common(command, json_flag=False)
     command.add_argument("--format", choices=("json", "dot", "graphml"), default="json")
@@ -514,11 +524,12 @@ def _cmd_graph(args: argparse.Namespace) -> int:
 # -- validate ---------------------------------------------------------------------------------------
 
 
-def _add_validate(commands: Any) -> None:
+def _add_validate(commands: Subcommands) -> None:
     command = commands.add_parser("validate", help="check, compile, run and measure test files")
     _common(command)
     command.add_argument("files", nargs="+", type=Path, metavar="TESTFILE", help="JUnit 5 test class sources")
-    command.add_argument("--target", help="the class under test (default: FooTest tests Foo)")
+    command.add_argument("--target", help="the class under test (default: FooTest tests the Foo its package and "
+                                            "imports name; a test naming none is validated without one)")
     command.set_defaults(handler=_cmd_validate)
 
 
@@ -528,8 +539,9 @@ def _cmd_validate(args: argparse.Namespace) -> int:
 
     root, config, state = _setup(args)
     _refresh_graph(root, config, state, quiet=args.json)
-    candidates = [_candidate(root, path, args.target) for path in args.files]
     with CodeGraph.open(state.graph_db) as graph, _progress(not args.json) as progress:
+        candidates = [_candidate(root, path, args.target, graph, config.generation.test_suffix)
+                      for path in args.files]
         report = validate_candidates(candidates, root=root, graph=graph, config=config, state=state,
                                      progress=progress)
     if args.json:
@@ -544,7 +556,9 @@ def _cmd_validate(args: argparse.Namespace) -> int:
         kept = sum(m.kept for m in verdict.methods)
         coverage = verdict.coverage
         table.add_row(
-            verdict.path.rsplit("/", 1)[-1], _short(verdict.target), "yes" if verdict.compiled else "[red]no[/]",
+            verdict.path.rsplit("/", 1)[-1],
+            _short(verdict.target) if verdict.target else f"(none named; exercised {len(verdict.exercised)})",
+            "yes" if verdict.compiled else "[red]no[/]",
             f"{kept}/{len(verdict.methods)}", str(len(verdict.flaky)),
             _percent(coverage.lines.ratio) if coverage else "-",
             _percent(coverage.branches.ratio) if coverage else "-",
@@ -567,7 +581,7 @@ def _cmd_validate(args: argparse.Namespace) -> int:
     return 0
 
 
-def _candidate(root: Path, path: Path, target: str | None) -> Any:
+def _candidate(root: Path, path: Path, target: str | None, graph: CodeGraph, generated_suffix: str) -> TestCandidate:
     from junitbot.validation import TestCandidate
 
     if not path.is_file():
@@ -575,13 +589,32 @@ def _candidate(root: Path, path: Path, target: str | None) -> Any:
     source = path.read_text(encoding="utf-8", errors="replace")
     resolved = path.resolve()
     relative = resolved.relative_to(root).as_posix() if resolved.is_relative_to(root) else path.name
-    name = path.stem
-    guessed = name[:-5] if name.endswith("Tests") else name[:-4] if name.endswith("Test") else name
+    package = next((line.split()[1].rstrip(";") for line in source.splitlines()
+                    if line.strip().startswith("package ") and len(line.split()) > 1), "")
     if relative == path.name:
-        package = next((line.split()[1].rstrip(";") for line in source.splitlines()
-                        if line.strip().startswith("package ")), "")
         relative = f"src/test/java/{package.replace('.', '/')}/{path.name}".replace("//", "/")
-    return TestCandidate(path=relative, source=source, target=target or guessed)
+    tested = target or _tested_class(path.stem, package, source, graph, generated_suffix)
+    return TestCandidate(path=relative, source=source, target=tested)
+
+
+def _tested_class(test_name: str, package: str, source: str, graph: CodeGraph, generated_suffix: str) -> str | None:
+    """The class `FooTest` (or junitbot's `FooGeneratedTest`) tests, resolved as javac resolves `Foo` in the test:
+    its own package, then a single-type import, then the only class of that name; None when the name maps to no
+    class, or to several the test does not choose between."""
+    from junitbot.analysis import class_named_by_test
+
+    generated = test_name.removesuffix(generated_suffix) if test_name.endswith(generated_suffix) else None
+    name = generated or class_named_by_test(test_name)
+    if name is None:
+        return None
+    known = graph.fqns_named(name)
+    in_package = f"{package}.{name}" if package else name
+    if in_package in known:
+        return in_package
+    imported = [fqn for fqn in known if re.search(rf"^\s*import\s+{re.escape(fqn)}\s*;", source, re.MULTILINE)]
+    if len(imported) == 1:
+        return imported[0]
+    return known[0] if len(known) == 1 else None
 
 
 def _percent(ratio: float | None) -> str:
@@ -591,7 +624,7 @@ def _percent(ratio: float | None) -> str:
 # -- config ------------------------------------------------------------------------------------------
 
 
-def _add_config(commands: Any) -> None:
+def _add_config(commands: Subcommands) -> None:
     command = commands.add_parser("config", help="show the effective configuration or its JSON schema")
     _common(command)
     group = command.add_mutually_exclusive_group()

@@ -303,7 +303,7 @@ class JunitbotConfig(BaseModel):
 
     @field_validator("include", "exclude", "ignore", mode="before")
     @classmethod
-    def _one_glob_is_a_list(cls, value: Any) -> Any:
+    def _one_glob_is_a_list(cls, value: object) -> object:
         return (value,) if isinstance(value, str) else value
 
     def analysis_fingerprint(self) -> str:
@@ -366,12 +366,13 @@ def config_json(config: JunitbotConfig) -> str:
     return config.model_dump_json(exclude={"generation": {"llm": {"openai_api_key"}}})
 
 
-def _nest(dotted: str, value: Any) -> dict[str, Any]:
+def _nest(dotted: str, value: object) -> dict[str, object]:
     """`a.b.c`, v → {"a": {"b": {"c": v}}}."""
-    nested: Any = value
-    for part in reversed(dotted.split(".")):
+    parts = dotted.split(".")
+    nested: dict[str, object] = {parts[-1]: value}
+    for part in reversed(parts[:-1]):
         nested = {part: nested}
-    return dict(nested)
+    return nested
 
 
 def _merge_layer(values: dict[str, Any], origin: dict[str, str], layer: Mapping[str, Any], source: str,

@@ -142,3 +142,48 @@ def test_ci_without_an_event_or_with_a_malformed_payload_exits_1(
     monkeypatch.setenv("GITHUB_EVENT_PATH", str(payload))
     code, _, err = _run(capsys, "ci", "--repo", str(shop_repo), "--dry-run")
     assert code == 1 and "not a JSON payload" in err
+
+
+UTIL = """package {0};
+
+public final class Util {{
+    public static int twice(int x) {{
+        return {1} * x;
+    }}
+}}
+"""
+UTIL_TEST = """package {0};
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import org.junit.jupiter.api.Test;
+
+class {1} {{
+    @Test
+    void twice_doubles() {{
+        assertEquals({2}, Util.twice(3));
+    }}
+}}
+"""
+
+
+def test_validate_resolves_the_class_under_test_like_javac_and_runs_a_test_that_names_none(
+    make_java_repo: Callable[..., Path], capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`Util` is in two packages: the test's own package decides. `UtilBehaviourTest` names no class: it is
+    compiled, run and kept all the same, with the classes it exercised."""
+    root = make_java_repo({
+        "src/main/java/a/Util.java": UTIL.format("a", 2),
+        "src/main/java/b/Util.java": UTIL.format("b", 3),
+        "src/test/java/b/UtilTest.java": UTIL_TEST.format("b", "UtilTest", 9),
+        "src/test/java/a/UtilBehaviourTest.java": UTIL_TEST.format("a", "UtilBehaviourTest", 6),
+    })
+    tests = root / "src/test/java"
+    code, out, _ = _run(capsys, "validate", "--repo", str(root), "--json",
+                        str(tests / "b/UtilTest.java"), str(tests / "a/UtilBehaviourTest.java"))
+    assert code == 0
+    verdicts = {v["path"].rsplit("/", 1)[-1]: v for v in json.loads(out)["verdicts"]}
+    named, unnamed = verdicts["UtilTest.java"], verdicts["UtilBehaviourTest.java"]
+    assert named["target"] == "b.Util" and named["kept"] and named["coverage"]["lines"]["covered"] > 0
+    assert unnamed["target"] is None and unnamed["kept"] and unnamed["compiled"], unnamed["issues"]
+    assert unnamed["coverage"] is None and "a.Util" in unnamed["exercised"]

@@ -34,6 +34,7 @@ from junitbot.analysis.models import (
     ValueType,
 )
 from junitbot.analysis.naming import class_named_by_test
+from junitbot.analysis.outline import type_declaration, type_outline
 from junitbot.analysis.parser import Node, Tree, package_query, parse_java, query_captures, syntax_errors
 from junitbot.analysis.resolve import resolve_classes, resolve_edges, resolve_supertypes
 from junitbot.analysis.source import SourceText
@@ -88,6 +89,8 @@ __all__ = [
     "syntax_errors",
     "to_dot",
     "to_graphml",
+    "type_declaration",
+    "type_outline",
     "type_ref",
     "update_graph",
 ]

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import logging
 from datetime import timedelta
-from typing import Any
 
 from junitbot.bot import publish
 from junitbot.bot.declined import declined_classes, load_declined, source_hashes
@@ -123,7 +122,8 @@ def _status(session: Session, name: str, action: BotAction, pull: PullInfo) -> C
     pulls = own_pulls(session.client, settings, branch)
     current = next((p for p in pulls if p.open), pulls[0] if pulls else None)
     marker = parse_pull_marker(current.body) if current else None
-    remote = publish.remote_head(session.repo, settings.remote, branch, env=session.publishing.git_env)
+    remote = publish.remote_head(session.repo, settings.remote, branch, env=session.publishing.git_env,
+                                 missing_ok=session.publishing.dry_run)
     paused = False
     if remote is not None:
         publish.fetch_branch(session.repo, settings.remote, branch, env=session.publishing.git_env)
@@ -172,7 +172,7 @@ def _pull_classes(session: Session, bot_pull: PullInfo | None, base: str) -> tup
 
 
 def _answer(session: Session, name: str, action: BotAction, template: str, *, outcome: str,
-            **values: Any) -> CiOutcome:
+            **values: object) -> CiOutcome:
     _reply(session, action, template, outcome=outcome, **values)
     return CiOutcome(event=name, action=action)
 
@@ -199,7 +199,7 @@ def _replies_last_hour(session: Session, number: int) -> int:
     return sum(1 for c in comments if c.author.lower() == bot and parse_reply_marker(c.body) is not None)
 
 
-def _reply(session: Session, action: BotAction, template: str, *, outcome: str, **values: Any) -> None:
+def _reply(session: Session, action: BotAction, template: str, *, outcome: str, **values: object) -> None:
     assert action.command is not None and action.pull_number is not None
     body = render_reply(session.publishing.templates, template, command=action.command.name, outcome=outcome,
                         actor=action.actor, line=action.command.line, **values)

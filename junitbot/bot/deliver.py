@@ -103,7 +103,7 @@ def _open_pull(ctx: PublishContext, branch: str, *, record: bool) -> PullInfo | 
 def _attempt(job: _Publication, existing: PullInfo | None) -> Delivery | None:
     """Build the commit on what the remote branch holds now and publish it; None when the branch moved."""
     ctx, target, branch = job.ctx, job.target, job.branch
-    remote = publish.remote_head(ctx.repo, ctx.settings.remote, branch, env=ctx.git_env)
+    remote = publish.remote_head(ctx.repo, ctx.settings.remote, branch, env=ctx.git_env, missing_ok=ctx.dry_run)
     carried: dict[str, str | None] = {}
     if remote is not None:
         publish.fetch_branch(ctx.repo, ctx.settings.remote, branch, env=ctx.git_env)

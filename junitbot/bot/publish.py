@@ -81,8 +81,14 @@ def merge_base(repo: git.Repo, first: str, second: str) -> str | None:
     return bases[0].hexsha if bases else None
 
 
-def remote_head(repo: git.Repo, remote: str, branch: str, *, env: Mapping[str, str]) -> str | None:
-    """The commit `branch` points at on the remote, or None when the remote has no such branch."""
+def remote_head(repo: git.Repo, remote: str, branch: str, *, env: Mapping[str, str],
+                missing_ok: bool = False) -> str | None:
+    """The commit `branch` points at on the remote, or None when the remote has no such branch.
+
+    With `missing_ok` (dry runs) a remote the checkout does not have is read as one without the branch.
+    """
+    if missing_ok and not has_remote(repo, remote):
+        return None
     try:
         output = str(repo.git.ls_remote(remote, f"refs/heads/{branch}", env=dict(env)))
     except git.GitCommandError as e:
@@ -92,6 +98,11 @@ def remote_head(repo: git.Repo, remote: str, branch: str, *, env: Mapping[str, s
         if ref == f"refs/heads/{branch}":
             return sha
     return None
+
+
+def has_remote(repo: git.Repo, remote: str) -> bool:
+    """Whether `remote` names a configured remote, or is a URL or path git can reach without one."""
+    return remote in {r.name for r in repo.remotes} or "/" in remote or ":" in remote
 
 
 def fetch_branch(repo: git.Repo, remote: str, branch: str, *, env: Mapping[str, str]) -> str:

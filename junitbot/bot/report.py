@@ -101,7 +101,7 @@ def template_environment(repo_root: Path | None = None) -> SandboxedEnvironment:
     return env
 
 
-def render(env: SandboxedEnvironment, name: str, **values: Any) -> str:
+def render(env: SandboxedEnvironment, name: str, **values: object) -> str:
     """Render one template; template errors (an override's too) become JunitbotErrors naming the file."""
     try:
         return env.get_template(name).render(**values)
@@ -135,7 +135,7 @@ def render_pull_request(env: SandboxedEnvironment, view: PullRequestView) -> tup
     return title, body
 
 
-def render_reply(env: SandboxedEnvironment, name: str, *, command: str, outcome: str, **values: Any) -> str:
+def render_reply(env: SandboxedEnvironment, name: str, *, command: str, outcome: str, **values: object) -> str:
     """A comment reply from `comment_<name>.md.j2`, ending with the reply marker (rate limits count those)."""
     text = render(env, f"comment_{name}.md.j2", commands=COMMANDS, **values).rstrip()
     return f"{text}\n\n{reply_marker(command, outcome)}\n"

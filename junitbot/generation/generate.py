@@ -108,7 +108,8 @@ def _with_model(targets: list[Target], backend: Backend, settings: LLMSettings,
         GenerationResult(candidates=(), validation=None)
     seconds["template"] = time.perf_counter() - tick
     tick = time.perf_counter()
-    template_verdicts = {v.target: v for v in (template.validation.verdicts if template.validation else ())}
+    template_verdicts = {v.target: v for v in (template.validation.verdicts if template.validation else ())
+                         if v.target}
     outcomes = merge_outcomes(outcomes, template_verdicts, validator)
     seconds["merge"] = time.perf_counter() - tick
     job.progress("merge", len(outcomes), len(outcomes))

@@ -27,10 +27,3 @@ def dagster_home(state: StateDir) -> Path:
         config.write_text("# written by junitbot; add storage: postgres here to share runs across runners\n"
                           + yaml.safe_dump(_INSTANCE_CONFIG, sort_keys=False), encoding="utf-8")
     return home
-
-
-def open_instance(state: StateDir) -> object:
-    """The persistent Dagster instance of this state directory."""
-    from dagster import DagsterInstance
-
-    return DagsterInstance.from_config(str(dagster_home(state)))

@@ -10,7 +10,7 @@ import hashlib
 import re
 from collections.abc import Iterable
 
-from junitbot.analysis import class_named_by_test
+from junitbot.analysis import class_named_by_test, type_outline
 from junitbot.analysis.models import ClassInfo, MethodInfo
 from junitbot.retrieval.models import Chunk, ChunkKind
 
@@ -95,31 +95,9 @@ def _slice(raw: bytes, start: int, end: int) -> str:
 
 
 def _class_text(info: ClassInfo) -> str:
-    lines = [f"{info.kind.value} {info.fqn}" + (f" (layer {info.layer})" if info.layer else "")]
-    if info.annotations:
-        lines.append(" ".join(f"@{a.name}" for a in info.annotations))
-    supers = [*(f"extends {t.text}" for t in info.extends), *(f"implements {t.text}" for t in info.implements)]
-    if supers:
-        lines.append(" ".join(supers))
-    if info.record_components:
-        lines.append("record components: " + ", ".join(f"{p.type.text} {p.name}" for p in info.record_components))
-    if info.enum_constants:
-        lines.append("constants: " + ", ".join(info.enum_constants))
-    if info.fields:
-        lines.append("fields: " + "; ".join(f"{f.type.text} {f.name}" for f in info.fields))
-    for constructor in info.constructors:
-        if not constructor.synthetic:
-            lines.append(f"new {info.name}({_parameters(constructor)})")
-    for method in info.methods:
-        returns = method.return_type.text if method.return_type else "void"
-        lines.append(f"{returns} {method.name}({_parameters(method)})")
-    if info.builder:
-        lines.append(f"builder {info.builder.factory}(): " + ", ".join(info.builder.setters))
-    return "\n".join(lines)
-
-
-def _parameters(method: MethodInfo) -> str:
-    return ", ".join(f"{p.type.text} {p.name}" for p in method.parameters)
+    """The type as Java signatures (the same outline prompts show), with its layer."""
+    layer = f"\n// layer: {info.layer}" if info.layer else ""
+    return type_outline(info, private=True) + layer
 
 
 def _method_text(info: ClassInfo, method: MethodInfo, raw: bytes) -> str:

@@ -30,7 +30,7 @@ IVF_MIN_TRAINING = 39
 class VectorIndex:
     """A FAISS index over inner product of normalised vectors (cosine), addressed by int64 chunk ids."""
 
-    def __init__(self, index: Any, kind: str) -> None:
+    def __init__(self, index: Any, kind: str) -> None:  # noqa: ANN401  # faiss's stubs lack the index kinds' attributes
         self.index = index
         self.kind = kind
         self._search_index: Any | None = None
@@ -107,7 +107,7 @@ class VectorIndex:
             scores, ids = self._device_index().search(queries, k)
         return scores, ids
 
-    def _device_index(self) -> Any:
+    def _device_index(self) -> Any:  # noqa: ANN401  # a faiss index (see __init__)
         if self._search_index is None:
             self._search_index = to_gpu(self.index)
         return self._search_index
@@ -149,7 +149,7 @@ def gpu_count() -> int:
     return int(get()) if get else 0
 
 
-def to_gpu(index: Any) -> Any:
+def to_gpu(index: Any) -> Any:  # noqa: ANN401  # a faiss index (see VectorIndex)
     """The index on every GPU faiss reports, or the index itself on the CPU."""
     if gpu_count() == 0:
         return index

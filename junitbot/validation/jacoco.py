@@ -66,6 +66,14 @@ def package_includes(classes: Sequence[str]) -> list[str]:
     return [f"{package}.*" if package else "*" for package in packages]
 
 
+def folder_includes(class_dir: Path) -> list[str]:
+    """JaCoCo include patterns for every package with class files under `class_dir` (the project's own code,
+    never the test libraries a `*` would instrument too)."""
+    packages = sorted({path.parent.relative_to(class_dir).as_posix().replace("/", ".")
+                       for path in class_dir.rglob("*.class")})
+    return [f"{package}.*" if package != "." else "*" for package in packages] or ["*"]
+
+
 def analyze_coverage(
     exec_file: Path,
     class_dirs: Sequence[Path],

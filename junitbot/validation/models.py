@@ -37,7 +37,7 @@ class TestCandidate(_Record):
 
     path: str
     source: str
-    target: str
+    target: str | None = None  # None: the test names no class of the repository (validated all the same)
 
 
 class Frameworks(_Record):
@@ -159,13 +159,15 @@ class Verdict(_Record):
     """The outcome for one candidate file: kept methods, dropped ones with reasons, and coverage."""
 
     path: str
-    target: str
+    target: str | None  # None: the test names no class of the repository
     kept: bool
     issues: tuple[ValidationIssue, ...] = ()
     compiled: bool = False
     methods: tuple[MethodVerdict, ...] = ()
     flaky: tuple[str, ...] = ()
     coverage: ClassCoverage | None = None
+    exercised: tuple[str, ...] = Field(default=(), description="for a test that names no class: the classes its "
+                                                                "run covered lines of (measured with its batch)")
     source: str | None = Field(default=None, description="the source as kept (failing methods removed)")
     repairs: tuple[str, ...] = Field(default=(), description="deterministic repairs applied, one line each")
 

@@ -17,13 +17,13 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from junitbot.analysis import CodeGraph, DependencyAnalyzer
+from junitbot.analysis import ClassInfo, CodeGraph, DependencyAnalyzer, TestContext
 from junitbot.config import JunitbotConfig
 from junitbot.errors import JunitbotError, UnknownClassError
 from junitbot.state import StateDir
 from junitbot.validation.build import build_main_classes
 from junitbot.validation.classpath import discover_classpath
-from junitbot.validation.jacoco import agent_option, analyze_coverage, package_includes
+from junitbot.validation.jacoco import agent_option, analyze_coverage, folder_includes, package_includes
 from junitbot.validation.javac import compile_batch
 from junitbot.validation.junit import WHOLE_CLASS, repeat_conditions, run_junit
 from junitbot.validation.methods import remove_methods, test_methods
@@ -148,27 +148,36 @@ def _prepare(
     for candidate in candidates:
         try:
             relative = safe_test_path(candidate.path)
-            subject = graph.class_info(analyzer.lookup(candidate.target))
-            if subject is None:
-                raise UnknownClassError(candidate.target, candidates=())
-            context = analyzer.test_context_for(subject.fqn)
+            subject, context = _subject(candidate.target, graph, analyzer)
         except JunitbotError as e:
             rejected.append(_rejected(candidate, "input", "bad-candidate", str(e)))
             continue
         issues = run_static_checks(candidate, subject=subject, context=context, frameworks=classpath.frameworks,
                                    settings=config.validation, class_info=graph.class_info)
         if not passed(issues):
-            rejected.append(Verdict(path=candidate.path, target=subject.fqn, kept=False, issues=tuple(issues),
+            rejected.append(Verdict(path=candidate.path, target=subject and subject.fqn, kept=False,
+                                    issues=tuple(issues),
                                     methods=tuple(MethodVerdict(name=m, kept=False, reason="static checks failed")
                                                   for m in test_methods(candidate.source))))
             continue
         file = scratch / "src" / relative
         file.parent.mkdir(parents=True, exist_ok=True)
         file.write_text(candidate.source, encoding="utf-8")
-        works.append(_Work(candidate=candidate.model_copy(update={"target": subject.fqn}),
+        works.append(_Work(candidate=candidate.model_copy(update={"target": subject and subject.fqn}),
                            test_class=test_class_name(candidate), file=file, source=candidate.source,
                            issues=list(issues)))
     return works, rejected
+
+
+def _subject(target: str | None, graph: CodeGraph,
+             analyzer: DependencyAnalyzer) -> tuple[ClassInfo | None, TestContext | None]:
+    """The class under test and its test context; (None, None) for a test that names no class."""
+    if target is None:
+        return None, None
+    subject = graph.class_info(analyzer.lookup(target))
+    if subject is None:
+        raise UnknownClassError(target, candidates=())
+    return subject, analyzer.test_context_for(subject.fqn)
 
 
 def _rejected(candidate: TestCandidate, pass_name: str, category: str, message: str) -> Verdict:
@@ -271,7 +280,8 @@ def _prune_and_measure(
 ) -> dict[str, ClassCoverage]:
     """Remove dropped methods, compile the pruned classes, and run what is kept once more under JaCoCo.
 
-    Coverage is keyed by the targets' source names (`Money.Builder`); JaCoCo knows them as `Money$Builder`.
+    Coverage is keyed by the classes' source names (`Money.Builder`; JaCoCo knows it as `Money$Builder`): the
+    targets', or every main class's when a test names no class (to say which classes it exercised).
     """
     keep = [w for w in works if w.failure is None and set(test_methods(w.source)) - set(w.dropped)]
     pruned = [w for w in keep if w.dropped]
@@ -286,10 +296,13 @@ def _prune_and_measure(
     keep = [w for w in keep if w.failure is None]
     if not keep:
         return {}
-    targets = {binary_name(t): t for t in sorted({w.candidate.target for w in keep})}
+    named = sorted({w.candidate.target for w in keep if w.candidate.target is not None})
+    targets = {binary_name(t): t for t in named}
+    everything = any(w.candidate.target is None for w in keep)
     exec_file = scratch / "jacoco.exec"
     cache = state.root / "build" / "jacoco"
-    agent = agent_option(exec_file=exec_file, includes=package_includes(list(targets)), cache_dir=cache,
+    includes = folder_includes(main_classes) if everything else package_includes(list(targets))
+    agent = agent_option(exec_file=exec_file, includes=includes, cache_dir=cache,
                          settings=config.validation)
     cases = _run_isolating(keep, classpath, scratch, RunConditions(), config, isolation, agent)
     for case in cases:
@@ -301,14 +314,16 @@ def _prune_and_measure(
         else:
             work.dropped.setdefault(case.method, f"failed when run again: {_short(case.message)}")
     try:
-        measured = analyze_coverage(exec_file, [main_classes], cache_dir=cache, classes=list(targets))
+        measured = analyze_coverage(exec_file, [main_classes], cache_dir=cache,
+                                    classes=None if everything else list(targets))
     except JunitbotError as e:
         log.warning("coverage could not be measured: %s", e)
         return {}
-    return {targets.get(name, name): coverage for name, coverage in measured.items()}
+    return {targets.get(name, name.replace("$", ".")): coverage for name, coverage in measured.items()}
 
 
 def _verdict(work: _Work, coverage: Mapping[str, ClassCoverage]) -> Verdict:
+    target = work.candidate.target
     methods = test_methods(work.candidate.source)
     verdicts = tuple(
         MethodVerdict(name=m, kept=work.failure is None and m not in work.dropped,
@@ -324,7 +339,9 @@ def _verdict(work: _Work, coverage: Mapping[str, ClassCoverage]) -> Verdict:
         compiled=work.compiled,
         methods=verdicts,
         flaky=tuple(sorted(set(work.flaky))),
-        coverage=coverage.get(work.candidate.target) if kept else None,
+        coverage=coverage.get(target) if kept and target is not None else None,
+        exercised=tuple(sorted(name for name, measured in coverage.items() if measured.lines.covered))
+        if kept and target is None else (),
         source=work.source if kept else None,
         repairs=tuple(work.repairs),
     )

@@ -457,6 +457,17 @@ def test_dry_run_writes_body_patch_and_replies_and_sends_nothing(world: World) -
     assert "`/junitbot recreate`" in reply.read_text() and world.double.writes() == []
 
 
+def test_a_dry_run_needs_no_origin_remote(world: World) -> None:
+    """A local try of `junitbot ci --dry-run` on a clone without `origin`: the patch and body are written."""
+    environ, _, _ = _push(world, {"src/main/java/com/acme/shop/Money.java": MONEY_V2})
+    with git.Repo(world.root) as repo:
+        repo.delete_remote(repo.remote("origin"))
+    outcome = world.run(environ, dry_run=True)
+    assert outcome.delivery is not None and outcome.delivery.status == "dry-run"
+    assert f"+++ b/{MONEY_TEST}" in (Path(outcome.run_dir or "") / "changes.patch").read_text()
+    assert world.double.writes() == []
+
+
 def test_without_a_token_nothing_is_sent(world: World) -> None:
     environ, _, _ = _push(world, {"src/main/java/com/acme/shop/Money.java": MONEY_V2})
     del environ["GITHUB_TOKEN"]

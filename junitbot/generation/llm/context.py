@@ -12,15 +12,26 @@ from __future__ import annotations
 
 import logging
 import math
-from collections.abc import Callable, Iterable, Sequence
-from typing import Any, Literal, Protocol
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict
 
-from junitbot.analysis import ClassInfo, CodeGraph, DependencyAnalyzer, MethodInfo, TestContext, TypeKind
+from junitbot.analysis import (
+    ClassInfo,
+    CodeGraph,
+    DependencyAnalyzer,
+    TestContext,
+    TypeKind,
+    type_declaration,
+    type_outline,
+)
 from junitbot.generation.llm.answer import parse_code
 from junitbot.generation.style import AssertionStyle, NamingStyle, assertion_style, naming_style
 from junitbot.validation import Frameworks
+
+if TYPE_CHECKING:
+    from transformers import PreTrainedTokenizerBase
 
 log = logging.getLogger(__name__)
 
@@ -29,7 +40,6 @@ TIERS: tuple[Tier, ...] = ("class_under_test", "collaborators", "value_types", "
 ItemStatus = Literal["kept", "trimmed", "dropped"]
 SimilarTests = Callable[[str, int], Sequence[tuple[str, str]]]
 _MAX_TRANSITIVE = 12
-_DOC_CHARS = 240
 
 
 class _Record(BaseModel):
@@ -120,7 +130,7 @@ class TokenizerCounter:
 
     estimated = False
 
-    def __init__(self, tokenizer: Any, name: str) -> None:
+    def __init__(self, tokenizer: PreTrainedTokenizerBase, name: str) -> None:
         self._tokenizer = tokenizer
         self.name = name
 
@@ -212,7 +222,7 @@ class ContextBuilder:
         source = self._source(info.file)
         if info.outer is not None and info.span is not None:
             source = source.encode("utf-8")[info.span.start_byte:info.span.end_byte].decode("utf-8", "replace")
-        trimmed = _api(info, self._source(info.file), docs=False, private=True)
+        trimmed = type_outline(info, self._source(info.file), docs=False, private=True)
         return _Candidate("class_under_test", info.fqn, source, trimmed, self.counter)
 
     def _collaborators(self, info: ClassInfo, context: TestContext) -> list[_Candidate]:
@@ -227,8 +237,8 @@ class ContextBuilder:
             called = {c.method for m in (*info.methods, *info.constructors) for c in m.calls
                       if c.receiver == collaborator.name}
             source = self._source(other.file)
-            full = f"{head}\n{_api(other, source, docs=True)}"
-            trimmed = f"{head}\n{_api(other, source, docs=False, only=called or None)}"
+            full = f"{head}\n{type_outline(other, source, docs=True)}"
+            trimmed = f"{head}\n{type_outline(other, source, docs=False, only=called or None)}"
             found.append(_Candidate("collaborators", other.fqn, full, trimmed, self.counter))
         return found
 
@@ -240,8 +250,8 @@ class ContextBuilder:
                 f"// build with {value.strategy}"
             if other is None:
                 continue
-            full = f"{how}\n{_api(other, self._source(other.file), docs=False)}"
-            trimmed = f"{how}\n{_declaration(other)}"
+            full = f"{how}\n{type_outline(other, self._source(other.file), docs=False)}"
+            trimmed = f"{how}\n{type_declaration(other)}"
             found.append(_Candidate("value_types", value.fqn, full, trimmed, self.counter))
         return found
 
@@ -265,8 +275,8 @@ class ContextBuilder:
             other = self.graph.class_info(fqn)
             if other is None or other.is_test:
                 continue
-            full = _api(other, self._source(other.file), docs=False)
-            found.append(_Candidate("transitive_types", fqn, full, _declaration(other), self.counter))
+            full = type_outline(other, self._source(other.file), docs=False)
+            found.append(_Candidate("transitive_types", fqn, full, type_declaration(other), self.counter))
             if len(found) == _MAX_TRANSITIVE:
                 break
         return found
@@ -335,80 +345,6 @@ def _summary(tier: Tier, priority: int, members: Sequence[_Candidate]) -> TierSu
                        kept=sum(c.status == "kept" for c in members),
                        trimmed=sum(c.status == "trimmed" for c in members),
                        dropped=sum(c.status == "dropped" for c in members))
-
-
-# -- Java views of a type ---------------------------------------------------------------------------------
-
-
-def _declaration(info: ClassInfo, *, constants: bool = True) -> str:
-    """`// fqn` over `public record Money(BigDecimal amount, Currency currency)`, `enum X { A, B }`, ..."""
-    modifiers = " ".join(m for m in info.modifiers if m in ("public", "abstract", "final", "sealed", "static"))
-    generics = f"<{', '.join(info.type_parameters)}>" if info.type_parameters else ""
-    kind = "@interface" if info.kind is TypeKind.ANNOTATION else info.kind.value
-    head = f"{modifiers} {kind} {info.name}{generics}".strip()
-    if info.kind is TypeKind.RECORD:
-        head += f"({', '.join(f'{c.type.text} {c.name}' for c in info.record_components)})"
-    if info.extends:
-        head += f" extends {', '.join(t.text for t in info.extends)}"
-    if info.implements:
-        head += f" implements {', '.join(t.text for t in info.implements)}"
-    if info.kind is TypeKind.ENUM and constants:
-        head += f" {{ {', '.join(info.enum_constants)} }}"
-    return f"// {info.fqn}\n{head}"
-
-
-def _api(info: ClassInfo, source: str, *, docs: bool, private: bool = False,
-         only: Iterable[str] | None = None) -> str:
-    """The type's declaration and member signatures (javadoc's first sentence when `docs`), no bodies."""
-    wanted = set(only) if only is not None else None
-    data = source.encode("utf-8")
-    lines = [f"{_declaration(info, constants=False)} {{"]
-    if info.enum_constants:
-        lines.append(f"    {', '.join(info.enum_constants)};")
-    if private:
-        lines += ["    " + " ".join([*f.modifiers, f.type.text, f.name]) + ";" for f in info.fields]
-    members = [*info.constructors, *info.methods]
-    for method in members:
-        if (not private and "private" in method.modifiers) or method.synthetic == "record":
-            continue
-        if wanted is not None and method.kind == "method" and method.name not in wanted:
-            continue
-        doc = _javadoc(data, method) if docs else None
-        if doc:
-            lines.append(f"    /** {doc} */")
-        lines.append(f"    {_signature(info, method)};")
-    if info.builder is not None:
-        builder = info.builder
-        lines.append(f"    // builder: {info.name}.{builder.factory}().{'(..).'.join(builder.setters)}(..)"
-                     f".{builder.build_method}()")
-    lines.append("}")
-    return "\n".join(lines)
-
-
-def _signature(info: ClassInfo, method: MethodInfo) -> str:
-    modifiers = " ".join(m for m in method.modifiers if m != "default" or info.kind is TypeKind.INTERFACE)
-    generics = f"<{', '.join(method.type_parameters)}> " if method.type_parameters else ""
-    params = ", ".join(f"{p.type.text}{'...' if p.varargs else ''} {p.name}" for p in method.parameters)
-    returns = "" if method.kind == "constructor" else f"{method.return_type.text if method.return_type else 'void'} "
-    name = info.name if method.kind == "constructor" else method.name
-    throws = f" throws {', '.join(t.text for t in method.throws)}" if method.throws else ""
-    return f"{modifiers} {generics}{returns}{name}({params}){throws}".strip()
-
-
-def _javadoc(data: bytes, method: MethodInfo) -> str | None:
-    """The first sentence of the javadoc right above a member, trimmed; None without one."""
-    if method.span is None:
-        return None
-    before = data[:method.span.start_byte].decode("utf-8", "replace").rstrip()
-    if not before.endswith("*/"):
-        return None
-    start = before.rfind("/**")
-    if start < 0:
-        return None
-    text = " ".join(line.strip().lstrip("*").strip() for line in before[start + 3:-2].splitlines())
-    text = text.split(" @", 1)[0].strip()
-    sentence = text.split(". ", 1)[0].rstrip(".") + "." if text else ""
-    return (sentence[:_DOC_CHARS] + "…") if len(sentence) > _DOC_CHARS else sentence or None
 
 
 def _first_tests(source: str, count: int = 2) -> str:

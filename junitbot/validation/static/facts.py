@@ -17,6 +17,7 @@ from typing import Literal, NamedTuple
 
 from junitbot.analysis import ClassInfo, Node, TestContext, Tree, package_query, parse_java, query_captures
 from junitbot.config import ValidationSettings
+from junitbot.errors import JunitbotError
 from junitbot.validation.models import Frameworks, Severity, TestCandidate, ValidationIssue
 
 ClassLookup = Callable[[str], ClassInfo | None]
@@ -354,16 +355,30 @@ class KnownTypes:
 
 @dataclass(frozen=True)
 class CheckInput:
-    """What every pass reads: the parsed candidate, the class under test and its test context, the
-    classpath's frameworks, the settings and the repo's types."""
+    """What every pass reads: the parsed candidate, the class under test and its test context (None for a test
+    that names no class of the repository), the classpath's frameworks, the settings and the repo's types."""
 
     candidate: TestCandidate
     test: ParsedTest
-    subject: ClassInfo
-    context: TestContext
+    subject: ClassInfo | None
+    context: TestContext | None
     frameworks: Frameworks
     settings: ValidationSettings
     known: KnownTypes
+
+    @property
+    def target(self) -> ClassInfo:
+        """The class under test; only `SUBJECT_PASSES` read it, and they run only for a test that names one."""
+        if self.subject is None:
+            raise JunitbotError("this static pass needs the class under test")
+        return self.subject
+
+    @property
+    def target_context(self) -> TestContext:
+        """The test context of the class under test (see `target`)."""
+        if self.context is None:
+            raise JunitbotError("this static pass needs the class under test")
+        return self.context
 
     def resolve(self, name: str) -> ClassInfo | None:
         """The repo type a name written in the test means, by Java's import and package rules."""
@@ -374,22 +389,23 @@ class CheckInput:
         candidates = [name] if rest else []
         candidates += [i.name + tail for i in self.test.imports
                        if not i.static and not i.wildcard and simple_name(i.name) == head]
-        if head == self.subject.name:
+        if self.subject is not None and head == self.subject.name:
             candidates.append(self.subject.fqn + tail)
         candidates.append(f"{self.test.package}.{name}" if self.test.package else name)
         candidates += [f"{i.name}.{name}" for i in self.test.imports if i.wildcard and not i.static]
         for fqn in dict.fromkeys(candidates):
-            info = self.subject if fqn == self.subject.fqn else self.known.info(fqn)
+            info = self.subject if self.subject is not None and fqn == self.subject.fqn else self.known.info(fqn)
             if info is not None:
                 return info
         return None
 
     def is_subject(self, written: str) -> bool:
         """Whether a type as written is the class under test."""
-        if simple_name(written) != self.subject.name:
+        subject = self.subject
+        if subject is None or simple_name(written) != subject.name:
             return False
         info = self.resolve(written)
-        return info is None or info.fqn == self.subject.fqn
+        return info is None or info.fqn == subject.fqn
 
     def on_subject(self, receiver: Node | None) -> bool:
         """Whether an expression is the class under test: a variable of its type, `new Subject(..)` or the type."""

@@ -104,7 +104,7 @@ def _mocked_type_issues(inp: CheckInput, site: _MockSite) -> list[ValidationIssu
     if info.kind in (TypeKind.RECORD, TypeKind.ENUM):
         return [issue_at("mocking", ERROR, "mocked-value-type", f"{site.type} is a {info.kind.value}; build it",
                          site.node, build)]
-    value = info.builder is not None or info.fqn in {v.fqn for v in inp.context.value_types}
+    value = info.builder is not None or info.fqn in {v.fqn for v in inp.target_context.value_types}
     if "final" in info.modifiers and not inp.frameworks.mockito_inline:
         return [issue_at("mocking", ERROR, "mocked-final-class",
                          f"{site.type} is final and the classpath has no inline mock maker", site.node,
@@ -137,7 +137,7 @@ def _unmocked_collaborators(inp: CheckInput, sites: Sequence[_MockSite]) -> list
     passed = _constructor_arguments(inp)
     tops = inp.test.nodes("top_type")
     issues = []
-    for collaborator in inp.context.collaborators:
+    for collaborator in inp.target_context.collaborators:
         name = simple_name(collaborator.type.name)
         if name in mocked or name in built or passed.get(collaborator.name, False):
             continue
@@ -150,7 +150,7 @@ def _unmocked_collaborators(inp: CheckInput, sites: Sequence[_MockSite]) -> list
 
 def _constructor_arguments(inp: CheckInput) -> dict[str, bool]:
     """For each constructor parameter: whether some `new Subject(..)` hands it a real or mocked value."""
-    constructor = inp.context.constructor
+    constructor = inp.target_context.constructor
     if constructor is None:
         return {}
     given: dict[str, bool] = {}

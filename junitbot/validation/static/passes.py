@@ -19,6 +19,8 @@ from junitbot.validation.static.mocking import check_mocking
 from junitbot.validation.static.structure import check_structure, check_syntax
 from junitbot.validation.static.symbols import check_symbols
 
+SUBJECT_PASSES = frozenset({"mocking", "symbols", "builders"})
+"""Passes that judge a test against its class under test; a test that names no class skips them."""
 PASSES: Mapping[str, Check] = {
     "syntax": check_syntax,
     "structure": check_structure,
@@ -33,8 +35,8 @@ PASSES: Mapping[str, Check] = {
 def run_static_checks(
     candidate: TestCandidate,
     *,
-    subject: ClassInfo,
-    context: TestContext,
+    subject: ClassInfo | None,
+    context: TestContext | None,
     frameworks: Frameworks,
     settings: ValidationSettings,
     class_info: ClassLookup,
@@ -50,7 +52,7 @@ def run_static_checks(
                      frameworks=frameworks, settings=settings, known=KnownTypes(class_info, known_packages))
     issues: list[ValidationIssue] = []
     for name, check in PASSES.items():
-        if name in settings.disabled_passes:
+        if name in settings.disabled_passes or (subject is None and name in SUBJECT_PASSES):
             continue
         found = check(inp)
         issues.extend(found)

@@ -49,12 +49,13 @@ def check_syntax(inp: CheckInput) -> list[ValidationIssue]:
         issues.append(issue_at("syntax", ERROR, "class-name-mismatch",
                                f"class {name_of(classes[0])} does not match its file name {stem}.java",
                                name_node(classes[0]), f"rename the class to {stem}"))
-    if inp.test.package != inp.subject.package:
+    subject = inp.subject
+    if subject is not None and inp.test.package != subject.package:
         package = inp.test.nodes("package")
         issues.append(issue_at("syntax", ERROR, "wrong-package",
                                f"package {inp.test.package or '(default)'} differs from the package of "
-                               f"{inp.subject.name}, {inp.subject.package or '(default)'}",
-                               package[0] if package else 1, f"declare `package {inp.subject.package};`"))
+                               f"{subject.name}, {subject.package or '(default)'}",
+                               package[0] if package else 1, f"declare `package {subject.package};`"))
     return issues
 
 

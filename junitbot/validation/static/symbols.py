@@ -85,8 +85,8 @@ def check_symbols(inp: CheckInput) -> list[ValidationIssue]:
 
 def _repo_roots(inp: CheckInput) -> set[str]:
     """`com.acme` for the subject's and its collaborators' packages: imports under these are repo imports."""
-    fqns = [inp.subject.fqn, *(v.fqn for v in inp.context.value_types),
-            *(c.type.fqn for c in inp.context.collaborators if c.type.in_repo and c.type.fqn)]
+    fqns = [inp.target.fqn, *(v.fqn for v in inp.target_context.value_types),
+            *(c.type.fqn for c in inp.target_context.collaborators if c.type.in_repo and c.type.fqn)]
     return {".".join(fqn.split(".")[:2]) for fqn in fqns if fqn.count(".") >= 2}
 
 
@@ -126,8 +126,8 @@ def _static_members(info: ClassInfo) -> set[str]:
 def _import_hint(inp: CheckInput, owner: str, member: str, info: ClassInfo | None) -> str:
     if info is not None:
         return f"{info.name} has: {', '.join(closest_first(member, _static_members(info))[:5])}"
-    known = [inp.subject.fqn, *(v.fqn for v in inp.context.value_types),
-             *(c.type.fqn for c in inp.context.collaborators if c.type.fqn)]
+    known = [inp.target.fqn, *(v.fqn for v in inp.target_context.value_types),
+             *(c.type.fqn for c in inp.target_context.collaborators if c.type.fqn)]
     same = [fqn for fqn in known if simple_name(fqn) == simple_name(owner)]
     return f"import {same[0]}" if same else "import a type that exists in the repo"
 
@@ -136,7 +136,7 @@ def constructor_issues(inp: CheckInput, node: Node, *, records: bool) -> list[Va
     """`new X(..)` of a repo type: an accessible constructor takes that many arguments."""
     written = type_name(node.child_by_field_name("type"))
     info = inp.resolve(written)
-    if info is None or (info.kind is TypeKind.RECORD and info.fqn != inp.subject.fqn) != records or info.is_inner:
+    if info is None or (info.kind is TypeKind.RECORD and info.fqn != inp.target.fqn) != records or info.is_inner:
         return []
     anonymous = any(c.type == "class_body" for c in node.children)
     if info.kind in (TypeKind.INTERFACE, TypeKind.ANNOTATION) or (anonymous and info.is_abstract):

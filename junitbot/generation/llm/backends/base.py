@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Sequence
-from typing import Any, Literal, Protocol, Self, runtime_checkable
+from typing import Literal, Protocol, Self, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -92,9 +92,10 @@ class Backend(Protocol):
 class ChatTokenizer(Protocol):
     """The part of a Hugging Face tokenizer that renders chat turns."""
 
-    chat_template: Any
+    chat_template: str | None
 
-    def apply_chat_template(self, conversation: Any, **kwargs: Any) -> Any: ...
+    def apply_chat_template(self, conversation: list[dict[str, str]], *, tokenize: bool,
+                            add_generation_prompt: bool) -> object: ...
 
 
 def render_chat(messages: Sequence[ChatMessage], tokenizer: ChatTokenizer | None) -> str:

@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from junitbot.errors import ConfigError
 from junitbot.generation.llm.backends.base import GenerationRequest, GenerationResponse, one_by_one, prompt_text
 from junitbot.generation.llm.backends.settings import LLMSettings
+
+if TYPE_CHECKING:
+    from transformers import PreTrainedModel, PreTrainedTokenizerBase
 
 log = logging.getLogger(__name__)
 
@@ -25,7 +28,8 @@ class TransformersBackend:
 
     name = "transformers"
 
-    def __init__(self, settings: LLMSettings, *, model: Any | None = None, tokenizer: Any | None = None) -> None:
+    def __init__(self, settings: LLMSettings, *, model: PreTrainedModel | None = None,
+                 tokenizer: PreTrainedTokenizerBase | None = None) -> None:
         self.settings = settings
         if model is None or tokenizer is None:
             model, tokenizer = load_local_model(settings)
@@ -111,8 +115,10 @@ class TransformersBackend:
         if first.stop:
             options.update(stop_strings=list(first.stop), tokenizer=self._tokenizer)
         started = time.perf_counter()
+        # torch types a module's attributes as Tensor | Module; `generate` is GenerationMixin's method.
+        generate = cast("Callable[..., torch.Tensor]", self._model.generate)
         with torch.inference_mode():
-            output = self._model.generate(input_ids=padded["input_ids"].to(device),
+            output = generate(input_ids=padded["input_ids"].to(device),
                                           attention_mask=padded["attention_mask"].to(device), **options)
         seconds = time.perf_counter() - started
         timed_out = time.monotonic() >= deadline
@@ -158,12 +164,12 @@ def load_local_model(settings: LLMSettings) -> tuple[Any, Any]:
     return model, tokenizer
 
 
-def _position_limit(model: Any, max_model_len: int | None) -> int:
+def _position_limit(model: PreTrainedModel, max_model_len: int | None) -> int:
     positions = getattr(getattr(model, "config", None), "max_position_embeddings", None) or 1 << 30
     return min(int(positions), max_model_len or 1 << 30)
 
 
-def _eos_ids(model: Any, tokenizer: Any) -> set[int]:
+def _eos_ids(model: PreTrainedModel, tokenizer: PreTrainedTokenizerBase) -> set[int]:
     ids: set[int] = set()
     configured = getattr(getattr(model, "generation_config", None), "eos_token_id", None)
     for value in (configured, tokenizer.eos_token_id):

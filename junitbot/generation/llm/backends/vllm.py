@@ -26,15 +26,33 @@ from junitbot.generation.llm.backends.settings import LLMSettings
 log = logging.getLogger(__name__)
 
 
+class Completion(Protocol):
+    """One `vllm.CompletionOutput`: a candidate answer."""
+
+    text: str
+    token_ids: Sequence[int]
+    finish_reason: str | None
+
+
+class RequestOutput(Protocol):
+    """One `vllm.RequestOutput`: the answers to one prompt."""
+
+    prompt_token_ids: Sequence[int] | None
+    outputs: Sequence[Completion]
+    finished: bool
+
+
 class Engine(Protocol):
-    """The part of `vllm.LLM` this backend uses."""
+    """The part of `vllm.LLM` this backend uses (vLLM is not installed where types are checked)."""
 
-    def generate(self, prompts: Any, sampling_params: Any = None, **kwargs: Any) -> list[Any]: ...
+    def generate(self, prompts: Sequence[str], sampling_params: Sequence[object], *,
+                 use_tqdm: bool) -> Sequence[RequestOutput]: ...
 
-    def get_tokenizer(self) -> Any: ...
+    def get_tokenizer(self) -> ChatTokenizer: ...
 
 
-SamplingFactory = Callable[..., Any]
+SamplingFactory = Callable[..., object]
+"""`vllm.SamplingParams`, called with keyword arguments."""
 
 
 class VLLMBackend:
@@ -87,7 +105,7 @@ class VLLMBackend:
                                         use_tqdm=False)
         return _response(request, outputs[0], time.perf_counter() - started)
 
-    def _params(self, request: GenerationRequest) -> Any:
+    def _params(self, request: GenerationRequest) -> object:
         return self._sampling(n=request.n, temperature=request.temperature, top_p=request.top_p,
                               max_tokens=request.max_tokens, stop=list(request.stop) or None, seed=request.seed)
 
@@ -128,12 +146,12 @@ def _tokenizer_of(engine: Engine) -> ChatTokenizer | None:
     return tokenizer
 
 
-def _response(request: GenerationRequest, output: Any, seconds: float) -> GenerationResponse:
+def _response(request: GenerationRequest, output: RequestOutput, seconds: float) -> GenerationResponse:
     """A vLLM RequestOutput as a response; the batch's wall time is every request's time (they ran together)."""
     completions = list(output.outputs)
     prompt_ids = output.prompt_token_ids or []
-    finished = getattr(output, "finished", True)
-    reasons = [getattr(c, "finish_reason", None) for c in completions]
+    finished = output.finished
+    reasons = [c.finish_reason for c in completions]
     return GenerationResponse(
         id=request.id, texts=tuple(c.text for c in completions), tokens_in=len(prompt_ids),
         tokens_out=sum(len(c.token_ids) for c in completions), seconds=round(seconds, 4),
