@@ -10,9 +10,10 @@ from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
+from pydantic import Field, SecretStr, ValidationError, field_validator
 
 from junitbot.errors import ConfigError
+from junitbot.records import Record
 
 CONFIG_FILE = ".junitbot.yml"
 ENV_PREFIX = "JUNITBOT_"
@@ -20,10 +21,8 @@ NOT_CONFIG = frozenset({"JUNITBOT_HOME", "JUNITBOT_REPO"})
 """Variables with the prefix that are not settings: JUNITBOT_REPO names the repository of the Dagster location."""
 
 
-class LayerRule(BaseModel):
+class LayerRule(Record):
     """A DDD layer: a type belongs to the first rule whose package segment or name suffix matches."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
     name: str
     packages: tuple[str, ...] = Field(
@@ -48,10 +47,8 @@ DEFAULT_LAYERS: tuple[LayerRule, ...] = (
 STATIC_PASSES = ("syntax", "structure", "mocking", "forbidden", "symbols", "anti_patterns", "builders")
 
 
-class ValidationSettings(BaseModel):
+class ValidationSettings(Record):
     """How candidate tests are checked, compiled, run and measured."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
     disabled_passes: tuple[str, ...] = Field(
         default=(), description=f"static passes to skip: {', '.join(STATIC_PASSES)}"
@@ -81,10 +78,8 @@ class ValidationSettings(BaseModel):
 BackendName = Literal["auto", "vllm", "openai", "transformers", "template"]
 
 
-class LLMSettings(BaseModel):
+class LLMSettings(Record):
     """How tests are generated with a model: which backend, which model, how it samples, how it is fed."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
     backend: BackendName = Field(
         default="auto",
@@ -129,10 +124,8 @@ class LLMSettings(BaseModel):
     max_answer_bytes: int = Field(default=200_000, ge=1024, description="longer model answers are rejected")
 
 
-class GenerationSettings(BaseModel):
+class GenerationSettings(Record):
     """How tests are generated and where they go."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
     backend: BackendName = Field(
         default="auto",
@@ -153,10 +146,8 @@ class GenerationSettings(BaseModel):
         return self.llm.model_copy(update={"backend": self.backend})
 
 
-class RetrievalSettings(BaseModel):
+class RetrievalSettings(Record):
     """The embedding index and hybrid search over code and tests."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
     enabled: bool = Field(default=True, description="build the embedding index beside the graph")
     model: str = Field(
@@ -175,10 +166,8 @@ class RetrievalSettings(BaseModel):
     rrf_k: int = Field(default=60, ge=1, description="reciprocal rank fusion constant")
 
 
-class ScheduleSettings(BaseModel):
+class ScheduleSettings(Record):
     """When Dagster's schedule runs a full pass, and which branch its sensor watches."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
     cron: str = Field(default="0 3 * * *", description="cron expression of the scheduled full-repo pass")
     timezone: str = Field(default="UTC", description="time zone of the cron expression")
@@ -189,10 +178,8 @@ class ScheduleSettings(BaseModel):
 _TRAILER = re.compile(r"^[A-Za-z][A-Za-z0-9-]*: \S.*$")
 
 
-class ApiSettings(BaseModel):
+class ApiSettings(Record):
     """How the GitHub REST client retries and paces its calls."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
     retries: int = Field(default=4, ge=0, le=20, description="retries of a call that failed with 5xx or a rate limit")
     backoff_s: float = Field(default=1.0, ge=0, description="exponential backoff factor between retries, seconds")
@@ -205,10 +192,8 @@ class ApiSettings(BaseModel):
     timeout_s: int = Field(default=30, ge=1, description="timeout of one HTTP request")
 
 
-class BotSettings(BaseModel):
+class BotSettings(Record):
     """Every knob of the GitHub side; functions take it as a parameter, nothing reads it globally."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
     branch_pattern: str = Field(
         default="junitbot/{base}", description="the bot branch for a base branch; must contain {base}"
@@ -277,10 +262,8 @@ class BotSettings(BaseModel):
         return frozenset(login.lower() for login in (*self.ignore_logins, self.bot_login))
 
 
-class JunitbotConfig(BaseModel):
+class JunitbotConfig(Record):
     """Every setting junitbot reads; unknown keys are errors so typos never pass silently."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
     include: tuple[str, ...] = Field(
         default=(), description="repo-relative globs of sources that get tests (empty: all main sources)"

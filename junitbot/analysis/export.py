@@ -4,15 +4,12 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from pydantic import BaseModel, ConfigDict
-
 from junitbot.analysis.graph import CodeGraph
 from junitbot.analysis.models import Edge
+from junitbot.records import Record
 
 
-class GraphNode(BaseModel):
-    model_config = ConfigDict(frozen=True)
-
+class GraphNode(Record):
     fqn: str
     name: str
     kind: str
@@ -23,10 +20,8 @@ class GraphNode(BaseModel):
     is_test: bool
 
 
-class GraphDocument(BaseModel):
+class GraphDocument(Record):
     """Node-link JSON: sorted, with repo-relative paths, so two graphs of one commit compare equal as text."""
-
-    model_config = ConfigDict(frozen=True)
 
     commit: str | None
     nodes: tuple[GraphNode, ...]

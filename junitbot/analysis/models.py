@@ -5,11 +5,9 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
-
-class _Record(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+from junitbot.records import Record
 
 
 class TypeKind(StrEnum):
@@ -42,7 +40,7 @@ class EdgeKind(StrEnum):
     TYPE_ARGUMENT = "type_argument"
 
 
-class Span(_Record):
+class Span(Record):
     """1-based inclusive lines and 0-based byte offsets of a declaration."""
 
     start_line: int
@@ -51,7 +49,7 @@ class Span(_Record):
     end_byte: int
 
 
-class TypeRef(_Record):
+class TypeRef(Record):
     """A type as written (`List<Order>`), its head name and, when resolved, its FQN."""
 
     text: str
@@ -62,20 +60,20 @@ class TypeRef(_Record):
     array: bool = False
 
 
-class AnnotationInfo(_Record):
+class AnnotationInfo(Record):
     name: str
     fqn: str | None = None
     arguments: dict[str, str] = Field(default_factory=dict)
 
 
-class ParameterInfo(_Record):
+class ParameterInfo(Record):
     name: str
     type: TypeRef
     annotations: tuple[AnnotationInfo, ...] = ()
     varargs: bool = False
 
 
-class FieldInfo(_Record):
+class FieldInfo(Record):
     name: str
     type: TypeRef
     modifiers: tuple[str, ...] = ()
@@ -87,7 +85,7 @@ class FieldInfo(_Record):
 ReceiverKind = Literal["field", "parameter", "local", "this", "type", "expression", "none"]
 
 
-class CallSite(_Record):
+class CallSite(Record):
     """`receiver.method(args)` inside a body; `receiver_type` is known for fields, parameters and types."""
 
     method: str
@@ -98,7 +96,7 @@ class CallSite(_Record):
     receiver_type: TypeRef | None = None
 
 
-class ComparedLiteral(_Record):
+class ComparedLiteral(Record):
     """A literal the code compares something against (`x > 10`, `s == null`, `case FOO`)."""
 
     subject: str
@@ -107,7 +105,7 @@ class ComparedLiteral(_Record):
     line: int
 
 
-class MethodInfo(_Record):
+class MethodInfo(Record):
     name: str
     kind: Literal["method", "constructor"] = "method"
     parameters: tuple[ParameterInfo, ...] = ()
@@ -124,7 +122,7 @@ class MethodInfo(_Record):
     synthetic: str | None = Field(default=None, description="'lombok' or 'record' when the compiler makes it")
 
 
-class BuilderInfo(_Record):
+class BuilderInfo(Record):
     """How to build an instance fluently: `Type.factory().setter(v)....build()`."""
 
     factory: str
@@ -134,7 +132,7 @@ class BuilderInfo(_Record):
     source: Literal["lombok", "handwritten"] = "handwritten"
 
 
-class ClassInfo(_Record):
+class ClassInfo(Record):
     """One Java type (top-level or nested) with its members and resolved references."""
 
     fqn: str
@@ -169,26 +167,26 @@ class ClassInfo(_Record):
         return self.outer is not None and self.kind is TypeKind.CLASS and "static" not in self.modifiers
 
 
-class Edge(_Record):
+class Edge(Record):
     source: str
     target: str
     kind: EdgeKind
 
 
-class ParseProblem(_Record):
+class ParseProblem(Record):
     path: str
     line: int
     severity: Literal["error", "warning"]
     message: str
 
 
-class ImportInfo(_Record):
+class ImportInfo(Record):
     name: str
     static: bool = False
     wildcard: bool = False
 
 
-class RawRef(_Record):
+class RawRef(Record):
     """A type name used in `owner`'s source, before resolution against the repo's types."""
 
     owner: str
@@ -196,7 +194,7 @@ class RawRef(_Record):
     name: str
 
 
-class FileFacts(_Record):
+class FileFacts(Record):
     """What parsing one file yields; resolution against the repo's types turns it into ClassInfo and edges."""
 
     path: str
@@ -209,7 +207,7 @@ class FileFacts(_Record):
     is_test: bool = False
 
 
-class ChangeSet(_Record):
+class ChangeSet(Record):
     """The .java files that changed between the last indexed commit and what is on disk now."""
 
     base: str | None
@@ -228,7 +226,7 @@ class ChangeSet(_Record):
         return tuple(sorted({*self.added, *self.modified, *self.deleted, *renamed}))
 
 
-class SourceRoot(_Record):
+class SourceRoot(Record):
     """A folder where package paths start (`mod/src/main/java`), with its build module and tool."""
 
     path: str
@@ -238,7 +236,7 @@ class SourceRoot(_Record):
     files: int
 
 
-class IndexSummary(_Record):
+class IndexSummary(Record):
     """What one `update_graph` did: counts, timings and the problems it met."""
 
     commit: str | None
@@ -256,7 +254,7 @@ class IndexSummary(_Record):
     seconds: dict[str, float] = Field(default_factory=dict)
 
 
-class Collaborator(_Record):
+class Collaborator(Record):
     """A dependency a test mocks: how the class receives it, and its type."""
 
     name: str
@@ -268,7 +266,7 @@ class Collaborator(_Record):
 ConstructStrategy = Literal["jdk", "record", "enum", "builder", "constructor", "factory", "mock"]
 
 
-class ValueType(_Record):
+class ValueType(Record):
     """A type a test must build rather than mock, and how (components, constants or builder setters)."""
 
     fqn: str
@@ -277,7 +275,7 @@ class ValueType(_Record):
     details: tuple[str, ...] = ()
 
 
-class TestContext(_Record):
+class TestContext(Record):
     """What a test for one class needs: mocks, values to build, the layer and the tests already there."""
 
     __test__: ClassVar[bool] = False  # not a pytest test class, whatever its name
@@ -293,7 +291,7 @@ class TestContext(_Record):
     unresolved: tuple[str, ...] = Field(default=(), description="types used but found neither in the repo nor the JDK")
 
 
-class PathStep(_Record):
+class PathStep(Record):
     """`source` depends on `target` because of an edge of `kind`."""
 
     source: str
@@ -301,7 +299,7 @@ class PathStep(_Record):
     kind: EdgeKind
 
 
-class ImpactedClass(_Record):
+class ImpactedClass(Record):
     """A dependent of a changed class, `depth` hops away, with the chain of edges that explains it."""
 
     fqn: str
@@ -310,7 +308,7 @@ class ImpactedClass(_Record):
     is_test: bool = False
 
 
-class ImpactReport(_Record):
+class ImpactReport(Record):
     """Dependents of changed classes (production code) and the test classes that exercise any of them."""
 
     changed: tuple[str, ...]

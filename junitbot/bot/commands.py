@@ -5,10 +5,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import Field
 
 from junitbot.bot.models import Command, CommandName
 from junitbot.errors import UnknownClassError
+from junitbot.records import Record
 
 COMMANDS: dict[CommandName, str] = {
     "regenerate": "generate tests again, for the named classes or for the pull request's changes",
@@ -76,14 +77,12 @@ def _split_args(words: Iterable[str]) -> Iterator[str]:
                 yield part
 
 
-class ClassCheck(BaseModel):
+class ClassCheck(Record):
     """Class names of a command, checked against the graph."""
 
-    model_config = ConfigDict(frozen=True)
-
     resolved: tuple[str, ...] = ()
-    unknown: dict[str, tuple[str, ...]] = {}  # name -> closest matches
-    ambiguous: dict[str, tuple[str, ...]] = {}  # name -> the classes it could mean
+    unknown: dict[str, tuple[str, ...]] = Field(default_factory=dict)  # name -> closest matches
+    ambiguous: dict[str, tuple[str, ...]] = Field(default_factory=dict)  # name -> the classes it could mean
     invalid: tuple[str, ...] = ()  # not a Java class name at all
     too_many: bool = False
 

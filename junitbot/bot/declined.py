@@ -11,9 +11,10 @@ import tempfile
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import ValidationError
 
 from junitbot.analysis import CodeGraph, GraphUnavailable
+from junitbot.records import Record
 from junitbot.state import StateDir
 
 log = logging.getLogger(__name__)
@@ -21,19 +22,15 @@ log = logging.getLogger(__name__)
 _FILE = "declined.json"
 
 
-class DeclinedPull(BaseModel):
+class DeclinedPull(Record):
     """One closed-unmerged bot PR: the classes it proposed and the hash of each class's source then."""
-
-    model_config = ConfigDict(frozen=True)
 
     pull_number: int
     base: str
     classes: dict[str, str]
 
 
-class DeclinedLedger(BaseModel):
-    model_config = ConfigDict(frozen=True)
-
+class DeclinedLedger(Record):
     pulls: tuple[DeclinedPull, ...] = ()
 
 

@@ -7,6 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from junitbot.records import Record
 from junitbot.runs import RunReport
 
 
@@ -14,10 +15,6 @@ class _Wire(BaseModel):
     """A slice of a GitHub payload: unknown fields are ignored, missing required ones are errors."""
 
     model_config = ConfigDict(frozen=True, extra="ignore")
-
-
-class _Record(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
 
 # -- GitHub payloads (the edge: nothing past events.py handles raw dicts) -------------------------------
@@ -132,7 +129,7 @@ BotEvent = Annotated[
 CommandName = Literal["regenerate", "recreate", "help", "status", "unknown"]
 
 
-class Command(_Record):
+class Command(Record):
     """One `/junitbot ...` line of a comment."""
 
     name: CommandName
@@ -143,7 +140,7 @@ class Command(_Record):
 ActionKind = Literal["ignore", "incremental", "full", "classes", "command"]
 
 
-class BotAction(_Record):
+class BotAction(Record):
     """What one event asks for; `ignore` carries the reason, so every run can say why it did nothing."""
 
     kind: ActionKind
@@ -163,7 +160,7 @@ class BotAction(_Record):
     trigger: str = ""  # a short human account of the event, for bodies and logs
 
 
-class RunOutput(_Record):
+class RunOutput(Record):
     """A runner's report plus what only the caller knows: why classes were chosen, coverage before, the model."""
 
     report: RunReport
@@ -175,7 +172,7 @@ class RunOutput(_Record):
 # -- GitHub objects the bot reads -------------------------------------------------------------------------
 
 
-class PullInfo(_Record):
+class PullInfo(Record):
     """A pull request as the bot needs it."""
 
     number: int
@@ -196,7 +193,7 @@ class PullInfo(_Record):
         return self.state == "open"
 
 
-class CommentInfo(_Record):
+class CommentInfo(Record):
     id: int
     body: str
     author: str
@@ -210,7 +207,7 @@ DeliveryStatus = Literal[
 ]
 
 
-class Delivery(_Record):
+class Delivery(Record):
     """What publishing did: the PR (or commit) and why, in words a reply can quote."""
 
     status: DeliveryStatus
@@ -223,7 +220,7 @@ class Delivery(_Record):
     declined: tuple[str, ...] = ()  # classes left out: their PR was closed unmerged and they did not change
 
 
-class CiOutcome(_Record):
+class CiOutcome(Record):
     """One `junitbot ci` invocation, for outputs, the job summary and the tests."""
 
     event: str

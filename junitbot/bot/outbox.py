@@ -9,33 +9,26 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict
-
 from junitbot.bot.github import GitHubClient
+from junitbot.records import Record
 
 log = logging.getLogger(__name__)
 
 
-class Reply(BaseModel):
-    model_config = ConfigDict(frozen=True)
-
+class Reply(Record):
     number: int
     body: str
     url: str | None = None
 
 
-class Reaction(BaseModel):
-    model_config = ConfigDict(frozen=True)
-
+class Reaction(Record):
     number: int
     comment_id: int
     content: str
 
 
-class PullDraft(BaseModel):
+class PullDraft(Record):
     """The PR the run would open or update, and the branch commit behind it."""
-
-    model_config = ConfigDict(frozen=True)
 
     branch: str
     base: str
@@ -46,9 +39,7 @@ class PullDraft(BaseModel):
     commit: str | None = None
 
 
-class OutboxRecord(BaseModel):
-    model_config = ConfigDict(frozen=True)
-
+class OutboxRecord(Record):
     sent: bool
     reactions: tuple[Reaction, ...] = ()
     replies: tuple[Reply, ...] = ()

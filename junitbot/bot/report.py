@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from junitbot.bot.commands import COMMANDS
 from junitbot.errors import JunitbotError
+from junitbot.records import Record
 from junitbot.runs import ClassResult, RunReport
 
 OVERRIDE_DIR = Path(".junitbot") / "templates"
@@ -36,10 +37,8 @@ class PullMarker(BaseModel):
     classes: dict[str, str] = Field(default_factory=dict)
 
 
-class PullRequestView(BaseModel):
+class PullRequestView(Record):
     """Everything the PR body shows; optional parts (impacts, coverage before, model) come from the caller."""
-
-    model_config = ConfigDict(frozen=True)
 
     report: RunReport
     repository: str

@@ -13,13 +13,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from junitbot.analysis import CodeGraph
 from junitbot.config import JunitbotConfig
 from junitbot.generation.imports import ImportSet
+from junitbot.records import Record
 from junitbot.state import StateDir
 from junitbot.validation import TestCandidate, ValidationReport, Verdict
-
-
-class _Record(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
 
 ValueStrategy = Literal[
     "literal", "jdk", "enum", "record", "builder", "constructor", "factory", "collection", "optional", "array",
@@ -28,7 +24,7 @@ ValueStrategy = Literal[
 MockSetup = Literal["extension", "openMocks", "initMocks", "none"]
 
 
-class ValueExpr(_Record):
+class ValueExpr(Record):
     """A Java expression that builds a value, how it was built, and the imports it needs.
 
     `type_text` is the type as the file writes it (`List<OrderLine>`), for declaring a local of it.
@@ -40,7 +36,7 @@ class ValueExpr(_Record):
     imports: tuple[str, ...] = ()
 
 
-class MockField(_Record):
+class MockField(Record):
     """A `@Mock` field of a test shell: a collaborator of the class under test."""
 
     name: str
@@ -48,14 +44,14 @@ class MockField(_Record):
     fqn: str | None = None
 
 
-class Skip(_Record):
+class Skip(Record):
     """A class the generator cannot test, and why (shown in the run report)."""
 
     target: str
     reason: str
 
 
-class Correction(_Record):
+class Correction(Record):
     """An `assertEquals` whose expected literal was replaced by the value the code returned in every run."""
 
     method: str
@@ -64,7 +60,7 @@ class Correction(_Record):
     actual: str
 
 
-class TestShell(_Record):
+class TestShell(Record):
     """The class shell of one generated test: imports, mocks, the instance under test and its set-up.
 
     `render(methods)` inserts test methods and returns the whole Java source. Code added to the methods
@@ -166,7 +162,7 @@ class GenerationJob(BaseModel):
     progress: ProgressCallback = _no_progress
 
 
-class Target(_Record):
+class Target(Record):
     """A class to generate a test for, and why it was chosen."""
 
     fqn: str
@@ -174,7 +170,7 @@ class Target(_Record):
     reason: str
 
 
-class RoundRecord(_Record):
+class RoundRecord(Record):
     """One attempt of one target: what came back, what was wrong, and what this round fixed."""
 
     round: int
@@ -187,7 +183,7 @@ class RoundRecord(_Record):
     notes: tuple[str, ...] = ()
 
 
-class TargetOutcome(_Record):
+class TargetOutcome(Record):
     """The model's result for one target, for the run report; `source` is the kept test class."""
 
     target: str
@@ -215,7 +211,7 @@ class TargetOutcome(_Record):
     notes: tuple[str, ...] = ()
 
 
-class GenerationResult(_Record):
+class GenerationResult(Record):
     """What a backend produced: candidates, the validation of them, and the classes it skipped.
 
     `llm` holds the model's outcome per target (empty for the template backend); each says where the kept

@@ -4,11 +4,9 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
-
-class _Record(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+from junitbot.records import Record
 
 
 class ChunkKind(StrEnum):
@@ -17,7 +15,7 @@ class ChunkKind(StrEnum):
     TEST = "test"
 
 
-class Chunk(_Record):
+class Chunk(Record):
     """One searchable piece of code: a type's header, one method, or an existing test class.
 
     `text` is what is embedded and what BM25 sees; it never names the file, so a renamed file with the same
@@ -38,7 +36,7 @@ class Chunk(_Record):
     tested_fqn: str | None = Field(default=None, description="for a test chunk: the class it tests, when known")
 
 
-class IndexManifest(_Record):
+class IndexManifest(Record):
     """What the FAISS file beside it holds; written after the file, so a mismatch means a torn write."""
 
     commit: str | None
@@ -50,7 +48,7 @@ class IndexManifest(_Record):
     checksum: str = Field(description="sha256 of the FAISS file")
 
 
-class EmbeddingSummary(_Record):
+class EmbeddingSummary(Record):
     """What one `update_index` did."""
 
     commit: str | None
@@ -70,7 +68,7 @@ class EmbeddingSummary(_Record):
     seconds: dict[str, float] = Field(default_factory=dict)
 
 
-class SearchHit(_Record):
+class SearchHit(Record):
     chunk: Chunk
     score: float = Field(description="fused score (reciprocal rank fusion), or 1.0 for an exact name match")
     exact: bool = False
@@ -78,7 +76,7 @@ class SearchHit(_Record):
     lexical_rank: int | None = None
 
 
-class ConsistencyReport(_Record):
+class ConsistencyReport(Record):
     """Whether the embedding index and the code graph describe the same commit and the same files."""
 
     ok: bool

@@ -7,8 +7,7 @@ import os
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from pydantic import BaseModel, ConfigDict
-
+from junitbot.records import Record
 from junitbot.state import StateDir
 
 if TYPE_CHECKING:
@@ -18,17 +17,13 @@ _CURRENT = "coverage.json"
 _PREVIOUS = "coverage.previous.json"
 
 
-class CoverageEntry(BaseModel):
-    model_config = ConfigDict(frozen=True)
-
+class CoverageEntry(Record):
     line: float | None
     branch: float | None
     commit: str | None
 
 
-class CoverageDrop(BaseModel):
-    model_config = ConfigDict(frozen=True)
-
+class CoverageDrop(Record):
     target: str
     before: CoverageEntry
     after: CoverageEntry | None

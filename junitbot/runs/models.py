@@ -4,19 +4,16 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from junitbot.config import BackendName
 from junitbot.generation import Origin, Target, WriteOutcome
+from junitbot.records import Record
 
 RunMode = Literal["incremental", "full", "regenerate"]
 
 
-class _Record(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-class RunRequest(_Record):
+class RunRequest(Record):
     """What a caller (the CLI, the bot, a Dagster run config) asks one run to do."""
 
     full: bool = False
@@ -31,7 +28,7 @@ class RunRequest(_Record):
         return "regenerate" if self.classes else "full" if self.full else "incremental"
 
 
-class RunPlan(_Record):
+class RunPlan(Record):
     """What a run covers: the mode, the changed files (None: every class) or the named classes, the backend
     configured and the cap on targets."""
 
@@ -44,14 +41,14 @@ class RunPlan(_Record):
     max_classes: int = 200
 
 
-class TargetList(_Record):
+class TargetList(Record):
     """The run's targets in order, at most the plan's cap; how many more were left for later runs."""
 
     targets: tuple[Target, ...]
     left_for_later: int = 0
 
 
-class ClassResult(_Record):
+class ClassResult(Record):
     """One target's outcome: kept tests (and dropped ones with reasons), coverage, or why it was skipped."""
 
     target: str
@@ -71,7 +68,7 @@ class ClassResult(_Record):
     notes: tuple[str, ...] = ()
 
 
-class RunReport(_Record):
+class RunReport(Record):
     """Everything one run did, for the terminal, the JSON report and the markdown report."""
 
     commit: str | None

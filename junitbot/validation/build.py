@@ -9,18 +9,15 @@ import shutil
 from collections.abc import Sequence
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict
-
 from junitbot.errors import JunitbotError
+from junitbot.records import Record
 from junitbot.validation.javac import compile_batch
 
 log = logging.getLogger(__name__)
 
 
-class MainBuild(BaseModel):
+class MainBuild(Record):
     """Where the main classes are, whether they were reused, and the files that did not compile."""
-
-    model_config = ConfigDict(frozen=True)
 
     classes_dir: Path
     reused: bool

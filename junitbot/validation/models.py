@@ -5,11 +5,9 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
-
-class _Record(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+from junitbot.records import Record
 
 
 class Severity(StrEnum):
@@ -18,7 +16,7 @@ class Severity(StrEnum):
     INFO = "INFO"
 
 
-class ValidationIssue(_Record):
+class ValidationIssue(Record):
     """One finding about a candidate test; ERROR means the test cannot be kept as it is."""
 
     severity: Severity
@@ -30,7 +28,7 @@ class ValidationIssue(_Record):
     method: str | None = Field(default=None, description="the test method it concerns, when it concerns one")
 
 
-class TestCandidate(_Record):
+class TestCandidate(Record):
     """A generated test class to validate: where it would live in the repo, its source and the class it tests."""
 
     __test__: ClassVar[bool] = False  # not a pytest test class, whatever its name
@@ -40,7 +38,7 @@ class TestCandidate(_Record):
     target: str | None = None  # None: the test names no class of the repository (validated all the same)
 
 
-class Frameworks(_Record):
+class Frameworks(Record):
     """What the test classpath offers, so generation can adapt its style."""
 
     junit_jupiter: str | None = None
@@ -59,7 +57,7 @@ class Frameworks(_Record):
         return "openMocks" if major >= 3 else "initMocks"
 
 
-class Classpath(_Record):
+class Classpath(Record):
     """The test classpath and where it came from."""
 
     entries: tuple[str, ...]
@@ -69,7 +67,7 @@ class Classpath(_Record):
     notes: tuple[str, ...] = ()
 
 
-class CompileResult(_Record):
+class CompileResult(Record):
     """javac's verdict on one candidate file."""
 
     path: str
@@ -80,7 +78,7 @@ class CompileResult(_Record):
 TestStatus = Literal["passed", "failed", "error", "skipped", "timeout"]
 
 
-class TestCaseResult(_Record):
+class TestCaseResult(Record):
     """One test method's outcome in one run."""
 
     __test__: ClassVar[bool] = False  # not a pytest test class, whatever its name
@@ -92,7 +90,7 @@ class TestCaseResult(_Record):
     seconds: float = 0.0
 
 
-class RunConditions(_Record):
+class RunConditions(Record):
     """The environment one repetition ran under; repetitions differ so that flakes show."""
 
     order_seed: int | None = None
@@ -101,7 +99,7 @@ class RunConditions(_Record):
     charset: str = "UTF-8"
 
 
-class TestRunResult(_Record):
+class TestRunResult(Record):
     """One JVM run over a batch of test classes."""
 
     __test__: ClassVar[bool] = False  # not a pytest test class, whatever its name
@@ -115,7 +113,7 @@ class TestRunResult(_Record):
     seconds: float = 0.0
 
 
-class Counter(_Record):
+class Counter(Record):
     covered: int = 0
     missed: int = 0
 
@@ -128,7 +126,7 @@ class Counter(_Record):
         return None if self.total == 0 else self.covered / self.total
 
 
-class MethodCoverage(_Record):
+class MethodCoverage(Record):
     name: str
     descriptor: str
     first_line: int | None
@@ -136,7 +134,7 @@ class MethodCoverage(_Record):
     branches: Counter
 
 
-class ClassCoverage(_Record):
+class ClassCoverage(Record):
     """JaCoCo's figures for one class: lines and branches, per method, and what is still uncovered."""
 
     fqn: str
@@ -147,7 +145,7 @@ class ClassCoverage(_Record):
     partly_covered_lines: tuple[int, ...] = Field(default=(), description="lines with some branches missed")
 
 
-class MethodVerdict(_Record):
+class MethodVerdict(Record):
     """Whether one test method is kept, and why not."""
 
     name: str
@@ -155,7 +153,7 @@ class MethodVerdict(_Record):
     reason: str | None = None
 
 
-class Verdict(_Record):
+class Verdict(Record):
     """The outcome for one candidate file: kept methods, dropped ones with reasons, and coverage."""
 
     path: str
@@ -172,7 +170,7 @@ class Verdict(_Record):
     repairs: tuple[str, ...] = Field(default=(), description="deterministic repairs applied, one line each")
 
 
-class ValidationReport(_Record):
+class ValidationReport(Record):
     """All verdicts of one validation run, with what it ran on and how long each stage took."""
 
     verdicts: tuple[Verdict, ...]

@@ -19,19 +19,16 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import IO
 
-from pydantic import BaseModel, ConfigDict
-
 from junitbot.errors import JunitbotError
+from junitbot.records import Record
 
 # After the child exits, descendants outside its group may still hold the pipes; stop reading then.
 _DRAIN_S = 1.0
 _READ_CHUNK = 65536
 
 
-class ProcessResult(BaseModel):
+class ProcessResult(Record):
     """How a command ended: exit code (negative: killed by that signal), output, and whether it timed out."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     argv: tuple[str, ...]
     exit_code: int

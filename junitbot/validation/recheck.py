@@ -5,18 +5,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict
-
 from junitbot.analysis import CodeGraph
 from junitbot.config import JunitbotConfig
+from junitbot.records import Record
 from junitbot.state import StateDir
 from junitbot.validation.models import TestCandidate
 from junitbot.validation.validate import validate_candidates
 
 
-class RecheckResult(BaseModel):
-    model_config = ConfigDict(frozen=True)
-
+class RecheckResult(Record):
     path: str
     target: str
     ok: bool

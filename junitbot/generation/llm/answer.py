@@ -15,10 +15,9 @@ import textwrap
 from collections.abc import Callable, Iterable
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
-
 from junitbot.analysis import ClassInfo, Node, TestContext, parse_java, syntax_errors
 from junitbot.config import ValidationSettings
+from junitbot.records import Record
 from junitbot.validation import Frameworks, TestCandidate
 from junitbot.validation.static import PASSES, run_static_checks
 
@@ -41,11 +40,7 @@ _HOSTILE = frozenset({"thread-sleep", "system-exit", "process-spawn", "network-a
                       "database-access"})
 
 
-class _Record(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-class JavaImport(_Record):
+class JavaImport(Record):
     """One import declaration: `static`, the name, and whether it ends in `.*` (then `name` has no `.*`)."""
 
     name: str
@@ -57,7 +52,7 @@ class JavaImport(_Record):
         return f"import {'static ' if self.static else ''}{self.name}{'.*' if self.wildcard else ''};"
 
 
-class JavaMember(_Record):
+class JavaMember(Record):
     """A member of the model's test class as written (dedented): a field, a method or a nested class."""
 
     kind: MemberKind
@@ -78,7 +73,7 @@ class JavaMember(_Record):
         return self.kind == "method" and bool(set(self.annotations) & _LIFECYCLE)
 
 
-class JavaCode(_Record):
+class JavaCode(Record):
     """The Java of an answer, parsed: a whole class (`class_name` set) or bare members for the skeleton."""
 
     source: str
@@ -93,7 +88,7 @@ class JavaCode(_Record):
         return tuple(m for m in self.members if m.is_test)
 
 
-class Extraction(_Record):
+class Extraction(Record):
     """The outcome of reading one answer: the code, or why the attempt failed."""
 
     ok: bool

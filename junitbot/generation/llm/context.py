@@ -15,8 +15,6 @@ import math
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Literal, Protocol
 
-from pydantic import BaseModel, ConfigDict
-
 from junitbot.analysis import (
     ClassInfo,
     CodeGraph,
@@ -28,6 +26,7 @@ from junitbot.analysis import (
 )
 from junitbot.generation.llm.answer import parse_code
 from junitbot.generation.style import AssertionStyle, NamingStyle, assertion_style, naming_style
+from junitbot.records import Record
 from junitbot.validation import Frameworks
 
 if TYPE_CHECKING:
@@ -42,11 +41,7 @@ SimilarTests = Callable[[str, int], Sequence[tuple[str, str]]]
 _MAX_TRANSITIVE = 12
 
 
-class _Record(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-class ContextItem(_Record):
+class ContextItem(Record):
     """One piece of context: what it is, whether it was kept whole, trimmed or dropped, and why."""
 
     tier: Tier
@@ -58,7 +53,7 @@ class ContextItem(_Record):
     reason: str | None = None
 
 
-class TierSummary(_Record):
+class TierSummary(Record):
     """Tokens and item counts of one tier after the budget was applied."""
 
     tier: Tier
@@ -69,7 +64,7 @@ class TierSummary(_Record):
     dropped: int
 
 
-class Conventions(_Record):
+class Conventions(Record):
     """The test conventions of the target repository and its classpath, for the prompt's rules."""
 
     junit: str | None
@@ -81,7 +76,7 @@ class Conventions(_Record):
     naming_style: NamingStyle
 
 
-class TargetContext(_Record):
+class TargetContext(Record):
     """The assembled context of one target: the items per tier, the token account and the conventions."""
 
     target: str

@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
 import jinja2
-from pydantic import BaseModel, ConfigDict
 
 from junitbot.analysis import ClassInfo, parse_java
 from junitbot.errors import JunitbotError
@@ -27,6 +26,7 @@ from junitbot.generation.llm.context import ContextBuilder, TargetContext
 from junitbot.generation.llm.prompts import RepairInput, compiler_lines, generation_messages, repair_messages
 from junitbot.generation.llm.skeleton import fit_class, insert_members, merge_into_shell
 from junitbot.generation.models import AttemptStatus, RoundRecord, TargetOutcome, TestShell
+from junitbot.records import Record
 from junitbot.validation import Severity, TestCandidate, ValidationIssue, Verdict
 from junitbot.validation.methods import remove_methods, test_methods
 
@@ -36,11 +36,7 @@ Validate = Callable[[Sequence[TestCandidate]], Sequence[Verdict]]
 _ANSWER_SHOWN = 4000  # characters of an unusable answer shown back to the model
 
 
-class _Record(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-class LoopTarget(_Record):
+class LoopTarget(Record):
     """A class to test with the model: its FQN, the test file's repo-relative path and the skeleton, if any."""
 
     fqn: str

@@ -12,20 +12,18 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import jinja2
-from pydantic import BaseModel, ConfigDict
 
 from junitbot.errors import ConfigError
 from junitbot.generation.llm.backends.base import ChatMessage
 from junitbot.generation.llm.context import TargetContext
+from junitbot.records import Record
 from junitbot.validation import ValidationIssue
 
 OVERRIDE_DIR = Path(".junitbot") / "templates"
 
 
-class RepairInput(BaseModel):
+class RepairInput(Record):
     """What a repair prompt shows: the previous code and everything validation said about it."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     previous_code: str
     issues: tuple[ValidationIssue, ...] = ()

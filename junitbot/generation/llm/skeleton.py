@@ -12,18 +12,15 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from pydantic import BaseModel, ConfigDict
-
 from junitbot.analysis import Node, parse_java
 from junitbot.generation.llm.answer import JavaCode, JavaImport, JavaMember, parse_code
+from junitbot.records import Record
 
 _INDENT = "    "
 
 
-class SkeletonMerge(BaseModel):
+class SkeletonMerge(Record):
     """The merged test class and what happened to each of the model's members."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     source: str
     added: tuple[str, ...] = ()

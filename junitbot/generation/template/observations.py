@@ -12,11 +12,11 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 log = logging.getLogger(__name__)
 
 
-class _Record(BaseModel):
+class _Wire(BaseModel):
     model_config = ConfigDict(frozen=True, extra="ignore")
 
 
-class ObservedValue(_Record):
+class ObservedValue(_Wire):
     """A value as the recorder described it: `t` is its shape (String, Integer, enum, record, Collection...)."""
 
     t: str
@@ -30,7 +30,7 @@ class ObservedValue(_Record):
     text: str | None = None
 
 
-class ObservedCall(_Record):
+class ObservedCall(_Wire):
     """One call a collaborator mock received during the scenario."""
 
     mock: str
@@ -39,7 +39,7 @@ class ObservedCall(_Record):
     stubbed: bool = False
 
 
-class Observation(_Record):
+class Observation(_Wire):
     """What one scenario did: returned a value, returned nothing, or threw; and the calls the mocks got."""
 
     scenario: str

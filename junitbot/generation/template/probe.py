@@ -15,10 +15,9 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict
-
 from junitbot.config import ValidationSettings
 from junitbot.generation.template.observations import Observation, parse_observations, stable
+from junitbot.records import Record
 from junitbot.validation.javac import compile_batch
 from junitbot.validation.junit import repeat_conditions, run_junit
 from junitbot.validation.methods import remove_methods
@@ -30,10 +29,8 @@ PROBE_TIMEOUT_S = 10.0
 _OBSERVATIONS = "junitbot-observations.jsonl"
 
 
-class Scenario(BaseModel):
+class Scenario(Record):
     """One way to exercise a method: arrange statements, the call, and what the test is named after."""
-
-    model_config = ConfigDict(frozen=True)
 
     id: str
     method: str

@@ -11,25 +11,23 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Literal, Protocol, Self, runtime_checkable
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import Field, model_validator
+
+from junitbot.records import Record
 
 log = logging.getLogger(__name__)
 
 Role = Literal["system", "user", "assistant"]
 
 
-class _Record(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-class ChatMessage(_Record):
+class ChatMessage(Record):
     """One chat turn; backends with a tokenizer render turns through its chat template."""
 
     role: Role
     content: str
 
 
-class GenerationRequest(_Record):
+class GenerationRequest(Record):
     """One prompt: chat `messages` or a ready `prompt` string (exactly one), with its sampling knobs."""
 
     id: str
@@ -49,7 +47,7 @@ class GenerationRequest(_Record):
         return self
 
 
-class GenerationResponse(_Record):
+class GenerationResponse(Record):
     """What one request produced: `n` texts (none on error), token counts and the seconds it took."""
 
     id: str

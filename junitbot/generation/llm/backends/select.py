@@ -15,20 +15,18 @@ from collections.abc import Callable, Mapping
 from typing import Literal
 
 import httpx
-from pydantic import BaseModel, ConfigDict
 
 from junitbot.generation.llm.backends.base import Backend
 from junitbot.generation.llm.backends.settings import LLMSettings
+from junitbot.records import Record
 
 log = logging.getLogger(__name__)
 
 ChosenName = Literal["vllm", "openai", "transformers", "template"]
 
 
-class BackendChoice(BaseModel):
+class BackendChoice(Record):
     """Which backend a run uses and why (the source the log line and the report show)."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     name: ChosenName
     source: str
