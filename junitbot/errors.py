@@ -3,7 +3,8 @@
     JunitbotError                 anything the user can fix: bad input, bad state, bad arguments
     ├── ConfigError               an invalid `.junitbot.yml`, environment variable or flag (names the key)
     ├── UnknownClassError         a class name that matches no type, or several (lists the closest)
-    └── GitError                  git could not answer (not a repository, a missing commit, ...)
+    ├── GitError                  git could not answer (not a repository, a missing commit, ...)
+    └── ClassEditError            a test class's source cannot take an edit (no complete class); also a ValueError
 """
 
 from __future__ import annotations
@@ -21,6 +22,14 @@ class ConfigError(JunitbotError):
 
 class GitError(JunitbotError):
     """A git operation failed; raised from the GitPython exception that caused it."""
+
+
+class ClassEditError(JunitbotError, ValueError):
+    """An edit of a test class's source that the source cannot take, e.g. no complete top-level class.
+
+    Callers that build the source themselves treat it as a bug; callers merging foreign code catch it and
+    report the class as not merged.
+    """
 
 
 class UnknownClassError(JunitbotError):

@@ -1,4 +1,5 @@
-"""Java analysis: tree-sitter parsing into ClassInfo, the incremental CodeGraph, impact and test context."""
+"""Java analysis: tree-sitter parsing into ClassInfo, the incremental CodeGraph, impact and test context, and the
+one parser and editor of test-class source."""
 
 from __future__ import annotations
 
@@ -10,11 +11,14 @@ from junitbot.analysis.impact import DependencyAnalyzer
 from junitbot.analysis.indexer import ProgressCallback, update_graph
 from junitbot.analysis.jdk import jdk_fqn
 from junitbot.analysis.models import (
+    LIFECYCLE_ANNOTATIONS,
+    TEST_ANNOTATIONS,
     AnnotationInfo,
     BuilderInfo,
     CallSite,
     ChangeSet,
     ClassInfo,
+    ClassMember,
     Collaborator,
     ComparedLiteral,
     Edge,
@@ -24,10 +28,14 @@ from junitbot.analysis.models import (
     ImpactedClass,
     ImpactReport,
     IndexSummary,
+    JavaImport,
+    JavaTestClass,
+    MemberKind,
     MethodInfo,
     ParameterInfo,
     ParseProblem,
     PathStep,
+    Span,
     TestContext,
     TypeKind,
     TypeRef,
@@ -35,18 +43,38 @@ from junitbot.analysis.models import (
 )
 from junitbot.analysis.naming import class_named_by_test
 from junitbot.analysis.outline import type_declaration, type_outline
-from junitbot.analysis.parser import Node, Tree, package_query, parse_java, query_captures, syntax_errors
+from junitbot.analysis.parser import (
+    Node,
+    Tree,
+    node_text,
+    package_query,
+    parse_java,
+    query_captures,
+    syntax_errors,
+)
 from junitbot.analysis.resolve import resolve_classes, resolve_edges, resolve_supertypes
 from junitbot.analysis.source import SourceText
 from junitbot.analysis.sources import matches_any
+from junitbot.analysis.testclass import (
+    add_imports,
+    insert_members,
+    member_node,
+    parse_test_class,
+    parse_test_class_tree,
+    remove_methods,
+    rename_class,
+)
 from junitbot.analysis.typeref import type_ref
 
 __all__ = [
+    "LIFECYCLE_ANNOTATIONS",
+    "TEST_ANNOTATIONS",
     "AnnotationInfo",
     "BuilderInfo",
     "CallSite",
     "ChangeSet",
     "ClassInfo",
+    "ClassMember",
     "CodeGraph",
     "Collaborator",
     "ComparedLiteral",
@@ -62,6 +90,9 @@ __all__ = [
     "ImpactReport",
     "ImpactedClass",
     "IndexSummary",
+    "JavaImport",
+    "JavaTestClass",
+    "MemberKind",
     "MethodInfo",
     "Node",
     "ParameterInfo",
@@ -69,20 +100,29 @@ __all__ = [
     "PathStep",
     "ProgressCallback",
     "SourceText",
+    "Span",
     "TestContext",
     "Tree",
     "TypeKind",
     "TypeRef",
     "ValueType",
+    "add_imports",
     "class_named_by_test",
     "extract_file",
     "graph_document",
+    "insert_members",
     "jdk_fqn",
     "matches_any",
+    "member_node",
+    "node_text",
     "open_checkout",
     "package_query",
     "parse_java",
+    "parse_test_class",
+    "parse_test_class_tree",
     "query_captures",
+    "remove_methods",
+    "rename_class",
     "resolve_classes",
     "resolve_edges",
     "resolve_supertypes",

@@ -186,6 +186,110 @@ class ImportInfo(Record):
     wildcard: bool = False
 
 
+TEST_ANNOTATIONS = frozenset({"Test", "ParameterizedTest", "RepeatedTest", "TestFactory", "TestTemplate"})
+"""The annotations (simple names) that make JUnit 5 run a method as a test."""
+LIFECYCLE_ANNOTATIONS = frozenset({"BeforeEach", "AfterEach", "BeforeAll", "AfterAll"})
+"""The annotations (simple names) of JUnit 5's set-up and tear-down methods."""
+MemberKind = Literal["method", "field", "constructor", "class", "initializer"]
+
+
+class JavaImport(Record):
+    """An import declaration of a test class: the name (without `.*`), static or not, on demand or not.
+
+    `span` is where it stands in the parsed source; an import made to be added has none.
+    """
+
+    name: str
+    static: bool = False
+    wildcard: bool = False
+    span: Span | None = None
+
+    @property
+    def statement(self) -> str:
+        """The declaration as Java writes it: `import static a.B.c;`, `import a.b.*;`."""
+        return f"import {'static ' if self.static else ''}{self.name}{'.*' if self.wildcard else ''};"
+
+    @property
+    def line(self) -> int:
+        """The 1-based line the declaration starts on; 0 for one not read from a source."""
+        return self.span.start_line if self.span is not None else 0
+
+
+class ClassMember(Record):
+    """A member of a test class or of one of its nested classes, in the source it was parsed from.
+
+    `span` is the declaration, annotations included; `extent` adds the javadoc right above and the
+    indentation before it (what removing or moving the member takes); `source` is the extent's text,
+    dedented. `owner` is the declaring class, dotted from the top-level class (`OrderTest.WhenEmpty`).
+    """
+
+    kind: MemberKind
+    names: tuple[str, ...] = ()
+    owner: str
+    annotations: tuple[str, ...] = ()
+    modifiers: tuple[str, ...] = ()
+    span: Span
+    extent: Span
+    body: Span | None = None
+    source: str
+
+    @property
+    def name(self) -> str:
+        """The member's (first) name; empty for an initializer."""
+        return self.names[0] if self.names else ""
+
+    @property
+    def is_test(self) -> bool:
+        """A method JUnit 5 runs as a test (`@Test`, `@ParameterizedTest`, `@TestFactory`, ...)."""
+        return self.kind == "method" and not TEST_ANNOTATIONS.isdisjoint(self.annotations)
+
+    @property
+    def is_lifecycle(self) -> bool:
+        """A `@BeforeEach`, `@AfterEach`, `@BeforeAll` or `@AfterAll` method."""
+        return self.kind == "method" and not LIFECYCLE_ANNOTATIONS.isdisjoint(self.annotations)
+
+
+class JavaTestClass(Record):
+    """A test class's source, parsed: package, imports, the top-level class and the members, in source order.
+
+    `members` holds the top-level class's members and, after each nested class, that class's own (the
+    nested class's members follow it). `syntax_errors` are (line, message) pairs; a source with no
+    top-level class has `class_name` None and no members.
+    """
+
+    source: str
+    package: str | None = None
+    imports: tuple[JavaImport, ...] = ()
+    class_name: str | None = None
+    span: Span | None = None
+    members: tuple[ClassMember, ...] = ()
+    syntax_errors: tuple[tuple[int, str], ...] = ()
+
+    @property
+    def top_members(self) -> tuple[ClassMember, ...]:
+        """The members the top-level class declares itself."""
+        return tuple(m for m in self.members if m.owner == self.class_name)
+
+    @property
+    def methods(self) -> tuple[ClassMember, ...]:
+        """Every method, nested classes' included."""
+        return tuple(m for m in self.members if m.kind == "method")
+
+    @property
+    def test_methods(self) -> tuple[ClassMember, ...]:
+        """The methods JUnit 5 runs as tests, nested classes' included."""
+        return tuple(m for m in self.members if m.is_test)
+
+    @property
+    def test_names(self) -> tuple[str, ...]:
+        """The names of the test methods, in source order."""
+        return tuple(m.name for m in self.test_methods)
+
+    def method_at(self, line: int) -> ClassMember | None:
+        """The method whose declaration spans the 1-based `line`, if any."""
+        return next((m for m in self.methods if m.span.start_line <= line <= m.span.end_line), None)
+
+
 class RawRef(Record):
     """A type name used in `owner`'s source, before resolution against the repo's types."""
 

@@ -62,6 +62,11 @@ def parse_java(source: bytes) -> Tree:
     return parser.parse(source)
 
 
+def node_text(node: Node | None) -> str:
+    """A node's source text (undecodable bytes replaced); empty for no node."""
+    return "" if node is None or node.text is None else node.text.decode("utf-8", "replace")
+
+
 def capture_nodes(tree: Tree) -> dict[str, list[Node]]:
     """The declarations-and-usages captures over a tree, by capture name, each list in source order.
 

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from junitbot.analysis import CodeGraph
+from junitbot.analysis import CodeGraph, parse_test_class
 from junitbot.generation.output import generated_target
 from junitbot.validation import Frameworks
-from junitbot.validation.methods import test_methods
 
 AssertionStyle = Literal["junit", "assertj"]
 NamingStyle = Literal["underscore", "camel"]
@@ -36,7 +35,7 @@ def naming_style(graph: CodeGraph) -> NamingStyle:
         source = (graph.source(path) or b"").decode("utf-8", "replace")
         if generated_target(source[:400]) is not None:
             continue
-        for name in test_methods(source):
+        for name in parse_test_class(source).test_names:
             if "_" in name:
                 underscore += 1
             elif any(c.isupper() for c in name):

@@ -10,7 +10,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from junitbot.analysis import ClassInfo, jdk_fqn, parse_java
+from junitbot.analysis import ClassInfo, JavaImport, add_imports, jdk_fqn, parse_test_class
 from junitbot.validation.models import ValidationIssue
 
 # Well-known test-library names a generated test may use without importing them.
@@ -40,7 +40,6 @@ _STATIC_MEMBERS = {
         "eq", "argThat", "isNull", "notNull", "isA", "same", "contains", "startsWith", "endsWith"},
 }
 _SYMBOL = re.compile(r"symbol: (?P<kind>class|variable|method) (?P<name>\w+)")
-_PACKAGE = re.compile(r"^package [\w.]+;\s*$", re.MULTILINE)
 _PRIVATE_CONSTRUCTOR = re.compile(r"^(?P<name>\w+)\((?P<params>[^)]*)\) has private access in (?P<owner>[\w.$]+)")
 
 
@@ -67,14 +66,6 @@ def repair_compile_errors(
     return source, list(dict.fromkeys(applied))
 
 
-def _add_import(source: str, statement: str) -> str:
-    if statement in source:
-        return source
-    match = _PACKAGE.search(source)
-    position = match.end() if match else 0
-    return f"{source[:position]}\n{statement}{source[position:]}" if match else f"{statement}\n{source}"
-
-
 def _missing_import(source: str, issue: ValidationIssue, context: RepairContext) -> tuple[str, str] | None:
     if issue.category != "cannot-find-symbol":
         return None
@@ -86,7 +77,7 @@ def _missing_import(source: str, issue: ValidationIssue, context: RepairContext)
         owner = next((o for o, members in _STATIC_MEMBERS.items() if name in members), None)
         if owner is None:
             return None
-        fixed = _add_import(source, f"import static {owner}.{name};")
+        fixed = add_imports(source, [JavaImport(name=f"{owner}.{name}", static=True)])
         return fixed, f"static import {owner}.{name} (rule: missing-import)"
     if symbol["kind"] == "variable" and not name[:1].isupper():
         return None
@@ -94,7 +85,7 @@ def _missing_import(source: str, issue: ValidationIssue, context: RepairContext)
     fqn = candidates[0] if len(candidates) == 1 else _LIBRARY_TYPES.get(name) or jdk_fqn(name)
     if fqn is None:
         return None
-    return _add_import(source, f"import {fqn};"), f"import {fqn} (rule: missing-import)"
+    return add_imports(source, [JavaImport(name=fqn)]), f"import {fqn} (rule: missing-import)"
 
 
 def _unreported_exception(source: str, issue: ValidationIssue, context: RepairContext) -> tuple[str, str] | None:
@@ -112,21 +103,10 @@ def _unreported_exception(source: str, issue: ValidationIssue, context: RepairCo
 
 def _enclosing_method(source: str, line: int) -> tuple[str, int] | None:
     """The method declaration containing `line`: its name and the offset of its body's `{`."""
-    data = source.encode()
-    tree = parse_java(data)
-    best: tuple[str, int] | None = None
-    stack = [tree.root_node]
-    while stack:
-        node = stack.pop()
-        if node.start_point[0] + 1 > line or node.end_point[0] + 1 < line:
-            continue
-        if node.type == "method_declaration":
-            body = node.child_by_field_name("body")
-            name = node.child_by_field_name("name")
-            if body is not None and name is not None and name.text is not None:
-                best = (name.text.decode(), len(data[:body.start_byte].decode()))
-        stack.extend(node.children)
-    return best
+    method = parse_test_class(source).method_at(line)
+    if method is None or method.body is None:
+        return None
+    return method.name, len(source.encode("utf-8")[:method.body.start_byte].decode("utf-8"))
 
 
 def _private_constructor(source: str, issue: ValidationIssue, context: RepairContext) -> tuple[str, str] | None:

@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from junitbot.analysis import ClassInfo, CodeGraph, DependencyAnalyzer, TestContext
+from junitbot.analysis import ClassInfo, CodeGraph, DependencyAnalyzer, TestContext, parse_test_class, remove_methods
 from junitbot.config import JunitbotConfig
 from junitbot.errors import JunitbotError, UnknownClassError
 from junitbot.state import StateDir
@@ -26,7 +26,6 @@ from junitbot.validation.classpath import discover_classpath
 from junitbot.validation.jacoco import agent_option, analyze_coverage, folder_includes, package_includes
 from junitbot.validation.javac import compile_batch
 from junitbot.validation.junit import WHOLE_CLASS, repeat_conditions, run_junit
-from junitbot.validation.methods import remove_methods, test_methods
 from junitbot.validation.models import (
     ClassCoverage,
     Classpath,
@@ -158,7 +157,7 @@ def _prepare(
             rejected.append(Verdict(path=candidate.path, target=subject and subject.fqn, kept=False,
                                     issues=tuple(issues),
                                     methods=tuple(MethodVerdict(name=m, kept=False, reason="static checks failed")
-                                                  for m in test_methods(candidate.source))))
+                                                  for m in parse_test_class(candidate.source).test_names)))
             continue
         file = scratch / "src" / relative
         file.parent.mkdir(parents=True, exist_ok=True)
@@ -283,7 +282,7 @@ def _prune_and_measure(
     Coverage is keyed by the classes' source names (`Money.Builder`; JaCoCo knows it as `Money$Builder`): the
     targets', or every main class's when a test names no class (to say which classes it exercised).
     """
-    keep = [w for w in works if w.failure is None and set(test_methods(w.source)) - set(w.dropped)]
+    keep = [w for w in works if w.failure is None and set(parse_test_class(w.source).test_names) - set(w.dropped)]
     pruned = [w for w in keep if w.dropped]
     for work in pruned:
         work.source = remove_methods(work.source, set(work.dropped))
@@ -324,7 +323,7 @@ def _prune_and_measure(
 
 def _verdict(work: _Work, coverage: Mapping[str, ClassCoverage]) -> Verdict:
     target = work.candidate.target
-    methods = test_methods(work.candidate.source)
+    methods = parse_test_class(work.candidate.source).test_names
     verdicts = tuple(
         MethodVerdict(name=m, kept=work.failure is None and m not in work.dropped,
                       reason=work.failure or work.dropped.get(m))

@@ -1,8 +1,8 @@
 """Model answers → Java: find the code (fenced block, then a class), parse its members, refuse hostile code (pure).
 
 `extract_java(answer)` finds the code (a ```java block first, then any fenced block holding a class or
-test methods, then a bare class declaration) and parses it with tree-sitter into imports, fields and
-methods; an answer with none of these is a failed attempt with a reason, never an exception. Answers that
+test methods, then a bare class declaration) and parses it with `analysis.parse_test_class` into imports,
+fields and methods; an answer with none of these is a failed attempt with a reason, never an exception. Answers that
 must not reach a compiler are refused with a reason: too large, another package, or code that reaches
 the network. `hostile_reasons` adds the validation's own `forbidden` pass (files, sockets, exits,
 processes, sleeps) over the assembled test class.
@@ -11,21 +11,17 @@ processes, sleeps) over the assembled test class.
 from __future__ import annotations
 
 import re
-import textwrap
 from collections.abc import Callable, Iterable
 from typing import Literal
 
-from junitbot.analysis import ClassInfo, Node, TestContext, parse_java, syntax_errors
+from junitbot.analysis import ClassInfo, ClassMember, JavaImport, JavaTestClass, TestContext, parse_test_class
 from junitbot.config import ValidationSettings
 from junitbot.records import Record
 from junitbot.validation import Frameworks, TestCandidate
 from junitbot.validation.static import PASSES, run_static_checks
 
 FoundBy = Literal["java-fence", "fence", "class"]
-MemberKind = Literal["field", "method", "class"]
 WRAPPER = "JunitbotExtractedMembers"
-_TEST_ANNOTATIONS = frozenset({"Test", "ParameterizedTest", "RepeatedTest", "TestFactory", "TestTemplate"})
-_LIFECYCLE = frozenset({"BeforeEach", "AfterEach", "BeforeAll", "AfterAll"})
 _FENCE = re.compile(r"^[ \t]*```[ \t]*([\w+#.-]*)[^\n]*\n(.*?)(?:^[ \t]*```|\Z)", re.DOTALL | re.MULTILINE)
 _CLASS_LINE = re.compile(r"^[ \t]*(?:(?:public|final|abstract)\s+)*class\s+[A-Za-z_]\w*", re.MULTILINE)
 _PREAMBLE = re.compile(r"^[ \t]*(?:package\s|import\s|@|//|/\*|\*|$)")
@@ -34,57 +30,27 @@ _HEAD = re.compile(r"^\s*(?:(?:package|import)\s[^;]*;\s*)+")
 _NETWORK_IMPORTS = ("java.net.Socket", "java.net.ServerSocket", "java.net.DatagramSocket", "java.net.URL",
                     "java.net.HttpURLConnection", "java.net.URLConnection", "java.net.http.",
                     "java.nio.channels.SocketChannel", "java.nio.channels.ServerSocketChannel")
-_MEMBER_KINDS: dict[str, MemberKind] = {"field_declaration": "field", "method_declaration": "method",
-                                        "class_declaration": "class"}
+_MEMBER_KINDS = frozenset({"field", "method", "class"})  # what a model's class may bring (no constructors)
 _HOSTILE = frozenset({"thread-sleep", "system-exit", "process-spawn", "network-access", "file-access",
                       "database-access"})
 
 
-class JavaImport(Record):
-    """One import declaration: `static`, the name, and whether it ends in `.*` (then `name` has no `.*`)."""
-
-    name: str
-    static: bool = False
-    wildcard: bool = False
-
-    @property
-    def line(self) -> str:
-        return f"import {'static ' if self.static else ''}{self.name}{'.*' if self.wildcard else ''};"
-
-
-class JavaMember(Record):
-    """A member of the model's test class as written (dedented): a field, a method or a nested class."""
-
-    kind: MemberKind
-    names: tuple[str, ...]
-    source: str
-    annotations: tuple[str, ...] = ()
-
-    @property
-    def name(self) -> str:
-        return self.names[0] if self.names else ""
-
-    @property
-    def is_test(self) -> bool:
-        return self.kind == "method" and bool(set(self.annotations) & _TEST_ANNOTATIONS)
-
-    @property
-    def is_lifecycle(self) -> bool:
-        return self.kind == "method" and bool(set(self.annotations) & _LIFECYCLE)
-
-
 class JavaCode(Record):
-    """The Java of an answer, parsed: a whole class (`class_name` set) or bare members for the skeleton."""
+    """The Java of an answer, parsed: a whole class (`class_name` set) or bare members for the skeleton.
+
+    `members` are the class's own fields, methods and nested classes; for bare members their spans lie in
+    the wrapper class they were parsed in, so only their `source` and names are meant to be used.
+    """
 
     source: str
     package: str | None = None
     imports: tuple[JavaImport, ...] = ()
     class_name: str | None = None
-    members: tuple[JavaMember, ...] = ()
+    members: tuple[ClassMember, ...] = ()
     syntax_errors: tuple[str, ...] = ()
 
     @property
-    def test_methods(self) -> tuple[JavaMember, ...]:
+    def test_methods(self) -> tuple[ClassMember, ...]:
         return tuple(m for m in self.members if m.is_test)
 
 
@@ -150,91 +116,25 @@ def _bare_class(answer: str, start: int) -> str:
 
 def parse_code(text: str) -> JavaCode | None:
     """Parse Java text: its top-level class's members, or bare members wrapped in a class for parsing."""
-    data = text.encode("utf-8")
-    tree = parse_java(data)
-    top = next((c for c in tree.root_node.named_children if c.type == "class_declaration"), None)
-    if top is not None:
-        body = top.child_by_field_name("body")
-        return JavaCode(source=text, package=_package(tree.root_node), imports=_imports(tree.root_node),
-                        class_name=_text(top.child_by_field_name("name")),
-                        members=_members(body, data) if body is not None else (),
-                        syntax_errors=tuple(f"line {line}: {msg}" for line, msg in syntax_errors(tree)))
+    parsed = parse_test_class(text)
+    if parsed.class_name is not None:
+        return JavaCode(source=text, package=parsed.package, imports=parsed.imports, class_name=parsed.class_name,
+                        members=_members(parsed),
+                        syntax_errors=tuple(f"line {line}: {msg}" for line, msg in parsed.syntax_errors))
     head = _HEAD.match(text)
     head_text = head.group(0) if head else ""
-    wrapped = f"{head_text}class {WRAPPER} {{\n{text[len(head_text):]}\n}}\n"
-    wrapped_data = wrapped.encode("utf-8")
-    tree = parse_java(wrapped_data)
-    top = next((c for c in tree.root_node.named_children if c.type == "class_declaration"), None)
-    body = top.child_by_field_name("body") if top is not None else None
-    members = _members(body, wrapped_data) if body is not None else ()
+    wrapped = parse_test_class(f"{head_text}class {WRAPPER} {{\n{text[len(head_text):]}\n}}\n")
+    members = _members(wrapped)
     if not any(m.kind == "method" for m in members):
         return None
     offset = head_text.count("\n") + 1  # the wrapper's line: report lines as the model wrote them
-    errors = tuple(f"line {max(line - offset, 1)}: {msg}" for line, msg in syntax_errors(tree))
-    return JavaCode(source=text, package=_package(tree.root_node), imports=_imports(tree.root_node),
-                    members=members, syntax_errors=errors)
+    errors = tuple(f"line {max(line - offset, 1)}: {msg}" for line, msg in wrapped.syntax_errors)
+    return JavaCode(source=text, package=wrapped.package, imports=wrapped.imports, members=members,
+                    syntax_errors=errors)
 
 
-def _package(root: Node) -> str | None:
-    for child in root.named_children:
-        if child.type == "package_declaration":
-            name = next((c for c in child.named_children if c.type in ("identifier", "scoped_identifier")), None)
-            return re.sub(r"\s+", "", _text(name))
-    return None
-
-
-def _imports(root: Node) -> tuple[JavaImport, ...]:
-    found = []
-    for child in root.named_children:
-        if child.type != "import_declaration":
-            continue
-        name = next((c for c in child.named_children if c.type in ("identifier", "scoped_identifier")), None)
-        found.append(JavaImport(name=re.sub(r"\s+", "", _text(name)),
-                                static=any(c.type == "static" for c in child.children),
-                                wildcard=any(c.type == "asterisk" for c in child.children)))
-    return tuple(found)
-
-
-def _members(body: Node, data: bytes) -> tuple[JavaMember, ...]:
-    members = []
-    for node in body.named_children:
-        kind = _MEMBER_KINDS.get(node.type)
-        if kind is None:
-            continue
-        if kind == "field":
-            names = tuple(_text(d.child_by_field_name("name")) for d in node.children_by_field_name("declarator"))
-        else:
-            names = (_text(node.child_by_field_name("name")),)
-        members.append(JavaMember(kind=kind, names=names, source=_member_source(node, data),
-                                  annotations=tuple(_annotation_names(node))))
-    return tuple(members)
-
-
-def _member_source(node: Node, data: bytes) -> str:
-    """The member's text from the start of its line (javadoc right above included), dedented."""
-    start = node.start_byte
-    previous = node.prev_named_sibling
-    if previous is not None and previous.type == "block_comment" and data[previous.start_byte:].startswith(b"/**"):
-        start = previous.start_byte
-    line_start = data.rfind(b"\n", 0, start) + 1
-    if not data[line_start:start].strip():
-        start = line_start
-    return textwrap.dedent(data[start:node.end_byte].decode("utf-8", "replace")).strip("\n")
-
-
-def _annotation_names(node: Node) -> list[str]:
-    modifiers = next((c for c in node.children if c.type == "modifiers"), None)
-    if modifiers is None:
-        return []
-    names = []
-    for child in modifiers.children:
-        if child.type in ("marker_annotation", "annotation"):
-            names.append(_text(child.child_by_field_name("name")).rsplit(".", 1)[-1])
-    return names
-
-
-def _text(node: Node | None) -> str:
-    return "" if node is None or node.text is None else node.text.decode("utf-8", "replace")
+def _members(parsed: JavaTestClass) -> tuple[ClassMember, ...]:
+    return tuple(m for m in parsed.top_members if m.kind in _MEMBER_KINDS)
 
 
 def _refusals(code: JavaCode, expected_package: str | None) -> list[str]:

@@ -348,7 +348,7 @@ def _first_tests(source: str, count: int = 2) -> str:
     if code is None or code.class_name is None:
         return source[:1000]
     head = [f"package {code.package};"] if code.package else []
-    head += [i.line for i in code.imports]
+    head += [i.statement for i in code.imports]
     body = [m.source for m in code.members if m.kind == "field"]
     tests = [m for m in code.members if m.is_test]
     body += [m.source for m in code.members if m.is_lifecycle] + [t.source for t in tests[:count]]

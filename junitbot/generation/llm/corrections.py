@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping
 
-from junitbot.analysis import Node, parse_java
+from junitbot.analysis import JavaTestClass, Node, Tree, member_node, node_text, parse_test_class_tree
 from junitbot.generation.literals import java_string
 from junitbot.generation.models import Correction
 
@@ -25,6 +25,7 @@ _INTEGER_NODES = frozenset({"decimal_integer_literal", "hex_integer_literal", "o
                             "binary_integer_literal"})
 _FLOAT_NODES = frozenset({"decimal_floating_point_literal"})
 _INT_RANGE = (-(2**31), 2**31 - 1)
+_MOCK_ANNOTATIONS = frozenset({"Mock", "Spy"})
 
 
 def mismatch(reason: str | None) -> tuple[str, str] | None:
@@ -41,15 +42,15 @@ def correct_expected(source: str, failures: Mapping[str, str | None]) -> tuple[s
     expected value, and its actual argument names no mock (a field or local of `mock(...)`).
     """
     data = source.encode("utf-8")
-    root = parse_java(data).root_node
-    mocks = _mock_names(root)
+    parsed, tree = parse_test_class_tree(source)
+    mocks = _mock_names(parsed, tree)
     edits: list[tuple[int, int, str]] = []
     corrections: list[Correction] = []
-    for method in _methods(root):
-        name = _text(method.child_by_field_name("name"))
-        found = mismatch(failures.get(name)) if name in failures else None
+    for member in parsed.top_members:
+        found = mismatch(failures.get(member.name)) if member.kind == "method" and member.name in failures else None
         if found is None:
             continue
+        name, method = member.name, member_node(tree, member)
         expected, actual = found
         calls = [c for c in _assert_equals(method) if _prints_as(c[0], expected)]
         if len(calls) != 1 or _names(calls[0][1]) & (mocks | _local_mocks(method)):
@@ -59,19 +60,11 @@ def correct_expected(source: str, failures: Mapping[str, str | None]) -> tuple[s
         if replacement is None:
             continue
         edits.append((literal.start_byte, literal.end_byte, replacement))
-        corrections.append(Correction(method=name, line=literal.start_point[0] + 1, expected=_text(literal),
+        corrections.append(Correction(method=name, line=literal.start_point[0] + 1, expected=node_text(literal),
                                       actual=replacement))
     for start, end, text in sorted(edits, reverse=True):
         data = data[:start] + text.encode("utf-8") + data[end:]
     return data.decode("utf-8"), tuple(corrections)
-
-
-def _methods(root: Node) -> Iterator[Node]:
-    top = next((c for c in root.named_children if c.type == "class_declaration"), None)
-    body = top.child_by_field_name("body") if top is not None else None
-    for node in body.named_children if body is not None else []:
-        if node.type == "method_declaration":
-            yield node
 
 
 def _assert_equals(method: Node) -> Iterator[tuple[Node, Node]]:
@@ -80,7 +73,7 @@ def _assert_equals(method: Node) -> Iterator[tuple[Node, Node]]:
     while stack:
         node = stack.pop()
         stack.extend(node.named_children)
-        if node.type != "method_invocation" or _text(node.child_by_field_name("name")) != "assertEquals":
+        if node.type != "method_invocation" or node_text(node.child_by_field_name("name")) != "assertEquals":
             continue
         arguments = node.child_by_field_name("arguments")
         args = arguments.named_children if arguments is not None else []
@@ -88,23 +81,14 @@ def _assert_equals(method: Node) -> Iterator[tuple[Node, Node]]:
             yield args[0], args[1]
 
 
-def _mock_names(root: Node) -> set[str]:
+def _mock_names(parsed: JavaTestClass, tree: Tree) -> set[str]:
     """Fields annotated `@Mock` (or `@Spy`) and fields initialised with `mock(...)` in the test class."""
     names: set[str] = set()
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        stack.extend(c for c in node.named_children if c.type in ("class_declaration", "class_body",
-                                                                   "field_declaration"))
-        if node.type != "field_declaration":
-            continue
-        modifiers = next((c for c in node.children if c.type == "modifiers"), None)
-        annotated = modifiers is not None and any(
-            _text(a.child_by_field_name("name")).rsplit(".", 1)[-1] in ("Mock", "Spy") for a in modifiers.children
-            if a.type in ("marker_annotation", "annotation"))
-        for declarator in node.children_by_field_name("declarator"):
+    for field in (m for m in parsed.members if m.kind == "field"):
+        annotated = not _MOCK_ANNOTATIONS.isdisjoint(field.annotations)
+        for declarator in member_node(tree, field).children_by_field_name("declarator"):
             if annotated or _is_mock_call(declarator.child_by_field_name("value")):
-                names.add(_text(declarator.child_by_field_name("name")))
+                names.add(node_text(declarator.child_by_field_name("name")))
     return names
 
 
@@ -115,13 +99,13 @@ def _local_mocks(method: Node) -> set[str]:
         node = stack.pop()
         stack.extend(node.named_children)
         if node.type == "variable_declarator" and _is_mock_call(node.child_by_field_name("value")):
-            names.add(_text(node.child_by_field_name("name")))
+            names.add(node_text(node.child_by_field_name("name")))
     return names
 
 
 def _is_mock_call(node: Node | None) -> bool:
     return node is not None and node.type == "method_invocation" and \
-        _text(node.child_by_field_name("name")) in ("mock", "spy")
+        node_text(node.child_by_field_name("name")) in ("mock", "spy")
 
 
 def _names(node: Node) -> set[str]:
@@ -131,17 +115,17 @@ def _names(node: Node) -> set[str]:
     while stack:
         current = stack.pop()
         if current.type == "identifier":
-            found.add(_text(current))
+            found.add(node_text(current))
         stack.extend(current.named_children)
     return found
 
 
 def _kind(node: Node) -> tuple[str, str] | None:
     """(kind, literal text) of a literal expression: int, long, double, float, boolean, string or null."""
-    if node.type == "unary_expression" and _text(node.child_by_field_name("operator")) == "-":
+    if node.type == "unary_expression" and node_text(node.child_by_field_name("operator")) == "-":
         inner = _kind(node.child_by_field_name("operand") or node)
         return (inner[0], "-" + inner[1]) if inner and inner[0] in ("int", "long", "double", "float") else None
-    text = _text(node)
+    text = node_text(node)
     if node.type in _INTEGER_NODES:
         return ("long" if text[-1:] in "lL" else "int"), text
     if node.type in _FLOAT_NODES:
@@ -200,6 +184,3 @@ def _unquoted(text: str) -> str | None:
     inner = text[1:-1] if len(text) >= 2 and text[0] == text[-1] == '"' else None
     return inner if inner is not None and "\\" not in inner else None
 
-
-def _text(node: Node | None) -> str:
-    return "" if node is None or node.text is None else node.text.decode("utf-8", "replace")

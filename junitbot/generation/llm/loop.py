@@ -17,18 +17,17 @@ from pathlib import PurePosixPath
 
 import jinja2
 
-from junitbot.analysis import ClassInfo, parse_java
+from junitbot.analysis import ClassInfo, JavaTestClass, insert_members, parse_test_class, remove_methods
 from junitbot.errors import JunitbotError
 from junitbot.generation.llm.answer import extract_java, hostile_reasons
 from junitbot.generation.llm.backends.base import Backend, ChatMessage, GenerationRequest, GenerationResponse
 from junitbot.generation.llm.backends.settings import LLMSettings
 from junitbot.generation.llm.context import ContextBuilder, TargetContext
 from junitbot.generation.llm.prompts import RepairInput, compiler_lines, generation_messages, repair_messages
-from junitbot.generation.llm.skeleton import fit_class, insert_members, merge_into_shell
+from junitbot.generation.llm.skeleton import fit_class, merge_into_shell
 from junitbot.generation.models import AttemptStatus, RoundRecord, TargetOutcome, TestShell
 from junitbot.records import Record
 from junitbot.validation import Severity, TestCandidate, ValidationIssue, Verdict
-from junitbot.validation.methods import remove_methods, test_methods
 
 log = logging.getLogger(__name__)
 
@@ -169,7 +168,7 @@ def _assemble(state: _State, text: str, builder: ContextBuilder,
     else:
         header = f"package {state.context.package};\n\n" if state.context.package else ""
         source = insert_members(f"{header}class {test_class} {{\n}}\n", [m.source for m in code.members],
-                                imports=[i.line for i in code.imports])
+                                imports=code.imports)
     candidate = TestCandidate(path=state.target.path, source=source, target=state.context.target)
     hostile = hostile_reasons(candidate, subject=state.subject, context=state.context.test_context,
                               frameworks=builder.frameworks, class_info=builder.graph.class_info)
@@ -229,8 +228,9 @@ def _filter_methods(states: Sequence[_State], validate: Validate, number: int) -
     for state in states:
         if state.candidate is None or state.verdict is None:
             continue
-        bad = _blamed_methods(state.candidate.source, state.verdict)
-        names = test_methods(state.candidate.source)
+        parsed = parse_test_class(state.candidate.source)
+        bad = _blamed_methods(parsed, state.verdict)
+        names = parsed.test_names
         if not bad or not bad <= set(names) or set(names) <= bad:
             continue
         source = remove_methods(state.candidate.source, bad)
@@ -248,12 +248,12 @@ def _filter_methods(states: Sequence[_State], validate: Validate, number: int) -
             state.candidate, state.verdict, state.done = candidate, verdict, True
 
 
-def _blamed_methods(source: str, verdict: Verdict) -> set[str] | None:
+def _blamed_methods(parsed: JavaTestClass, verdict: Verdict) -> set[str] | None:
     """Test methods that errors point at (by name or line); None when an error lies outside every method.
 
     After deterministic repairs javac's lines refer to the repaired source, so only named methods count then.
     """
-    spans = {} if verdict.repairs else _method_lines(source)
+    spans = {} if verdict.repairs else _method_lines(parsed)
     blamed: set[str] = set()
     for issue in verdict.issues:
         if issue.severity is not Severity.ERROR:
@@ -269,17 +269,9 @@ def _blamed_methods(source: str, verdict: Verdict) -> set[str] | None:
     return blamed
 
 
-def _method_lines(source: str) -> dict[str, tuple[int, int]]:
+def _method_lines(parsed: JavaTestClass) -> dict[str, tuple[int, int]]:
     """(first, last) 1-based line of each method of the top-level class."""
-    root = parse_java(source.encode("utf-8")).root_node
-    top = next((c for c in root.named_children if c.type == "class_declaration"), None)
-    body = top.child_by_field_name("body") if top is not None else None
-    spans: dict[str, tuple[int, int]] = {}
-    for node in body.named_children if body is not None else []:
-        name = node.child_by_field_name("name") if node.type == "method_declaration" else None
-        if name is not None and name.text is not None:
-            spans[name.text.decode()] = (node.start_point[0] + 1, node.end_point[0] + 1)
-    return spans
+    return {m.name: (m.span.start_line, m.span.end_line) for m in parsed.top_members if m.kind == "method"}
 
 
 def _outcome(state: _State, backend: Backend) -> TargetOutcome:

@@ -2,9 +2,10 @@
 
 The shell (package, imports, mocks, the instance under test and its Mockito set-up) is the skeleton; the
 model's test methods, the helpers and fields they need, and their imports go in: members right before the
-closing brace of the shell's top-level class body (found with tree-sitter, never text after it), imports
-after the shell's last import. Names already in the shell win: a clashing test is renamed, a clashing
-field or helper and any lifecycle method of the model are left out (the shell's set-up builds the subject).
+closing brace of the shell's top-level class body, imports sorted into its import block, both placed by
+`analysis.insert_members` on the syntax tree. Names already in the shell win: a clashing test is renamed,
+a clashing field or helper and any lifecycle method of the model are left out (the shell's set-up builds
+the subject).
 """
 
 from __future__ import annotations
@@ -12,11 +13,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from junitbot.analysis import Node, parse_java
-from junitbot.generation.llm.answer import JavaCode, JavaImport, JavaMember, parse_code
+from junitbot.analysis import ClassMember, JavaImport, insert_members, rename_class
+from junitbot.generation.llm.answer import JavaCode, parse_code
 from junitbot.records import Record
-
-_INDENT = "    "
 
 
 class SkeletonMerge(Record):
@@ -52,12 +51,12 @@ def merge_into_shell(shell_source: str, code: JavaCode) -> SkeletonMerge:
         added.append(name)
     imports, skipped = _new_imports(shell.imports, code.imports, shell.class_name)
     left_out += skipped
-    source = insert_members(shell_source, members, imports=[i.line for i in imports])
+    source = insert_members(shell_source, members, imports=imports)
     return SkeletonMerge(source=source, added=tuple(added), renamed=tuple(renamed), left_out=tuple(left_out),
-                         imports_added=tuple(i.line for i in imports))
+                         imports_added=tuple(i.statement for i in imports))
 
 
-def _place(member: JavaMember, taken: set[str], lifecycle: bool) -> tuple[str, str] | str:
+def _place(member: ClassMember, taken: set[str], lifecycle: bool) -> tuple[str, str] | str:
     """(text to insert, its name), a test renamed when its name is taken; or why the member is left out."""
     if member.is_lifecycle and lifecycle:
         return f"lifecycle method {member.name}: the skeleton's set-up builds the subject"
@@ -82,13 +81,13 @@ def _free_name(name: str, taken: set[str]) -> str:
 def _new_imports(existing: Sequence[JavaImport], wanted: Sequence[JavaImport],
                  class_name: str) -> tuple[list[JavaImport], list[str]]:
     """Imports the shell lacks; a type import whose simple name the shell already binds elsewhere is left out."""
-    have = {i.line for i in existing}
+    have = {i.statement for i in existing}
     simple = {i.name.rsplit(".", 1)[-1]: i.name for i in existing if not i.static and not i.wildcard}
     simple[class_name] = class_name
     new: list[JavaImport] = []
     left_out: list[str] = []
     for imported in wanted:
-        if imported.line in have:
+        if imported.statement in have:
             continue
         short = imported.name.rsplit(".", 1)[-1]
         if not imported.static and not imported.wildcard and simple.get(short, imported.name) != imported.name:
@@ -96,62 +95,18 @@ def _new_imports(existing: Sequence[JavaImport], wanted: Sequence[JavaImport],
             continue
         if not imported.static and not imported.wildcard:
             simple[short] = imported.name
-        have.add(imported.line)
+        have.add(imported.statement)
         new.append(imported)
     return new, left_out
-
-
-def insert_members(source: str, members: Sequence[str], *, imports: Sequence[str] = ()) -> str:
-    """`members` before the closing brace of the top-level class body, `imports` after the last import.
-
-    The brace is the class body's last child in the tree-sitter tree, so nothing lands after the class.
-    """
-    data = source.encode("utf-8")
-    root = parse_java(data).root_node
-    top = next((c for c in root.named_children if c.type == "class_declaration"), None)
-    body = top.child_by_field_name("body") if top is not None else None
-    brace = body.children[-1] if body is not None and body.children else None
-    if brace is None or brace.type != "}" or brace.is_missing:
-        raise ValueError("the source has no complete top-level class to insert into")
-    block = "".join(f"\n{_indented(m)}\n" for m in members)
-    head = data[:brace.start_byte].decode("utf-8").rstrip()
-    tail = data[brace.start_byte:].decode("utf-8")
-    merged = f"{head}\n{block}{tail}" if members else source
-    return _add_imports(merged, imports) if imports else merged
-
-
-def _add_imports(source: str, imports: Sequence[str]) -> str:
-    data = source.encode("utf-8")
-    root = parse_java(data).root_node
-    anchor: Node | None = None
-    for child in root.named_children:
-        if child.type in ("package_declaration", "import_declaration"):
-            anchor = child
-    lines = "\n".join(imports)
-    if anchor is None:
-        return f"{lines}\n\n{source}"
-    gap = "\n" if anchor.type == "import_declaration" else "\n\n"
-    at = anchor.end_byte
-    return (data[:at] + (gap + lines).encode("utf-8") + data[at:]).decode("utf-8")
-
-
-def _indented(member: str) -> str:
-    return "\n".join(f"{_INDENT}{line}" if line.strip() else "" for line in member.splitlines())
 
 
 def fit_class(code: JavaCode, *, package: str, class_name: str) -> str:
     """A whole model-written class under the expected class name and package (edits on the syntax tree).
 
     Without the skeleton the model names the class itself (`MoneyTest`); the file it goes to decides the
-    name, so the declaration's name node is rewritten, and a missing package declaration is added.
+    name, so the class (and its constructors) are renamed, and a missing package declaration is added.
     """
-    data = code.source.encode("utf-8")
-    root = parse_java(data).root_node
-    top = next((c for c in root.named_children if c.type == "class_declaration"), None)
-    name = top.child_by_field_name("name") if top is not None else None
-    if name is not None and name.text != class_name.encode():
-        data = data[:name.start_byte] + class_name.encode() + data[name.end_byte:]
-    source = data.decode("utf-8")
+    source = rename_class(code.source, class_name)
     if code.package is None and package:
         source = f"package {package};\n\n{source}"
     return source if source.endswith("\n") else source + "\n"

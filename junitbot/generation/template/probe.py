@@ -15,12 +15,12 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
+from junitbot.analysis import JavaTestClass, parse_test_class, remove_methods
 from junitbot.config import ValidationSettings
 from junitbot.generation.template.observations import Observation, parse_observations, stable
 from junitbot.records import Record
 from junitbot.validation.javac import compile_batch
 from junitbot.validation.junit import repeat_conditions, run_junit
-from junitbot.validation.methods import remove_methods
 
 log = logging.getLogger(__name__)
 
@@ -82,16 +82,10 @@ class ProbeClass:
     test_class: str
 
 
-def _probe_at_line(source: str, line: int) -> str | None:
+def _probe_at_line(parsed: JavaTestClass, line: int) -> str | None:
     """The probe method a (1-based) line belongs to, or None when it is outside every probe method."""
-    lines = source.splitlines()
-    for index in range(min(line, len(lines)) - 1, -1, -1):
-        text = lines[index].strip()
-        if text.startswith("void probe_"):
-            return text[len("void "):].split("(", 1)[0]
-        if text == "}" and lines[index].startswith("    }") and index < line - 1:
-            return None  # the end of an earlier member: the line is not inside a probe
-    return None
+    method = parsed.method_at(line)
+    return method.name if method is not None and method.name.startswith("probe_") else None
 
 
 def recorder_classes(cache_dir: Path, classpath: Sequence[str]) -> Path:
@@ -146,8 +140,11 @@ def run_probes(
     retry = []
     for probe, file in zip(probes, files, strict=True):
         result = compiled[file]
-        broken = {_probe_at_line(probe.source, i.line) for i in result.issues if i.line is not None}
-        if not result.compiled and broken and None not in broken:
+        if result.compiled:
+            continue
+        parsed = parse_test_class(probe.source)
+        broken = {_probe_at_line(parsed, i.line) for i in result.issues if i.line is not None}
+        if broken and None not in broken:
             file.write_text(remove_methods(probe.source, {b for b in broken if b}), encoding="utf-8")
             retry.append(file)
     if retry:

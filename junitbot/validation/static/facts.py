@@ -1,5 +1,7 @@
 """What the static passes read: the candidate parsed once, its inputs and the node helpers they share (pure).
 
+The candidate is parsed by `analysis.parse_test_class_tree`: its package, imports and which methods are
+tests or helpers come from that one parser; the passes' own query then captures the nodes they inspect.
 A pass is a plain function `CheckInput -> list[ValidationIssue]`. It reports only what the source decides
 on its own: a type or method it cannot resolve (outside the repo, or behind an unknown supertype) is
 skipped, never guessed at, so javac stays the judge of everything else.
@@ -15,7 +17,20 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Literal, NamedTuple
 
-from junitbot.analysis import ClassInfo, Node, TestContext, Tree, package_query, parse_java, query_captures
+from junitbot.analysis import (
+    TEST_ANNOTATIONS,
+    ClassInfo,
+    JavaImport,
+    JavaTestClass,
+    Node,
+    TestContext,
+    Tree,
+    member_node,
+    node_text,
+    package_query,
+    parse_test_class_tree,
+    query_captures,
+)
 from junitbot.config import ValidationSettings
 from junitbot.errors import JunitbotError
 from junitbot.validation.models import Frameworks, Severity, TestCandidate, ValidationIssue
@@ -24,7 +39,6 @@ ClassLookup = Callable[[str], ClassInfo | None]
 Role = Literal["mock", "spy", "inject", "captor"]
 
 ERROR, WARNING = Severity.ERROR, Severity.WARNING
-_TEST_ANNOTATIONS = frozenset({"Test", "ParameterizedTest", "RepeatedTest"})
 _COMMENTS = frozenset({"line_comment", "block_comment"})
 ROLES: Mapping[str, Role] = {"Mock": "mock", "Spy": "spy", "InjectMocks": "inject", "Captor": "captor"}
 MOCKITO_HOLDERS = frozenset({"Mockito", "org.mockito.Mockito", "BDDMockito", "org.mockito.BDDMockito"})
@@ -32,15 +46,6 @@ _KNOWN_PREFIXES = ("java", "javax", "org.junit", "org.mockito", "org.assertj", "
 
 
 # -- the parsed candidate ----------------------------------------------------------------------------
-
-
-class Import(NamedTuple):
-    """An import declaration: the name it imports, whether static or `.*`, and its line."""
-
-    name: str
-    static: bool
-    wildcard: bool
-    line: int
 
 
 class Variable(NamedTuple):
@@ -56,12 +61,14 @@ class Variable(NamedTuple):
 
 @dataclass(frozen=True)
 class ParsedTest:
-    """A candidate parsed once: its tree, the query's captures by name and the declarations passes share."""
+    """A candidate parsed once: the test class, its tree, the query's captures by name and the declarations
+    passes share."""
 
+    test_class: JavaTestClass
     tree: Tree
     captures: Mapping[str, list[Node]]
     package: str
-    imports: tuple[Import, ...]
+    imports: tuple[JavaImport, ...]
     fields: Mapping[str, Variable]
     locals: Mapping[int, Mapping[str, Variable]]
 
@@ -90,8 +97,8 @@ class ParsedTest:
 
     @cached_property
     def test_methods(self) -> list[Node]:
-        """The methods JUnit runs as tests."""
-        return [m for m in self.nodes("method") if annotation_names(m) & _TEST_ANNOTATIONS]
+        """The methods JUnit runs as tests (the test class's and its nested classes')."""
+        return [member_node(self.tree, m) for m in self.test_class.test_methods]
 
     @cached_property
     def inherits(self) -> bool:
@@ -102,36 +109,26 @@ class ParsedTest:
     def helpers(self) -> dict[str, list[Node]]:
         """Methods of the test class that are not tests, by name: what a test may delegate to."""
         found: dict[str, list[Node]] = {}
-        for method in self.nodes("method"):
-            if not annotation_names(method) & _TEST_ANNOTATIONS:
-                found.setdefault(name_of(method), []).append(method)
+        for method in self.test_class.methods:
+            if not method.is_test:
+                found.setdefault(method.name, []).append(member_node(self.tree, method))
         return found
 
 
 def parse_test(source: str) -> ParsedTest:
     """Parse a candidate and collect what every pass reads; syntax errors stay in the tree."""
-    tree = parse_java(source.encode("utf-8"))
+    test_class, tree = parse_test_class_tree(source)
     query = package_query("junitbot.validation.static", "queries/test_checks.scm")
     captures = query_captures(query, tree.root_node)
-    package = captures.get("package", [])
     fields, scoped = _declarations(captures)
     return ParsedTest(
+        test_class=test_class,
         tree=tree,
         captures=captures,
-        package=compact(package[0]) if package else "",
-        imports=tuple(_import(node) for node in captures.get("import", [])),
+        package=test_class.package or "",
+        imports=test_class.imports,
         fields=fields,
         locals=scoped,
-    )
-
-
-def _import(node: Node) -> Import:
-    names = [c for c in node.named_children if c.type in ("identifier", "scoped_identifier")]
-    return Import(
-        name=compact(names[0]) if names else "",
-        static=any(c.type == "static" for c in node.children),
-        wildcard=any(c.type == "asterisk" for c in node.children),
-        line=line_of(node),
     )
 
 
@@ -179,9 +176,7 @@ def _vars_of(node: Node) -> Iterator[Variable]:
 # -- small node helpers ------------------------------------------------------------------------------
 
 
-def text_of(node: Node | None) -> str:
-    """A node's source text; empty for no node."""
-    return "" if node is None or node.text is None else node.text.decode("utf-8", "replace")
+text_of = node_text  # the passes' name for a node's source text
 
 
 def compact(node: Node | None) -> str:
@@ -288,7 +283,7 @@ def created_type(value: Node | None) -> str | None:
 
 def _test_method_name(node: Node) -> str | None:
     method = node if node.type == "method_declaration" else enclosing(node, "method_declaration")
-    while method is not None and not annotation_names(method) & _TEST_ANNOTATIONS:
+    while method is not None and TEST_ANNOTATIONS.isdisjoint(annotation_names(method)):
         method = enclosing(method, "method_declaration")
     return None if method is None else name_of(method)
 

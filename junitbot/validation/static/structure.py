@@ -9,6 +9,7 @@ from junitbot.validation.models import ValidationIssue
 from junitbot.validation.static.facts import (
     ERROR,
     CheckInput,
+    annotation_names,
     compact,
     issue_at,
     name_node,
@@ -108,7 +109,13 @@ def _test_method_shape(inp: CheckInput, method: Node) -> list[ValidationIssue]:
     modifiers = {c.type for n in method.children if n.type == "modifiers" for c in n.children}
     returns = text_of(method.child_by_field_name("type"))
     name = name_of(method)
-    if modifiers & {"private", "static"} or returns != "void":
+    if "TestFactory" in annotation_names(method):  # a factory returns its dynamic tests: never void
+        if modifiers & {"private", "static"} or returns == "void":
+            return [issue_at("structure", ERROR, "test-not-run",
+                             f"JUnit 5 does not run {name}: a @TestFactory must be non-private, non-static and "
+                             "return its dynamic tests", name_node(method),
+                             f"declare it as `Stream<DynamicTest> {name}()`")]
+    elif modifiers & {"private", "static"} or returns != "void":
         return [issue_at("structure", ERROR, "test-not-run",
                          f"JUnit 5 does not run {name}: test methods must be non-private, non-static and void",
                          name_node(method), f"declare it as `void {name}(...)`")]

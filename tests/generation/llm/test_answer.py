@@ -40,8 +40,8 @@ def test_a_java_fence_comes_first_even_after_another_block() -> None:
     assert [m.name for m in code.test_methods] == ["one", "two"]
     assert [(m.kind, m.name) for m in code.members] == [("field", "count"), ("method", "one"), ("method", "two"),
                                                         ("method", "helper")]
-    assert [i.line for i in code.imports] == ["import org.junit.jupiter.api.Test;",
-                                              "import static org.junit.jupiter.api.Assertions.*;"]
+    assert [i.statement for i in code.imports] == ["import org.junit.jupiter.api.Test;",
+                                                   "import static org.junit.jupiter.api.Assertions.*;"]
 
 
 def test_an_unlabelled_fence_with_a_class_then_a_bare_class() -> None:

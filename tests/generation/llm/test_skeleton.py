@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from junitbot.analysis import parse_java
+from junitbot.analysis import insert_members, parse_java
 from junitbot.generation import TestShell
 from junitbot.generation.llm.answer import extract_java
-from junitbot.generation.llm.skeleton import fit_class, insert_members, merge_into_shell
+from junitbot.generation.llm.skeleton import fit_class, merge_into_shell
 from junitbot.generation.template import test_shell
 from tests.generation.conftest import Indexed
 from tests.generation.llm.conftest import FRAMEWORKS, GOOD_METHODS, INVENTORY

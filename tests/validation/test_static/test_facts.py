@@ -88,3 +88,25 @@ def test_names_resolve_by_import_package_and_wildcard(shop: Repo) -> None:
     assert inp.resolve("String") is None and inp.resolve("Money[]") is None
     assert inp.is_subject("PlaceOrderService") and not inp.is_subject("Money")
     assert inp.known.is_external("com.google.common.base.Strings") and not inp.known.is_external("com.acme.shop")
+
+
+def test_tests_and_helpers_come_from_the_one_test_class_parser() -> None:
+    source = SOURCE.replace("    private void check(", """\
+    @TestFactory
+    Stream<DynamicTest> dynamic() {
+        return Stream.of(DynamicTest.dynamicTest("x", () -> check(price)));
+    }
+
+    @Nested
+    class Inner {
+        @TestTemplate
+        void templated() {
+        }
+    }
+
+    private void check(""")
+    test = parse_test(source)
+
+    assert [_name(m) for m in test.test_methods] == ["shadows", "dynamic", "templated"]
+    assert test.test_class.test_names == ("shadows", "dynamic", "templated")
+    assert set(test.helpers) == {"setUp", "check"}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from junitbot.analysis import add_imports
 from junitbot.config import ValidationSettings
 from tests.validation.test_static.conftest import (
     GOOD,
@@ -69,3 +70,35 @@ def test_helpers_that_assert_count_as_assertions(shop: Repo) -> None:
         "    private void assertStock(int expected) {\n        assertEquals(expected, keyboard.stock());\n    }\n\n"
         "    private PlaceOrderCommand command(")
     assert shop.check(source) == []
+
+
+FACTORY = """\
+    @TestFactory
+    Stream<DynamicTest> placesEachQuantity() {
+        return IntStream.rangeClosed(1, 3).mapToObj(quantity -> DynamicTest.dynamicTest("quantity " + quantity, () -> {
+            service.placeOrder(command(quantity));
+            CHECK
+        }));
+    }
+
+"""
+
+
+def test_a_test_factory_is_a_test_the_static_passes_see(shop: Repo) -> None:
+    # facts.py used to know only Test/ParameterizedTest/RepeatedTest: a class whose tests were all dynamic
+    # had "no @Test method", and its factories were never checked. Now the one set of analysis.testclass counts.
+    source = add_imports(
+        GOOD.replace("    @Test\n", "").replace("    private PlaceOrderCommand command(",
+                                                  FACTORY + "    private PlaceOrderCommand command("),
+        ["import org.junit.jupiter.api.DynamicTest;", "import org.junit.jupiter.api.TestFactory;",
+         "import java.util.stream.IntStream;", "import java.util.stream.Stream;"])
+    checked = source.replace("CHECK", "assertEquals(10 - quantity, keyboard.stock());")
+    assert shop.check(checked) == []
+
+    unchecked = source.replace("CHECK", "")
+    issues = shop.check(unchecked)
+    assert summary(issues) == [("ERROR", "no-assertion", line_of(unchecked, "placesEachQuantity()"))]
+    assert issues[0].method == "placesEachQuantity"
+
+    void = variant("Stream<DynamicTest> placesEachQuantity", "void placesEachQuantity", unchecked)
+    assert summary(shop.check(void)) == [("ERROR", "test-not-run", line_of(void, "placesEachQuantity()"))]
