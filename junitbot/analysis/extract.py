@@ -8,6 +8,7 @@ import threading
 from collections import defaultdict
 from collections.abc import Sequence
 
+from junitbot.analysis.guards import null_checked, throws_when
 from junitbot.analysis.lombok import apply_lombok, detect_builder
 from junitbot.analysis.models import (
     AnnotationInfo,
@@ -54,7 +55,9 @@ _LITERALS = {
     "decimal_floating_point_literal", "hex_floating_point_literal", "string_literal", "character_literal",
     "true", "false", "null_literal",
 }
-_LITERAL_METHODS = {"equals", "equalsIgnoreCase", "compareTo", "startsWith", "endsWith", "contains"}
+_LITERAL_METHODS = {"equals", "equalsIgnoreCase", "compareTo", "startsWith", "endsWith", "contains", "matches"}
+# `10 < x` reads `x > 10` with the subject on the left.
+_MIRRORED = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
 _SPACE = re.compile(r"\s+")
 _REF_PREFIX = "ref."
 
@@ -647,6 +650,7 @@ def _method_info(
         calls = tuple(_call_site(c, param_types, field_types, locals_) for c in call_nodes)
         compared.extend(_compared(n) for n in bodies.compares.get(index, []) if _is_literal_comparison(n))
         compared.extend(_literal_call(c) for c in call_nodes if _is_literal_call(c))
+        compared.extend(_null_check(c) for c in call_nodes if null_checked(c) is not None)
         compared.extend(_case_label(n) for n in bodies.cases.get(index, []))
         creates = tuple(type_ref(n) for n in bodies.creates.get(index, []))
     return MethodInfo(
@@ -728,11 +732,13 @@ def _compared(node: Node) -> ComparedLiteral:
     right = node.child_by_field_name("right")
     operator = node.child_by_field_name("operator")
     literal, subject = (right, left) if _is_literal(right) else (left, right)
+    written = operator.type if operator is not None else ""
     return ComparedLiteral(
         subject=_compact(subject)[:80] if subject is not None else "",
-        operator=operator.type if operator is not None else "",
+        operator=written if literal is right else _MIRRORED.get(written, written),
         literal=_text(literal),
         line=node.start_point[0] + 1,
+        throws_when=throws_when(node),
     )
 
 
@@ -763,7 +769,14 @@ def _literal_call(node: Node) -> ComparedLiteral:
         operator=_text(node.child_by_field_name("name")),
         literal=_text(_literal_argument(node)),
         line=node.start_point[0] + 1,
+        throws_when=throws_when(node),
     )
+
+
+def _null_check(node: Node) -> ComparedLiteral:
+    """`Objects.requireNonNull(x, ..)` as the comparison it makes: it throws when `x == null`."""
+    return ComparedLiteral(subject=null_checked(node) or "", operator="==", literal="null",
+                           line=node.start_point[0] + 1, throws_when=True)
 
 
 def _case_label(node: Node) -> ComparedLiteral:

@@ -99,12 +99,18 @@ class CallSite(_Record):
 
 
 class ComparedLiteral(_Record):
-    """A literal the code compares something against (`x > 10`, `s == null`, `case FOO`)."""
+    """A literal the code compares something against (`x > 10`, `s == null`, `case FOO`, `s.matches("[a-z]+")`).
+
+    The operator reads with the subject on the left (`10 < x` is recorded as `x > 10`). `throws_when` is
+    the comparison's value that makes the code throw (`if (x > 10) throw ...`: True; `checkArgument(x > 10)`:
+    False), None where it only branches.
+    """
 
     subject: str
     operator: str
     literal: str
     line: int
+    throws_when: bool | None = None
 
 
 class MethodInfo(_Record):
