@@ -297,6 +297,9 @@ class TestContext(_Record):
     value_types: tuple[ValueType, ...]
     existing_tests: tuple[str, ...]
     unresolved: tuple[str, ...] = Field(default=(), description="types used but found neither in the repo nor the JDK")
+    implementations: tuple[str, ...] = Field(
+        default=(), description="for an interface or abstract class: the repo types a test can instantiate in its "
+                                "place (classes, records, enums), nearest subtypes first")
 
 
 class PathStep(_Record):
