@@ -11,7 +11,16 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from junitbot.analysis import ClassInfo, Collaborator, MethodInfo, ParameterInfo, TestContext, TypeKind, TypeRef
+from junitbot.analysis import (
+    ClassInfo,
+    Collaborator,
+    ComparedLiteral,
+    MethodInfo,
+    ParameterInfo,
+    TestContext,
+    TypeKind,
+    TypeRef,
+)
 from junitbot.generation.imports import ImportSet
 from junitbot.generation.javatypes import (
     PRIMITIVES,
@@ -159,7 +168,8 @@ def _build_subject(shell: _Shell, subject: ClassInfo, target: ClassInfo, context
         return None
     params = constructor.parameters if constructor is not None else target.record_components
     inputs = _Inputs(context, mocked, frameworks, lookup, own=target is subject)
-    arguments, failed = _arguments(shell, params, inputs, class_bindings(target, None, {}))
+    checks = constructor.compared_literals if constructor is not None else ()
+    arguments, failed = _arguments(shell, params, inputs, class_bindings(target, None, {}), checks)
     if failed is not None:
         return f"cannot build constructor parameter {failed.name} ({failed.type.text}) nor mock it"
     new = f"new {_name(shell, target, lookup)}{'<>' if is_generic(target) else ''}"
@@ -187,11 +197,12 @@ class _Inputs:
     own: bool = False
 
 
-def _arguments(shell: _Shell, params: Sequence[ParameterInfo], inputs: _Inputs,
-               bindings: dict[str, TypeRef]) -> tuple[str, ParameterInfo | None]:
+def _arguments(shell: _Shell, params: Sequence[ParameterInfo], inputs: _Inputs, bindings: dict[str, TypeRef],
+               checks: Sequence[ComparedLiteral] = ()) -> tuple[str, ParameterInfo | None]:
     """Arguments for a parameter list (none for varargs), or the parameter that could not be given one.
 
-    On failure the shell's imports and notes are left as they were, so a later attempt starts clean.
+    Built values pass the member's `checks` where the literals it compares against tell how. On failure
+    the shell's imports and notes are left as they were, so a later attempt starts clean.
     """
     saved, notes, uses_mockito = shell.imports.fork(), len(shell.notes), shell.uses_mockito
     texts: list[str] = []
@@ -199,7 +210,7 @@ def _arguments(shell: _Shell, params: Sequence[ParameterInfo], inputs: _Inputs,
         if param.varargs:
             continue
         argument = _collaborator_argument(inputs, param) or _value_or_mock(
-            shell, param.type, param.name, inputs.lookup, inputs.frameworks, bindings)
+            shell, param.type, param.name, inputs.lookup, inputs.frameworks, bindings, checks)
         if argument is None:
             shell.imports.adopt(saved)
             del shell.notes[notes:]
@@ -220,7 +231,7 @@ def _build_without_constructor(shell: _Shell, target: ClassInfo, inputs: _Inputs
             return None
     methods = factories(target, package=target.package)
     for method in methods:
-        arguments, failed = _arguments(shell, method.parameters, inputs, bindings)
+        arguments, failed = _arguments(shell, method.parameters, inputs, bindings, method.compared_literals)
         if failed is None:
             shell.set_up.append(f"{field_name} = {_name(shell, target, lookup)}.{method.name}({arguments});")
             return None
@@ -298,8 +309,8 @@ def _field_note(collaborator: Collaborator) -> str:
 
 
 def _value_or_mock(shell: _Shell, ref: TypeRef, hint: str, lookup: ClassLookup, frameworks: Frameworks,
-                   bindings: dict[str, TypeRef]) -> str | None:
-    built = value_expression(ref, lookup=lookup, imports=shell.imports, hint=hint, bindings=bindings)
+                   bindings: dict[str, TypeRef], checks: Sequence[ComparedLiteral] = ()) -> str | None:
+    built = value_expression(ref, lookup=lookup, imports=shell.imports, hint=hint, bindings=bindings, checks=checks)
     if built is not None:
         return built.text
     if not _mockable(ref, lookup, frameworks):
