@@ -27,7 +27,12 @@ from junitbot.generation.template.assertions import assertj_statement, value_ass
 from junitbot.generation.template.observations import Observation
 from junitbot.generation.template.probe import ProbeClass, Scenario, probe_method, run_probes
 from junitbot.generation.template.scaffold import test_shell
-from junitbot.generation.template.scenarios import scenarios_for, testable_methods
+from junitbot.generation.template.scenarios import (
+    constructor_scenarios,
+    scenarios_for,
+    testable_constructors,
+    testable_methods,
+)
 from junitbot.state import StateDir
 from junitbot.validation import (
     Classpath,
@@ -266,6 +271,10 @@ def _plan(
                 info, method, receiver=imports.name(info.fqn, package=info.package) if is_static else receiver,
                 mocks=mocks, lookup=graph.class_info, imports=imports, prefix=f"c{index}m{number}",
                 limit=config.generation.max_scenarios_per_method, instance=not is_static and bool(shell.subject_field))
+        for number, constructor in enumerate(testable_constructors(info)):
+            plan.scenarios += constructor_scenarios(
+                info, constructor, mocks=mocks, lookup=graph.class_info, imports=imports, prefix=f"c{index}k{number}",
+                limit=config.generation.max_scenarios_per_method)
         if plan.scenarios:
             plans.append(plan)
         else:
@@ -367,6 +376,8 @@ def _test_name(scenario: Scenario, observed: Observation, naming: NamingStyle) -
         outcome = "throws" + (simple[: -len("Exception")] if simple.endswith("Exception") else simple)
     elif observed.outcome == "void":
         outcome = "succeeds"
+    elif scenario.constructor:
+        outcome = "constructs"
     else:
         outcome = "returns" + _value_title(observed)
     return test_name([scenario.method, scenario.hint, outcome], naming)

@@ -44,6 +44,7 @@ class Scenario(BaseModel):
     returns: str | None = None
     subject: str | None = None
     mocks: tuple[str, ...] = ()
+    constructor: bool = False
 
 
 def probe_method(scenario: Scenario) -> str:

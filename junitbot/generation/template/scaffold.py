@@ -35,6 +35,7 @@ from junitbot.generation.javatypes import (
 from junitbot.generation.models import MockField, Skip, TestShell
 from junitbot.generation.template.access import ClassLookup, factories, is_inner
 from junitbot.generation.template.jdk_values import BOXES, COLLECTIONS, JDK_LITERALS, STRING_LIKE
+from junitbot.generation.template.scenarios import testable_constructors
 from junitbot.generation.template.values import value_expression
 from junitbot.validation import Frameworks
 
@@ -112,8 +113,8 @@ def skip_reason(subject: ClassInfo, *, lookup: ClassLookup, concrete: ClassInfo 
         return f"inner class: constructing it needs an instance of {(subject.outer or '').rsplit('.', 1)[-1]}"
     if subject.kind is TypeKind.ENUM and not subject.enum_constants:
         return "enum without constants"
-    if not [m for m in subject.methods if "private" not in m.modifiers]:
-        return f"no public methods: the {what} has no behaviour to call"
+    if not [m for m in subject.methods if "private" not in m.modifiers] and not testable_constructors(subject):
+        return f"no public methods nor a validating constructor: the {what} has no behaviour to call"
     return None
 
 
