@@ -498,6 +498,7 @@ def _class_header(
         type_parameters=_type_parameter_names(node),
         extends=extends,
         implements=implements,
+        permits=_permits(node),
         nested=tuple(n_fqn for _, n_fqn, n_outer in scopes.types if n_outer == fqn),
         is_test=is_test,
         span=_span(node),
@@ -569,6 +570,14 @@ def _supertypes(node: Node) -> tuple[tuple[TypeRef, ...], tuple[TypeRef, ...]]:
             for type_list in child.named_children:
                 implements.extend(type_ref(c) for c in type_list.named_children)
     return tuple(extends), tuple(implements)
+
+
+def _permits(node: Node) -> tuple[TypeRef, ...]:
+    clause = next((c for c in node.children if c.type == "permits"), None)
+    if clause is None:
+        return ()
+    return tuple(type_ref(t) for types in clause.named_children if types.type == "type_list"
+                 for t in types.named_children)
 
 
 def _fields(node: Node, *, interface: bool) -> list[FieldInfo]:

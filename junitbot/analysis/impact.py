@@ -115,14 +115,16 @@ class DependencyAnalyzer:
 
     def implementations_of(self, fqn: str) -> list[str]:
         """Production types extending or implementing `fqn`, directly or through other subtypes, that a test
-        can instantiate: classes that are not abstract, records and enums (the permitted subtypes of a sealed
-        type among them). Nearest first, then by name."""
+        can instantiate: classes that are not abstract, records and enums. Nearest first; a sealed type's
+        permitted subtypes in the order its `permits` clause lists them, the others by name."""
         found: list[str] = []
         seen = {fqn}
         level = [fqn]
         while level:
+            listed = [ref.fqn for info in map(self._info, level) if info is not None for ref in info.permits]
             below = sorted({source for current in level for source, kind in self.graph.dependents(current)
-                            if kind in (EdgeKind.EXTENDS, EdgeKind.IMPLEMENTS) and source not in seen})
+                            if kind in (EdgeKind.EXTENDS, EdgeKind.IMPLEMENTS) and source not in seen},
+                           key=lambda source: (listed.index(source) if source in listed else len(listed), source))
             seen.update(below)
             subtypes = [info for info in map(self._info, below) if info is not None and not info.is_test]
             found += [info.fqn for info in subtypes if not info.is_abstract and info.kind is not TypeKind.ANNOTATION]

@@ -154,6 +154,7 @@ class ClassInfo(_Record):
     type_parameters: tuple[str, ...] = ()
     extends: tuple[TypeRef, ...] = ()
     implements: tuple[TypeRef, ...] = ()
+    permits: tuple[TypeRef, ...] = Field(default=(), description="a sealed type's permitted subtypes, as listed")
     fields: tuple[FieldInfo, ...] = ()
     constructors: tuple[MethodInfo, ...] = ()
     methods: tuple[MethodInfo, ...] = ()
