@@ -127,7 +127,8 @@ class DependencyAnalyzer:
                            key=lambda source: (listed.index(source) if source in listed else len(listed), source))
             seen.update(below)
             subtypes = [info for info in map(self._info, below) if info is not None and not info.is_test]
-            found += [info.fqn for info in subtypes if not info.is_abstract and info.kind is not TypeKind.ANNOTATION]
+            found += [info.fqn for info in subtypes if not info.is_abstract and info.kind is not TypeKind.ANNOTATION
+                      and "private" not in info.modifiers]
             level = [info.fqn for info in subtypes]
         return found
 

@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from junitbot.analysis import CallSite, ClassInfo, ComparedLiteral, MethodInfo, ParameterInfo, TypeKind
+from junitbot.analysis import CallSite, ClassInfo, ComparedLiteral, MethodInfo, ParameterInfo, TypeKind, TypeRef
 from junitbot.generation.imports import ImportSet
 from junitbot.generation.javatypes import is_generic
 from junitbot.generation.template.assertions import find_method, matcher_for
@@ -101,7 +101,7 @@ def constructor_scenarios(
         first = base[index].split(" = ", 1)[1].rstrip(";")
         for value in rejected_values(param.type, param.name, checks, first=first):
             changed = list(base)
-            changed[index] = f"{param.type.text} {param.name} = {value};"
+            changed[index] = f"{base[index].split(' = ', 1)[0]} = {value};"
             variants.append((f"when{_camel(param.name)}Is{_title(value)}", changed))
     variants += _input_variants(constructor, base, lookup, imports)
     empty = _arguments(params, lookup=lookup, imports=imports, variant=1, given=mocks)
@@ -134,13 +134,18 @@ def scenarios_for(
     limit: int,
     extra_variants: Sequence[int] = (),
     instance: bool = True,
+    setup: Sequence[str] = (),
+    title: str = "",
+    bindings: Mapping[str, TypeRef] | None = None,
 ) -> list[Scenario]:
     """Up to `limit` scenarios for one method; `mocks` maps mock field names to their types' FQNs.
 
     `extra_variants` (coverage feedback rounds) add arguments built with further value variants:
-    negative, boundary and other values, with and without collaborator answers.
+    negative, boundary and other values, with and without collaborator answers. `setup` opens every
+    scenario's arrange step (a local `receiver` built there), `title` leads each hint (`onErr`), and
+    `bindings` say what the receiver's type variables are.
     """
-    args = _arguments(method.parameters, lookup=lookup, imports=imports, variant=0)
+    args = _arguments(method.parameters, lookup=lookup, imports=imports, variant=0, bindings=bindings)
     if args is None:
         return []
     stubs = _stubs(reachable_calls(subject, method), mocks=mocks, lookup=lookup, imports=imports)
@@ -157,13 +162,13 @@ def scenarios_for(
     if stubs:
         variants.append((f"when{stubs[0].title}Fails", [stubs[0].failure(), *answers[1:]], args))
     variants += [(hint, answers, changed) for hint, changed in _input_variants(method, args, lookup, imports)]
-    empty = _arguments(method.parameters, lookup=lookup, imports=imports, variant=1)
+    empty = _arguments(method.parameters, lookup=lookup, imports=imports, variant=1, bindings=bindings)
     if empty is not None and empty != args:
         variants.append(("withEmptyValues", answers, empty))
     if extra_variants:
         variants = []  # a feedback round tries only what the first round did not
     for variant in extra_variants:
-        other = _arguments(method.parameters, lookup=lookup, imports=imports, variant=variant)
+        other = _arguments(method.parameters, lookup=lookup, imports=imports, variant=variant, bindings=bindings)
         if other is not None and other != args:
             title = _VARIANT_TITLES.get(variant, f"Values{variant}")
             variants.append((f"with{title}", answers, other))
@@ -176,11 +181,15 @@ def scenarios_for(
         if key in seen or len(scenarios) >= limit:
             continue
         seen.add(key)
-        scenarios.append(Scenario(id=f"{prefix}_{len(scenarios)}", method=method.name, hint=hint,
-                                  arrange=(*values, *arranged), call=call, returns_void=returns_void,
+        scenarios.append(Scenario(id=f"{prefix}_{len(scenarios)}", method=method.name, hint=_lead(title, hint),
+                                  arrange=(*setup, *values, *arranged), call=call, returns_void=returns_void,
                                   returns=method.return_type.fqn if method.return_type else None,
                                   subject=receiver if instance else None, mocks=tuple(mocks)))
     return scenarios
+
+
+def _lead(title: str, hint: str) -> str:
+    return title + _camel(hint) if title else hint
 
 
 def reachable_calls(subject: ClassInfo, method: MethodInfo) -> list[CallSite]:
@@ -206,6 +215,7 @@ def reachable_calls(subject: ClassInfo, method: MethodInfo) -> list[CallSite]:
 def _arguments(
     params: Sequence[ParameterInfo], *, lookup: ClassLookup, imports: ImportSet, variant: int,
     checks: Sequence[ComparedLiteral] = (), given: Mapping[str, object] | None = None,
+    bindings: Mapping[str, TypeRef] | None = None,
 ) -> list[str] | None:
     """Local declarations for the parameters; None when one cannot be built or mocked.
 
@@ -218,7 +228,7 @@ def _arguments(
             lines.append("")
             continue
         built = value_expression(param.type, lookup=lookup, variant=variant, imports=imports, hint=param.name,
-                                 checks=checks)
+                                 checks=checks, bindings=bindings)
         if built is None:
             return None
         lines.append(f"{built.type_text} {param.name} = {built.text};")
@@ -260,12 +270,12 @@ def _input_variants(
     found: list[tuple[str, list[str]]] = []
     for compared in method.compared_literals:
         subject = compared.subject.split(".", 1)[0].split("(", 1)[0]
-        if subject not in params:
-            continue
+        if subject not in params or not base[params[subject][0]]:
+            continue  # not a parameter, or one a mock is handed
         index, param = params[subject]
         for value in _values_around(compared.literal, compared.operator, param):
             changed = list(base)
-            changed[index] = f"{param.type.text} {param.name} = {value};"
+            changed[index] = f"{base[index].split(' = ', 1)[0]} = {value};"  # declared as the base value is
             found.append((f"when{_camel(param.name)}Is{_title(value)}", changed))
     return found
 
