@@ -28,6 +28,7 @@ def class_header(
         type_parameters=type_parameter_names(node, source),
         extends=extends,
         implements=implements,
+        permits=_permits(node, source),
         nested=tuple(n_fqn for _, n_fqn, n_outer in scopes.types if n_outer == fqn),
         is_test=is_test,
         span=span_of(node),
@@ -85,6 +86,15 @@ def type_parameter_names(node: Node, source: SourceText) -> tuple[str, ...]:
         if ident is not None:
             names.append(source.text(ident))
     return tuple(names)
+
+
+def _permits(node: Node, source: SourceText) -> tuple[TypeRef, ...]:
+    """A sealed type's permitted subtypes, in the order its `permits` clause names them."""
+    clause = next((c for c in node.children if c.type == "permits"), None)
+    if clause is None:
+        return ()
+    return tuple(type_ref(t, source) for types in clause.named_children if types.type == "type_list"
+                 for t in types.named_children)
 
 
 def _supertypes(node: Node, source: SourceText) -> tuple[tuple[TypeRef, ...], tuple[TypeRef, ...]]:

@@ -110,7 +110,27 @@ class DependencyAnalyzer:
             value_types=tuple(values),
             existing_tests=tuple(self.tests_of(fqn)),
             unresolved=tuple(unresolved),
+            implementations=tuple(self.implementations_of(fqn)) if info.is_abstract else (),
         )
+
+    def implementations_of(self, fqn: str) -> list[str]:
+        """Production types extending or implementing `fqn`, directly or through other subtypes, that a test
+        can instantiate: classes that are not abstract, records and enums. Nearest first; a sealed type's
+        permitted subtypes in the order its `permits` clause lists them, the others by name."""
+        found: list[str] = []
+        seen = {fqn}
+        level = [fqn]
+        while level:
+            listed = [ref.fqn for info in map(self._info, level) if info is not None for ref in info.permits]
+            below = sorted({source for current in level for source, kind in self.graph.dependents(current)
+                            if kind in (EdgeKind.EXTENDS, EdgeKind.IMPLEMENTS) and source not in seen},
+                           key=lambda source: (listed.index(source) if source in listed else len(listed), source))
+            seen.update(below)
+            subtypes = [info for info in map(self._info, below) if info is not None and not info.is_test]
+            found += [info.fqn for info in subtypes if not info.is_abstract and info.kind is not TypeKind.ANNOTATION
+                      and "private" not in info.modifiers]
+            level = [info.fqn for info in subtypes]
+        return found
 
     def _collaborator(self, name: str, ref: TypeRef, via: Literal["constructor", "field", "setter"]) -> Collaborator:
         info = self._info(ref.fqn) if ref.in_repo else None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from junitbot.analysis.guards import null_checked, throws_when
 from junitbot.analysis.models import ComparedLiteral
 from junitbot.analysis.parser import Node
 from junitbot.analysis.source import SourceText
@@ -14,15 +15,18 @@ _LITERALS = {
     "decimal_floating_point_literal", "hex_floating_point_literal", "string_literal", "character_literal",
     "true", "false", "null_literal",
 }
-_LITERAL_METHODS = {"equals", "equalsIgnoreCase", "compareTo", "startsWith", "endsWith", "contains"}
+_LITERAL_METHODS = {"equals", "equalsIgnoreCase", "compareTo", "startsWith", "endsWith", "contains", "matches"}
+# `10 < x` reads `x > 10` with the subject on the left.
+_MIRRORED = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
 
 
 def compared_literals(
     compares: Sequence[Node], calls: Sequence[Node], cases: Sequence[Node], source: SourceText
 ) -> list[ComparedLiteral]:
-    """One member's literal comparisons, literal-argument calls and case labels, in that order."""
+    """One member's literal comparisons, literal-argument calls, null checks and case labels, in that order."""
     found = [_compared(n, source) for n in compares if _is_literal_comparison(n)]
     found.extend(_literal_call(c, source) for c in calls if _is_literal_call(c, source))
+    found.extend(_null_check(c) for c in calls if null_checked(c) is not None)
     found.extend(_case_label(n, source) for n in cases)
     return found
 
@@ -48,11 +52,13 @@ def _compared(node: Node, source: SourceText) -> ComparedLiteral:
     right = node.child_by_field_name("right")
     operator = node.child_by_field_name("operator")
     literal, subject = (right, left) if _is_literal(right) else (left, right)
+    written = operator.type if operator is not None else ""
     return ComparedLiteral(
         subject=source.compact(subject)[:80] if subject is not None else "",
-        operator=operator.type if operator is not None else "",
+        operator=written if literal is right else _MIRRORED.get(written, written),
         literal=source.text(literal),
         line=node.start_point[0] + 1,
+        throws_when=throws_when(node),
     )
 
 
@@ -83,7 +89,14 @@ def _literal_call(node: Node, source: SourceText) -> ComparedLiteral:
         operator=source.text(node.child_by_field_name("name")),
         literal=source.text(_literal_argument(node)),
         line=node.start_point[0] + 1,
+        throws_when=throws_when(node),
     )
+
+
+def _null_check(node: Node) -> ComparedLiteral:
+    """`Objects.requireNonNull(x, ..)` as the comparison it makes: it throws when `x == null`."""
+    return ComparedLiteral(subject=null_checked(node) or "", operator="==", literal="null",
+                           line=node.start_point[0] + 1, throws_when=True)
 
 
 def _case_label(node: Node, source: SourceText) -> ComparedLiteral:

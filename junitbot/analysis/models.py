@@ -97,12 +97,18 @@ class CallSite(Record):
 
 
 class ComparedLiteral(Record):
-    """A literal the code compares something against (`x > 10`, `s == null`, `case FOO`)."""
+    """A literal the code compares something against (`x > 10`, `s == null`, `case FOO`, `s.matches("[a-z]+")`).
+
+    The operator reads with the subject on the left (`10 < x` is recorded as `x > 10`). `throws_when` is
+    the comparison's value that makes the code throw (`if (x > 10) throw ...`: True; `checkArgument(x > 10)`:
+    False), None where it only branches.
+    """
 
     subject: str
     operator: str
     literal: str
     line: int
+    throws_when: bool | None = None
 
 
 class MethodInfo(Record):
@@ -146,6 +152,7 @@ class ClassInfo(Record):
     type_parameters: tuple[str, ...] = ()
     extends: tuple[TypeRef, ...] = ()
     implements: tuple[TypeRef, ...] = ()
+    permits: tuple[TypeRef, ...] = Field(default=(), description="a sealed type's permitted subtypes, as listed")
     fields: tuple[FieldInfo, ...] = ()
     constructors: tuple[MethodInfo, ...] = ()
     methods: tuple[MethodInfo, ...] = ()
@@ -393,6 +400,9 @@ class TestContext(Record):
     value_types: tuple[ValueType, ...]
     existing_tests: tuple[str, ...]
     unresolved: tuple[str, ...] = Field(default=(), description="types used but found neither in the repo nor the JDK")
+    implementations: tuple[str, ...] = Field(
+        default=(), description="for an interface or abstract class: the repo types a test can instantiate in its "
+                                "place (classes, records, enums), nearest subtypes first")
 
 
 class PathStep(Record):

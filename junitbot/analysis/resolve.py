@@ -220,6 +220,7 @@ def _resolve_class(info: ClassInfo, resolver: _Resolver) -> ClassInfo:
         "annotations": annotations(info.annotations),
         "extends": tuple(resolve_ref(t) for t in info.extends),
         "implements": tuple(resolve_ref(t) for t in info.implements),
+        "permits": tuple(resolve_ref(t) for t in info.permits),
         "fields": tuple(f.model_copy(update={"type": resolve_ref(f.type), "annotations": annotations(f.annotations)})
                         for f in info.fields),
         "constructors": tuple(method(m) for m in info.constructors),

@@ -81,6 +81,8 @@ class TestShell(Record):
     fields: tuple[str, ...] = ()
     subject_field: str | None = None
     subject_type: str | None = None
+    subject_class: str | None = Field(default=None, description="the implementation the subject field holds, "
+                                                                 "for an interface or abstract class")
     subject_annotations: tuple[str, ...] = ()
     set_up: tuple[str, ...] = ()
     tear_down: tuple[str, ...] = ()

@@ -130,6 +130,7 @@ class _RawDump(BaseModel):
     model_config = ConfigDict(frozen=True)
     classes: list[_RawClass]
     mismatched: list[str]
+    failed: list[str] = []
 
 
 def _parse_dump(text: str, classes: Sequence[str] | None) -> dict[str, ClassCoverage]:
@@ -142,6 +143,9 @@ def _parse_dump(text: str, classes: Sequence[str] | None) -> dict[str, ClassCove
             "coverage data does not match the class files of %s (recompiled after the run?); counted as missed",
             ", ".join(name.replace("/", ".") for name in dump.mismatched),
         )
+    if dump.failed:
+        logger.warning("JaCoCo could not read %s (a sealed type needs JaCoCo 0.8.7 or newer): not measured",
+                       ", ".join(dump.failed))
     coverage = {}
     for raw in dump.classes:
         fqn = raw.name.replace("/", ".")

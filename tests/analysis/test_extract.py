@@ -227,3 +227,11 @@ def test_interfaces_default_methods_and_constants() -> None:
     by_name = {m.name: m for m in policy.methods}
     assert "default" in by_name["apply"].modifiers and "static" in by_name["none"].modifiers
     assert not by_name["rate"].has_body
+
+
+def test_a_sealed_type_lists_its_permitted_subtypes_in_order() -> None:
+    facts = _facts("package a.b;\npublic sealed interface Shape<T> permits Square, Shape.Circle<T> {\n"
+                   "    record Circle<T>(T radius) implements Shape<T> {}\n}\n")
+    shape = _by_name(facts)["a.b.Shape"]
+    assert [ref.text for ref in shape.permits] == ["Square", "Shape.Circle<T>"]
+    assert "sealed" in shape.modifiers and _by_name(facts)["a.b.Shape.Circle"].permits == ()

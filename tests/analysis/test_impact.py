@@ -84,3 +84,17 @@ def test_unknown_and_ambiguous_names_list_the_closest(analyzer: DependencyAnalyz
     assert f"{DOMAIN}.Money" in caught.value.candidates
     assert analyzer.lookup("Money.Builder") == f"{DOMAIN}.Money.Builder"
     assert analyzer.lookup(f"{DOMAIN}.Order") == f"{DOMAIN}.Order"
+
+
+def test_context_of_an_abstract_type_names_what_a_test_can_instantiate(analyzer: DependencyAnalyzer) -> None:
+    # A sealed interface: its permitted records, in the order `permits` lists them.
+    assert analyzer.test_context_for(f"{DOMAIN}.Result").implementations == (f"{DOMAIN}.Result.Ok",
+                                                                            f"{DOMAIN}.Result.Err")
+    # Through the interfaces that extend it; records implement interfaces too.
+    assert analyzer.test_context_for(f"{PORT}.Repository").implementations == tuple(
+        f"com.acme.shop.infrastructure.InMemory{name}Repository" for name in ("Customer", "Order", "Product"))
+    assert analyzer.test_context_for(f"{DOMAIN}.DomainEvent").implementations == (
+        f"{DOMAIN}.OrderCancelled", f"{DOMAIN}.OrderPlaced")
+    # Lambdas only, and a concrete class: nothing to list.
+    assert analyzer.test_context_for(f"{DOMAIN}.DiscountPolicy").implementations == ()
+    assert analyzer.test_context_for(f"{DOMAIN}.Money").implementations == ()

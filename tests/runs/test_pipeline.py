@@ -146,3 +146,77 @@ def test_tests_follow_the_repo_s_assertion_style(make_java_repo: object) -> None
     assert 'assertThatThrownBy(() -> discount.apply(price, percent)).isInstanceOf(IllegalArgumentException.class)' \
            '.hasMessage("negative percent");' in source
     assert "assertEquals(" not in source
+
+
+RESULT = {
+    "src/main/java/demo/Result.java": (
+        "package demo;\n\npublic sealed interface Result<T> permits Ok, Err {\n\n"
+        "    default boolean isOk() {\n        return this instanceof Ok;\n    }\n\n"
+        "    default T orElse(T other) {\n"
+        "        if (this instanceof Ok<T> ok) {\n            return ok.value();\n        }\n"
+        "        return other;\n    }\n}\n"),
+    "src/main/java/demo/Ok.java": "package demo;\n\npublic record Ok<T>(T value) implements Result<T> {\n}\n",
+    "src/main/java/demo/Err.java": "package demo;\n\npublic record Err<T>(String message) implements Result<T> {\n}\n",
+}
+
+
+def test_a_sealed_interface_is_tested_through_each_permitted_record(make_java_repo: object) -> None:
+    repo = make_java_repo(RESULT)  # type: ignore[operator]
+    config = load_config(repo, environ={})
+    report = run_pipeline(repo, config, StateDir(repo / ".junitbot"), RunRequest(classes=("Result",)))
+    (result,) = report.results
+    assert result.status == "kept", result
+    source = (repo / "src/test/java/demo/ResultGeneratedTest.java").read_text()
+    assert "private Result<String> subject;" in source and 'subject = new Ok<>("text");' in source
+    # One scenario set per permitted subtype: the shell's Ok, and an Err built in the arrange step.
+    assert 'Result<String> err = new Err<>("text");' in source
+    assert {"isOk_onOk_returnsTrue", "isOk_onErr_returnsFalse"} <= set(result.kept)
+    assert any(name.startswith("orElse_onErr") for name in result.kept)
+    assert "var result = err.isOk();\n        // Assert\n        assertFalse(result);" in source
+
+
+VALUES = {
+    "src/main/java/demo/Sku.java": (
+        "package demo;\n\npublic record Sku(String code) {\n    public Sku {\n"
+        "        if (code == null || !code.matches(\"[A-Z]{3}-\\\\d{4}\")) {\n"
+        "            throw new IllegalArgumentException(\"bad sku: \" + code);\n        }\n    }\n}\n"),
+    "src/main/java/demo/Percent.java": (
+        "package demo;\n\npublic class Percent {\n    public Percent(int value) {\n"
+        "        if (value < 0 || value > 100) {\n"
+        "            throw new IllegalArgumentException(\"percent out of range: \" + value);\n        }\n    }\n}\n"),
+    "src/main/java/demo/Isbn.java": (
+        "package demo;\n\npublic record Isbn(String value) {\n    public Isbn {\n"
+        "        if (value == null || !value.matches(\"97[89]-\\\\d{10}\")) {\n"
+        "            throw new IllegalArgumentException(\"not an ISBN-13: \" + value);\n        }\n    }\n}\n"),
+    "src/main/java/demo/Shelf.java": (
+        "package demo;\n\nimport java.util.ArrayList;\nimport java.util.List;\n\npublic class Shelf {\n"
+        "    private final List<Isbn> books = new ArrayList<>();\n\n"
+        "    public int add(Isbn isbn) {\n        if (books.contains(isbn)) {\n            return books.size();\n"
+        "        }\n        books.add(isbn);\n        return books.size();\n    }\n}\n"),
+}
+
+
+def test_validating_constructors_are_tested_and_their_values_pass_them(make_java_repo: object) -> None:
+    repo = make_java_repo(VALUES)  # type: ignore[operator]
+    config = load_config(repo, environ={})
+    report = run_pipeline(repo, config, StateDir(repo / ".junitbot"),
+                          RunRequest(classes=("Sku", "Percent", "Isbn", "Shelf")))
+    results = {r.target: r for r in report.results}
+    assert all(r.status == "kept" for r in results.values()), results
+    sku = (repo / "src/test/java/demo/SkuGeneratedTest.java").read_text()
+    # A value the compact constructor accepts, and per check one it rejects, with the message it throws.
+    assert 'String code = "ABC-1234";\n        // Act\n        var result = new Sku(code);' in sku
+    assert 'assertEquals("ABC-1234", result.code());' in sku
+    assert "newSku_whenCodeIsNull_throwsIllegalArgument" in results["demo.Sku"].kept
+    assert 'assertEquals("bad sku: null", thrown.getMessage());' in sku
+    assert 'assertEquals("bad sku: text", thrown.getMessage());' in sku
+    assert (results["demo.Sku"].line_coverage, results["demo.Sku"].branch_coverage) == (1.0, 1.0)
+    # A class whose only behaviour is its constructor: both bounds rejected.
+    percent = (repo / "src/test/java/demo/PercentGeneratedTest.java").read_text()
+    assert 'assertEquals("percent out of range: -1", thrown.getMessage());' in percent
+    assert 'assertEquals("percent out of range: 101", thrown.getMessage());' in percent
+    # The pattern gives a value "text" is not: the Shelf's scenarios get past their arrange step.
+    shelf = (repo / "src/test/java/demo/ShelfGeneratedTest.java").read_text()
+    assert 'Isbn isbn = new Isbn("978-1234567890");' in shelf and "assertEquals(1, result);" in shelf
+    isbn = (repo / "src/test/java/demo/IsbnGeneratedTest.java").read_text()
+    assert 'String value = "978-1234567890";' in isbn and 'assertEquals("not an ISBN-13: text"' in isbn

@@ -104,6 +104,21 @@ def test_wrapper_agent_coverage_matches_jacoco(compiled: tuple[Path, Path], tmp_
     assert analyze_coverage(exec_file, [main], cache_dir=tmp_path / "cache") == coverage
 
 
+def test_a_class_this_jacoco_cannot_read_costs_only_itself(
+        compiled: tuple[Path, Path], tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    exec_file = _covered_run(compiled, tmp_path, ValidationSettings(), tmp_path / "work" / "jacoco.exec")
+    sealed = compile_java({"com/acme/school/Shape.java": (
+        "package com.acme.school;\npublic sealed interface Shape permits Shape.Square {\n"
+        "    record Square(int side) implements Shape {}\n    default int sides() { return 4; }\n}\n")},
+        tmp_path / "sealed")
+    classes = ["com.acme.school.Grade", "com.acme.school.Shape"]
+    coverage = analyze_coverage(exec_file, [compiled[0], sealed], cache_dir=tmp_path / "cache", classes=classes)
+    # Debian's JaCoCo 0.8.6 cannot read the sealed interface; Grade and the record are measured all the same.
+    assert coverage["com.acme.school.Grade"] == EXPECTED and "com.acme.school.Shape$Square" in coverage
+    if "com.acme.school.Shape" not in coverage:
+        assert "Shape.class" in caplog.text and "not measured" in caplog.text
+
+
 def test_shaded_agent_from_settings_is_used_as_is(compiled: tuple[Path, Path], tmp_path: Path) -> None:
     # Debian's org.jacoco.agent.jar embeds the shaded runtime agent, as upstream's does.
     with zipfile.ZipFile("/usr/share/java/org.jacoco.agent.jar") as outer:

@@ -11,11 +11,11 @@ import logging
 import shutil
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from junitbot.analysis import ClassInfo, CodeGraph, DependencyAnalyzer
+from junitbot.analysis import ClassInfo, CodeGraph, DependencyAnalyzer, MethodInfo
 from junitbot.config import JunitbotConfig
 from junitbot.errors import JunitbotError
 from junitbot.generation.imports import ImportSet
@@ -27,7 +27,13 @@ from junitbot.generation.template.assertions import assertj_statement, value_ass
 from junitbot.generation.template.observations import Observation
 from junitbot.generation.template.probe import ProbeClass, Scenario, probe_method, run_probes
 from junitbot.generation.template.scaffold import test_shell
-from junitbot.generation.template.scenarios import scenarios_for, testable_methods
+from junitbot.generation.template.scenarios import (
+    constructor_scenarios,
+    scenarios_for,
+    testable_constructors,
+    testable_methods,
+)
+from junitbot.generation.template.subtypes import Receiver, receivers
 from junitbot.state import StateDir
 from junitbot.validation import (
     Classpath,
@@ -58,6 +64,7 @@ class _Plan:
     scenarios: list[Scenario] = field(default_factory=list)
     methods: dict[str, str] = field(default_factory=dict)
     outcomes: set[tuple[str, str]] = field(default_factory=set)
+    receivers: list[Receiver] = field(default_factory=list)
     style: AssertionStyle = "junit"
     naming: NamingStyle = "underscore"
 
@@ -170,19 +177,13 @@ def _coverage_round(
         kept_names = {m.name for m in verdict.methods if m.kept}
         plan.methods = {name: text for name, text in plan.methods.items() if name in kept_names}
         missed = set(verdict.coverage.uncovered_lines) | set(verdict.coverage.partly_covered_lines)
-        receiver = plan.shell.subject_field or plan.imports.name(plan.info.fqn, package=plan.info.package)
-        mocks = {mock.name: mock.fqn for mock in plan.shell.mocks}
         for number, method in enumerate(testable_methods(plan.info)):
             span = method.span
             if span is None or not any(span.start_line <= line <= span.end_line for line in missed):
                 continue
-            is_static = "static" in method.modifiers
-            extra.setdefault(plan.target.fqn, []).extend(scenarios_for(
-                plan.info, method, mocks=mocks, lookup=graph.class_info, imports=plan.imports,
-                receiver=plan.imports.name(plan.info.fqn, package=plan.info.package) if is_static else receiver,
-                prefix=f"r{round_number}c{plans.index(plan)}m{number}",
-                limit=config.generation.max_scenarios_per_method, extra_variants=(2, 3),
-                instance=not is_static and bool(plan.shell.subject_field)))
+            extra.setdefault(plan.target.fqn, []).extend(_method_scenarios(
+                plan, method, lookup=graph.class_info, prefix=f"r{round_number}c{plans.index(plan)}m{number}",
+                limit=config.generation.max_scenarios_per_method, extra_variants=(2, 3)))
     if not extra:
         return validation, False
     observations, failed = probe.run(plans, extra)
@@ -258,19 +259,48 @@ def _plan(
         for member in _STATIC_IMPORTS[style]:
             imports.add_static(member)
         plan = _Plan(target=target, info=info, shell=shell, imports=imports, style=style, naming=naming)
-        receiver = shell.subject_field or imports.name(info.fqn, package=info.package)
+        if shell.subject_field is not None:
+            taken = {shell.subject_field, "result", "thrown", *(m.name for m in shell.mocks),
+                     *(p.name for m in testable_methods(info) for p in m.parameters)}
+            plan.receivers = receivers(
+                info, field_name=shell.subject_field, built=shell.subject_class, lookup=graph.class_info,
+                implementations=analyzer.test_context_for(info.fqn).implementations if info.is_abstract else (),
+                imports=imports, taken=taken)
         mocks = {mock.name: mock.fqn for mock in shell.mocks}
         for number, method in enumerate(testable_methods(info)):
-            is_static = "static" in method.modifiers
-            plan.scenarios += scenarios_for(
-                info, method, receiver=imports.name(info.fqn, package=info.package) if is_static else receiver,
-                mocks=mocks, lookup=graph.class_info, imports=imports, prefix=f"c{index}m{number}",
-                limit=config.generation.max_scenarios_per_method, instance=not is_static and bool(shell.subject_field))
+            plan.scenarios += _method_scenarios(plan, method, lookup=graph.class_info, prefix=f"c{index}m{number}",
+                                                limit=config.generation.max_scenarios_per_method)
+        for number, constructor in enumerate(testable_constructors(info)):
+            plan.scenarios += constructor_scenarios(
+                info, constructor, mocks=mocks, lookup=graph.class_info, imports=imports, prefix=f"c{index}k{number}",
+                limit=config.generation.max_scenarios_per_method)
         if plan.scenarios:
             plans.append(plan)
         else:
             skipped.append(Skip(target=target.fqn, reason="no public behaviour to exercise"))
     return plans, skipped
+
+
+def _method_scenarios(plan: _Plan, method: MethodInfo, *, lookup: Callable[[str], ClassInfo | None], prefix: str,
+                      limit: int, extra_variants: Sequence[int] = ()) -> list[Scenario]:
+    """A method's scenarios: on the class for a static one, else once per receiver (per implementation
+    of an abstract subject)."""
+    info, shell, imports = plan.info, plan.shell, plan.imports
+    mocks = {mock.name: mock.fqn for mock in shell.mocks}
+    static = "static" in method.modifiers
+    if static or not plan.receivers:
+        receiver = shell.subject_field if not static and shell.subject_field else imports.name(
+            info.fqn, package=info.package)
+        return scenarios_for(info, method, receiver=receiver, mocks=mocks, lookup=lookup, imports=imports,
+                             prefix=prefix, limit=limit, extra_variants=extra_variants,
+                             instance=not static and bool(shell.subject_field))
+    found: list[Scenario] = []
+    for number, each in enumerate(plan.receivers):
+        found += scenarios_for(info, method, receiver=each.name, mocks=mocks, lookup=lookup, imports=imports,
+                               prefix=f"{prefix}r{number}" if number else prefix, limit=limit,
+                               extra_variants=extra_variants, setup=each.arrange, title=each.title,
+                               bindings=each.bindings)
+    return found
 
 
 def _final_methods(
@@ -367,6 +397,8 @@ def _test_name(scenario: Scenario, observed: Observation, naming: NamingStyle) -
         outcome = "throws" + (simple[: -len("Exception")] if simple.endswith("Exception") else simple)
     elif observed.outcome == "void":
         outcome = "succeeds"
+    elif scenario.constructor:
+        outcome = "constructs"
     else:
         outcome = "returns" + _value_title(observed)
     return test_name([scenario.method, scenario.hint, outcome], naming)

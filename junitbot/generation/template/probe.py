@@ -41,6 +41,7 @@ class Scenario(Record):
     returns: str | None = None
     subject: str | None = None
     mocks: tuple[str, ...] = ()
+    constructor: bool = False
 
 
 def probe_method(scenario: Scenario) -> str:

@@ -3,7 +3,9 @@
 The shell lives in the subject's package, mocks every collaborator of the test context (`@Mock`
 fields, set up the way the classpath's Mockito allows) and builds the instance under test in
 `@BeforeEach`: through the injection constructor with mocks and built values, an enum constant, a
-record's canonical constructor, or, when constructors are private, a builder or static factory.
+record's canonical constructor, or, when constructors are private, a builder or static factory. An
+interface or abstract class with behaviour of its own (default or concrete methods) is instantiated
+through the first of its implementations (analysis `TestContext.implementations`) that can be built.
 """
 
 from __future__ import annotations
@@ -11,7 +13,16 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from junitbot.analysis import ClassInfo, Collaborator, MethodInfo, ParameterInfo, TestContext, TypeKind, TypeRef
+from junitbot.analysis import (
+    ClassInfo,
+    Collaborator,
+    ComparedLiteral,
+    MethodInfo,
+    ParameterInfo,
+    TestContext,
+    TypeKind,
+    TypeRef,
+)
 from junitbot.generation.imports import ImportSet
 from junitbot.generation.javatypes import (
     PRIMITIVES,
@@ -26,6 +37,8 @@ from junitbot.generation.javatypes import (
 from junitbot.generation.models import MockField, Skip, TestShell
 from junitbot.generation.template.access import ClassLookup, factories, is_inner
 from junitbot.generation.template.jdk_values import BOXES, COLLECTIONS, JDK_LITERALS, STRING_LIKE
+from junitbot.generation.template.scenarios import testable_constructors, testable_methods
+from junitbot.generation.template.subtypes import instantiable, subject_bindings, subject_type
 from junitbot.generation.template.values import value_expression
 from junitbot.validation import Frameworks
 
@@ -66,29 +79,43 @@ def test_shell(
 ) -> TestShell | Skip:
     """The class shell of a test of `subject`, or a Skip saying why it cannot be tested.
 
-    `concrete` is a concrete subtype to instantiate when `subject` is abstract or an interface.
+    `concrete` is a concrete subtype to instantiate when `subject` is abstract or an interface; without
+    it, the first of the context's implementations that can be built is.
     """
-    reason = skip_reason(subject, lookup=lookup, concrete=concrete)
+    targets: list[ClassInfo] = [concrete or subject]
+    if subject.is_abstract and concrete is None:
+        targets = [info for info in map(lookup, context.implementations)
+                   if info is not None and instantiable(info, lookup)]
+    reason = skip_reason(subject, lookup=lookup, concrete=concrete,
+                         implementations=tuple(t.fqn for t in targets if t is not subject))
     if reason is not None:
         return Skip(target=subject.fqn, reason=reason)
-    imports = ImportSet(subject.package, reserved=(test_class_name,), local=lambda fqn: lookup(fqn) is not None)
-    bindings = class_bindings(subject, None, {})
-    subject_type = java_type(class_ref(subject), name=_namer(imports, lookup), bindings=bindings)
-    shell = _Shell(imports)
-    instance = not _static_only(subject)
-    field_name = _subject_field(subject, context) if instance else None
-    if field_name is not None:
-        problem = _build_subject(shell, subject, concrete or subject, context, frameworks, lookup, field_name)
-        if problem is not None:
-            return Skip(target=subject.fqn, reason=problem)
-    if (shell.mocks or shell.uses_mockito) and frameworks.mockito is None:
-        return Skip(target=subject.fqn, reason="the test classpath has no Mockito to mock its collaborators")
-    return _finish(shell, subject, frameworks, test_class_name=test_class_name, header_comment=header_comment,
-                   subject_field=field_name, subject_type=subject_type if instance else None)
+    problem = ""
+    for target in targets:
+        imports = ImportSet(subject.package, reserved=(test_class_name,), local=lambda fqn: lookup(fqn) is not None)
+        bindings = class_bindings(subject, None, {}) if target is subject else subject_bindings(subject, target, lookup)
+        shell = _Shell(imports)
+        instance = not _static_only(subject)
+        field_name = _subject_field(subject, context) if instance else None
+        found = _build_subject(shell, subject, target, context, frameworks, lookup, field_name) if field_name else None
+        if found is None and (shell.mocks or shell.uses_mockito) and frameworks.mockito is None:
+            found = "the test classpath has no Mockito to mock its collaborators"
+        if found is not None:
+            problem = problem or found
+            continue
+        return _finish(shell, subject, frameworks, test_class_name=test_class_name, header_comment=header_comment,
+                       subject_field=field_name, subject_class=None if target is subject else target.fqn,
+                       subject_type=subject_type(subject, bindings, imports, lookup) if instance else None)
+    return Skip(target=subject.fqn, reason=problem)
 
 
-def skip_reason(subject: ClassInfo, *, lookup: ClassLookup, concrete: ClassInfo | None = None) -> str | None:
-    """Why no test of `subject` can be written, or None when one can (pending how to construct it)."""
+def skip_reason(subject: ClassInfo, *, lookup: ClassLookup, concrete: ClassInfo | None = None,
+                implementations: Sequence[str] = ()) -> str | None:
+    """Why no test of `subject` can be written, or None when one can (pending how to construct it).
+
+    An abstract `subject` is tested through `concrete` when given, else through one of `implementations`
+    (concrete subtypes a test can instantiate), and only for behaviour of its own.
+    """
     what = subject.kind.value
     if subject.kind is TypeKind.ANNOTATION:
         return "annotation type: it has no behaviour to test"
@@ -96,15 +123,19 @@ def skip_reason(subject: ClassInfo, *, lookup: ClassLookup, concrete: ClassInfo 
         return "private nested type: a test cannot reach it"
     if subject.is_abstract and concrete is None:
         kind = "interface" if subject.kind is TypeKind.INTERFACE else "abstract class"
-        return f"{kind} without a concrete subtype to instantiate"
+        if not implementations:
+            return f"{kind} without a concrete subtype to instantiate"
+        if not testable_methods(subject):
+            own = "default" if subject.kind is TypeKind.INTERFACE else "concrete"
+            return f"{kind} without {own} methods: its implementations hold its behaviour"
     if concrete is not None and (concrete.is_abstract or is_inner(concrete, lookup)):
         return f"the subtype given for {subject.name}, {concrete.name}, cannot be instantiated"
     if is_inner(subject, lookup):
         return f"inner class: constructing it needs an instance of {(subject.outer or '').rsplit('.', 1)[-1]}"
     if subject.kind is TypeKind.ENUM and not subject.enum_constants:
         return "enum without constants"
-    if not [m for m in subject.methods if "private" not in m.modifiers]:
-        return f"no public methods: the {what} has no behaviour to call"
+    if not [m for m in subject.methods if "private" not in m.modifiers] and not testable_constructors(subject):
+        return f"no public methods nor a validating constructor: the {what} has no behaviour to call"
     return None
 
 
@@ -136,7 +167,7 @@ def _subject_field(subject: ClassInfo, context: TestContext) -> str:
     caps = len(name) - len(name.lstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZ"))
     lead = caps - 1 if 1 < caps < len(name) else caps
     candidate = name[:lead].lower() + name[lead:] if lead else name
-    taken = {c.name for c in context.collaborators} | {"mocks"}
+    taken = {c.name for c in context.collaborators} | {"mocks", "result", "thrown"}  # locals the tests declare
     return "subject" if candidate in taken or candidate in _JAVA_KEYWORDS else candidate
 
 
@@ -159,7 +190,8 @@ def _build_subject(shell: _Shell, subject: ClassInfo, target: ClassInfo, context
         return None
     params = constructor.parameters if constructor is not None else target.record_components
     inputs = _Inputs(context, mocked, frameworks, lookup, own=target is subject)
-    arguments, failed = _arguments(shell, params, inputs, class_bindings(target, None, {}))
+    checks = constructor.compared_literals if constructor is not None else ()
+    arguments, failed = _arguments(shell, params, inputs, class_bindings(target, None, {}), checks)
     if failed is not None:
         return f"cannot build constructor parameter {failed.name} ({failed.type.text}) nor mock it"
     new = f"new {_name(shell, target, lookup)}{'<>' if is_generic(target) else ''}"
@@ -187,11 +219,12 @@ class _Inputs:
     own: bool = False
 
 
-def _arguments(shell: _Shell, params: Sequence[ParameterInfo], inputs: _Inputs,
-               bindings: dict[str, TypeRef]) -> tuple[str, ParameterInfo | None]:
+def _arguments(shell: _Shell, params: Sequence[ParameterInfo], inputs: _Inputs, bindings: dict[str, TypeRef],
+               checks: Sequence[ComparedLiteral] = ()) -> tuple[str, ParameterInfo | None]:
     """Arguments for a parameter list (none for varargs), or the parameter that could not be given one.
 
-    On failure the shell's imports and notes are left as they were, so a later attempt starts clean.
+    Built values pass the member's `checks` where the literals it compares against tell how. On failure
+    the shell's imports and notes are left as they were, so a later attempt starts clean.
     """
     saved, notes, uses_mockito = shell.imports.fork(), len(shell.notes), shell.uses_mockito
     texts: list[str] = []
@@ -199,7 +232,7 @@ def _arguments(shell: _Shell, params: Sequence[ParameterInfo], inputs: _Inputs,
         if param.varargs:
             continue
         argument = _collaborator_argument(inputs, param) or _value_or_mock(
-            shell, param.type, param.name, inputs.lookup, inputs.frameworks, bindings)
+            shell, param.type, param.name, inputs.lookup, inputs.frameworks, bindings, checks)
         if argument is None:
             shell.imports.adopt(saved)
             del shell.notes[notes:]
@@ -220,7 +253,7 @@ def _build_without_constructor(shell: _Shell, target: ClassInfo, inputs: _Inputs
             return None
     methods = factories(target, package=target.package)
     for method in methods:
-        arguments, failed = _arguments(shell, method.parameters, inputs, bindings)
+        arguments, failed = _arguments(shell, method.parameters, inputs, bindings, method.compared_literals)
         if failed is None:
             shell.set_up.append(f"{field_name} = {_name(shell, target, lookup)}.{method.name}({arguments});")
             return None
@@ -298,8 +331,8 @@ def _field_note(collaborator: Collaborator) -> str:
 
 
 def _value_or_mock(shell: _Shell, ref: TypeRef, hint: str, lookup: ClassLookup, frameworks: Frameworks,
-                   bindings: dict[str, TypeRef]) -> str | None:
-    built = value_expression(ref, lookup=lookup, imports=shell.imports, hint=hint, bindings=bindings)
+                   bindings: dict[str, TypeRef], checks: Sequence[ComparedLiteral] = ()) -> str | None:
+    built = value_expression(ref, lookup=lookup, imports=shell.imports, hint=hint, bindings=bindings, checks=checks)
     if built is not None:
         return built.text
     if not _mockable(ref, lookup, frameworks):
@@ -333,7 +366,7 @@ def _name(shell: _Shell, info: ClassInfo, lookup: ClassLookup) -> str:
 
 
 def _finish(shell: _Shell, subject: ClassInfo, frameworks: Frameworks, *, test_class_name: str, header_comment: str,
-            subject_field: str | None, subject_type: str | None) -> TestShell:
+            subject_field: str | None, subject_type: str | None, subject_class: str | None) -> TestShell:
     imports = shell.imports
     annotations: list[str] = []
     set_up: list[str] = []
@@ -366,7 +399,8 @@ def _finish(shell: _Shell, subject: ClassInfo, frameworks: Frameworks, *, test_c
         target=subject.fqn, package=subject.package, class_name=test_class_name, header_comment=header_comment,
         imports=imports.imports, static_imports=imports.static_imports, claims=imports.claims,
         class_annotations=tuple(annotations), mocks=tuple(shell.mocks), fields=tuple(fields),
-        subject_field=subject_field, subject_type=subject_type, subject_annotations=tuple(shell.subject_annotations),
+        subject_field=subject_field, subject_type=subject_type, subject_class=subject_class,
+        subject_annotations=tuple(shell.subject_annotations),
         set_up=tuple(set_up), tear_down=tuple(tear_down), tear_down_throws=bool(tear_down), mock_setup=setup,
         notes=tuple(shell.notes), **names,
     )

@@ -1,8 +1,10 @@
-"""Scenarios per method: inputs and collaborator answers chosen to take the method's branches (pure).
+"""Scenarios per method and validating constructor: inputs and mock answers chosen to take its branches (pure).
 
 From the method's own facts: every collaborator call answered with a built value (the path most code
 is written for), then each answer withheld or failing, values on both sides of the constants the code
 compares against, null where it checks for null, each enum constant a switch names, empty values.
+A constructor that validates its arguments gets values its checks accept, then for each check one
+value it rejects (null, a string its pattern does not match, the bound a comparison excludes).
 """
 
 from __future__ import annotations
@@ -11,9 +13,11 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from junitbot.analysis import CallSite, ClassInfo, MethodInfo, ParameterInfo
+from junitbot.analysis import CallSite, ClassInfo, ComparedLiteral, MethodInfo, ParameterInfo, TypeKind, TypeRef
 from junitbot.generation.imports import ImportSet
+from junitbot.generation.javatypes import is_generic
 from junitbot.generation.template.assertions import find_method, matcher_for
+from junitbot.generation.template.constraints import rejected_values
 from junitbot.generation.template.probe import Scenario
 from junitbot.generation.template.values import value_expression
 
@@ -21,6 +25,7 @@ ClassLookup = Callable[[str], ClassInfo | None]
 _SKIPPED_METHODS = frozenset({"equals", "hashCode", "toString", "main", "finalize", "clone"})
 # What value_expression's variants are (0 ordinary, 1 empty or zero, 2 negative, 3 boundary).
 _VARIANT_TITLES = {2: "NegativeValues", 3: "BoundaryValues"}
+_BLANKS = {'""': "Empty", '" "': "Blank"}
 _NUMERIC = frozenset({"int", "long", "short", "byte", "double", "float", "Integer", "Long", "Short", "Double"})
 
 
@@ -55,6 +60,68 @@ def testable_methods(subject: ClassInfo) -> list[MethodInfo]:
             if m.has_body and m.synthetic is None and "private" not in m.modifiers and m.name not in _SKIPPED_METHODS]
 
 
+def testable_constructors(subject: ClassInfo) -> list[MethodInfo]:
+    """Constructors a test should call itself: declared, not private, of a class or record a test can
+    instantiate, and validating (a check that throws, or an exception it creates)."""
+    if subject.kind not in (TypeKind.CLASS, TypeKind.RECORD) or subject.is_abstract or subject.is_inner:
+        return []
+    return [c for c in subject.constructors
+            if c.has_body and c.synthetic is None and "private" not in c.modifiers and _validates(c)]
+
+
+def _validates(constructor: MethodInfo) -> bool:
+    return any(c.throws_when is not None for c in constructor.compared_literals) or any(
+        t.name.endswith(("Exception", "Error")) for t in constructor.creates)
+
+
+def constructor_scenarios(
+    subject: ClassInfo,
+    constructor: MethodInfo,
+    *,
+    mocks: Mapping[str, str | None],
+    lookup: ClassLookup,
+    imports: ImportSet,
+    prefix: str,
+    limit: int,
+) -> list[Scenario]:
+    """Up to `limit` scenarios calling a validating constructor: arguments its checks accept, then per
+    check one argument it rejects, the values around the literals it compares with, and empty values.
+
+    A parameter named like one of the shell's mocks (`mocks`) is handed that mock.
+    """
+    params = constructor.parameters
+    checks = constructor.compared_literals
+    base = _arguments(params, lookup=lookup, imports=imports, variant=0, checks=checks, given=mocks)
+    if base is None:
+        return []
+    variants: list[tuple[str, list[str]]] = [("", base)]
+    for index, param in enumerate(params):
+        if param.name in mocks:
+            continue
+        first = base[index].split(" = ", 1)[1].rstrip(";")
+        for value in rejected_values(param.type, param.name, checks, first=first):
+            changed = list(base)
+            changed[index] = f"{base[index].split(' = ', 1)[0]} = {value};"
+            variants.append((f"when{_camel(param.name)}Is{_title(value)}", changed))
+    variants += _input_variants(constructor, base, lookup, imports)
+    empty = _arguments(params, lookup=lookup, imports=imports, variant=1, given=mocks)
+    if empty is not None:
+        variants.append(("withEmptyValues", empty))
+    name = imports.name(subject.fqn, package=subject.package)
+    call = f"new {name}{'<>' if is_generic(subject) else ''}({', '.join(p.name for p in params)})"
+    scenarios: list[Scenario] = []
+    seen: set[tuple[str, ...]] = set()
+    for hint, values in variants:
+        arrange = tuple(line for line in values if line)
+        if arrange in seen or len(scenarios) >= limit:
+            continue
+        seen.add(arrange)
+        scenarios.append(Scenario(id=f"{prefix}_{len(scenarios)}", method=f"new{subject.name}", hint=hint,
+                                  arrange=arrange, call=call, returns=subject.fqn, mocks=tuple(mocks),
+                                  constructor=True))
+    return scenarios
+
+
 def scenarios_for(
     subject: ClassInfo,
     method: MethodInfo,
@@ -67,13 +134,18 @@ def scenarios_for(
     limit: int,
     extra_variants: Sequence[int] = (),
     instance: bool = True,
+    setup: Sequence[str] = (),
+    title: str = "",
+    bindings: Mapping[str, TypeRef] | None = None,
 ) -> list[Scenario]:
     """Up to `limit` scenarios for one method; `mocks` maps mock field names to their types' FQNs.
 
     `extra_variants` (coverage feedback rounds) add arguments built with further value variants:
-    negative, boundary and other values, with and without collaborator answers.
+    negative, boundary and other values, with and without collaborator answers. `setup` opens every
+    scenario's arrange step (a local `receiver` built there), `title` leads each hint (`onErr`), and
+    `bindings` say what the receiver's type variables are.
     """
-    args = _arguments(method.parameters, lookup=lookup, imports=imports, variant=0)
+    args = _arguments(method.parameters, lookup=lookup, imports=imports, variant=0, bindings=bindings)
     if args is None:
         return []
     stubs = _stubs(reachable_calls(subject, method), mocks=mocks, lookup=lookup, imports=imports)
@@ -90,13 +162,13 @@ def scenarios_for(
     if stubs:
         variants.append((f"when{stubs[0].title}Fails", [stubs[0].failure(), *answers[1:]], args))
     variants += [(hint, answers, changed) for hint, changed in _input_variants(method, args, lookup, imports)]
-    empty = _arguments(method.parameters, lookup=lookup, imports=imports, variant=1)
+    empty = _arguments(method.parameters, lookup=lookup, imports=imports, variant=1, bindings=bindings)
     if empty is not None and empty != args:
         variants.append(("withEmptyValues", answers, empty))
     if extra_variants:
         variants = []  # a feedback round tries only what the first round did not
     for variant in extra_variants:
-        other = _arguments(method.parameters, lookup=lookup, imports=imports, variant=variant)
+        other = _arguments(method.parameters, lookup=lookup, imports=imports, variant=variant, bindings=bindings)
         if other is not None and other != args:
             title = _VARIANT_TITLES.get(variant, f"Values{variant}")
             variants.append((f"with{title}", answers, other))
@@ -109,11 +181,15 @@ def scenarios_for(
         if key in seen or len(scenarios) >= limit:
             continue
         seen.add(key)
-        scenarios.append(Scenario(id=f"{prefix}_{len(scenarios)}", method=method.name, hint=hint,
-                                  arrange=(*values, *arranged), call=call, returns_void=returns_void,
+        scenarios.append(Scenario(id=f"{prefix}_{len(scenarios)}", method=method.name, hint=_lead(title, hint),
+                                  arrange=(*setup, *values, *arranged), call=call, returns_void=returns_void,
                                   returns=method.return_type.fqn if method.return_type else None,
                                   subject=receiver if instance else None, mocks=tuple(mocks)))
     return scenarios
+
+
+def _lead(title: str, hint: str) -> str:
+    return title + _camel(hint) if title else hint
 
 
 def reachable_calls(subject: ClassInfo, method: MethodInfo) -> list[CallSite]:
@@ -137,12 +213,22 @@ def reachable_calls(subject: ClassInfo, method: MethodInfo) -> list[CallSite]:
 
 
 def _arguments(
-    params: Sequence[ParameterInfo], *, lookup: ClassLookup, imports: ImportSet, variant: int
+    params: Sequence[ParameterInfo], *, lookup: ClassLookup, imports: ImportSet, variant: int,
+    checks: Sequence[ComparedLiteral] = (), given: Mapping[str, object] | None = None,
+    bindings: Mapping[str, TypeRef] | None = None,
 ) -> list[str] | None:
-    """Local declarations for the method's parameters; None when one cannot be built or mocked."""
+    """Local declarations for the parameters; None when one cannot be built or mocked.
+
+    Values pass `checks` where they can; a parameter in `given` (a mock field of that name) gets an empty
+    line, so the list stays aligned with the parameters.
+    """
     lines = []
     for param in params:
-        built = value_expression(param.type, lookup=lookup, variant=variant, imports=imports, hint=param.name)
+        if given is not None and param.name in given:
+            lines.append("")
+            continue
+        built = value_expression(param.type, lookup=lookup, variant=variant, imports=imports, hint=param.name,
+                                 checks=checks, bindings=bindings)
         if built is None:
             return None
         lines.append(f"{built.type_text} {param.name} = {built.text};")
@@ -184,12 +270,12 @@ def _input_variants(
     found: list[tuple[str, list[str]]] = []
     for compared in method.compared_literals:
         subject = compared.subject.split(".", 1)[0].split("(", 1)[0]
-        if subject not in params:
-            continue
+        if subject not in params or not base[params[subject][0]]:
+            continue  # not a parameter, or one a mock is handed
         index, param = params[subject]
         for value in _values_around(compared.literal, compared.operator, param):
             changed = list(base)
-            changed[index] = f"{param.type.text} {param.name} = {value};"
+            changed[index] = f"{base[index].split(' = ', 1)[0]} = {value};"  # declared as the base value is
             found.append((f"when{_camel(param.name)}Is{_title(value)}", changed))
     return found
 
@@ -204,8 +290,8 @@ def _values_around(literal: str, operator: str, param: ParameterInfo) -> list[st
         number = int(literal.rstrip("lL"))
         suffix = "L" if type_text in ("long", "Long") else ""
         return [f"{v}{suffix}" for v in (number, number + 1, number - 1)]
-    if type_text == "String" and literal.startswith('"'):
-        return [literal]
+    if type_text == "String" and literal.startswith('"') and operator != "matches":
+        return [literal]  # a pattern is no value: constructor scenarios build matching and other strings
     return []
 
 
@@ -215,5 +301,10 @@ def _camel(text: str) -> str:
 
 def _title(value: str) -> str:
     """A Java-identifier-safe rendering of a value for a test name: `-1` → `Minus1`, `"x y"` → `XY`."""
+    if value in _BLANKS:
+        return _BLANKS[value]
     words = re.findall(r"[A-Za-z0-9]+", value.rsplit(".", 1)[-1].replace("-", "minus "))
     return "".join(_camel(w) for w in words) or "Value"
+
+
+testable_constructors.__test__ = False  # type: ignore[attr-defined]  # pytest must not collect it where tests import it

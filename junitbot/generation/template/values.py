@@ -10,7 +10,9 @@ Strategies, in the order they are tried:
 
 `variant` picks among the values of a type: 0 is the ordinary value constructors accept (1, "text",
 an enum's first constant), 1 the empty or zero one, further variants negative and boundary values.
-Records, builders, constructors and factories hand the variant on to their parts. `depth` bounds how
+Records, builders, constructors and factories hand the variant on to their parts, and where a record's
+compact constructor, a constructor or a factory checks a parameter against literals or a pattern
+(`code.matches("[A-Z]{3}-\\d{4}")`), that part gets a value the check accepts (constraints). `depth` bounds how
 many repo types are built inside one another; containers and literals do not count. `None` means
 nothing legal could be built: the caller mocks the type where mocking is legal.
 """
@@ -20,7 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 
-from junitbot.analysis import ClassInfo, MethodInfo, ParameterInfo, TypeKind, TypeRef
+from junitbot.analysis import ClassInfo, ComparedLiteral, MethodInfo, ParameterInfo, TypeKind, TypeRef
 from junitbot.generation.imports import ImportSet
 from junitbot.generation.javatypes import (
     PRIMITIVES,
@@ -40,6 +42,7 @@ from junitbot.generation.javatypes import (
 from junitbot.generation.literals import java_string
 from junitbot.generation.models import ValueExpr, ValueStrategy
 from junitbot.generation.template.access import ClassLookup, accessible, factories, is_inner, visible
+from junitbot.generation.template.constraints import accepted_value
 from junitbot.generation.template.jdk_values import (
     BOXES,
     COLLECTIONS,
@@ -64,15 +67,19 @@ def value_expression(
     imports: ImportSet,
     hint: str | None = None,
     bindings: Mapping[str, TypeRef] | None = None,
+    checks: Sequence[ComparedLiteral] = (),
 ) -> ValueExpr | None:
     """A Java expression building a value of `ref`, or None when nothing legal can be built.
 
     `lookup` finds repo classes by FQN; names are written as `imports` decides (and added to it only
     when a value is built). `hint` is the parameter or field name, which picks plausible strings
     (`email` → an e-mail address); `bindings` say what type variables stand for (String otherwise).
+    `checks` are the comparisons the receiving constructor or method makes (those on `hint` count): the
+    value is one they accept where the mined literals and patterns give one.
     """
     builder = _Builder(lookup, imports)
-    built = builder.value(ref, variant=variant, depth=depth, hint=hint, bindings=dict(bindings or {}))
+    built = builder.value(ref, variant=variant, depth=depth, hint=hint, bindings=dict(bindings or {}),
+                          checks=checks)
     if built is None:
         return None
     return ValueExpr(text=built.text, type_text=built.type_text, strategy=built.strategy,
@@ -116,8 +123,14 @@ class _Builder:
             self.used |= trial.used
         return built
 
-    def value(self, ref: TypeRef, *, variant: int, depth: int, hint: str | None, bindings: Bindings) -> _Built | None:
-        return self.attempt(lambda b: b._dispatch(ref, variant, depth, hint, bindings))
+    def value(self, ref: TypeRef, *, variant: int, depth: int, hint: str | None, bindings: Bindings,
+              checks: Sequence[ComparedLiteral] = ()) -> _Built | None:
+        built = self.attempt(lambda b: b._dispatch(ref, variant, depth, hint, bindings))
+        if built is None or not checks or hint is None:
+            return built
+        bound = bind(ref, bindings)[0] if is_type_variable(ref, bindings) else ref
+        accepted = accepted_value(bound, hint, checks, first=built.text)
+        return built if accepted is None else _Built(accepted, built.type_text, "literal")
 
     def name(self, fqn: str, in_repo: bool = False) -> str:
         info = self.lookup(fqn) if in_repo else None
@@ -292,18 +305,20 @@ class _Builder:
         return _Built(f"{written}.{info.enum_constants[variant % len(info.enum_constants)]}", written, "enum")
 
     def _record(self, info: ClassInfo, variant: int, depth: int, local: Bindings) -> _Built | None:
-        arguments = self.arguments(info.record_components, variant, depth, local)
+        arguments = self.arguments(info.record_components, variant, depth, local, _canonical_checks(info))
         if arguments is None:
             return None
         return _Built(f"{self._new(info)}({arguments})", self._type(info, local), "record")
 
-    def arguments(self, params: Sequence[ParameterInfo], variant: int, depth: int, local: Bindings) -> str | None:
-        """Arguments for a parameter list; a trailing varargs parameter gets none."""
+    def arguments(self, params: Sequence[ParameterInfo], variant: int, depth: int, local: Bindings,
+                  checks: Sequence[ComparedLiteral] = ()) -> str | None:
+        """Arguments for a parameter list, accepted by the member's `checks`; a trailing varargs gets none."""
         texts = []
         for param in params:
             if param.varargs:
                 continue
-            built = self.value(param.type, variant=variant, depth=depth, hint=param.name, bindings=local)
+            built = self.value(param.type, variant=variant, depth=depth, hint=param.name, bindings=local,
+                               checks=checks)
             if built is None:
                 return None
             texts.append(built.text)
@@ -350,8 +365,8 @@ class _Builder:
         usable = [c for c in info.constructors if self.accessible(c, info)
                   and all(resolved_fqn(p.type) != info.fqn for p in c.parameters)]
         for constructor in sorted(usable, key=lambda c: -len(c.parameters)):
-            def build(b: _Builder, params: Sequence[ParameterInfo] = constructor.parameters) -> _Built | None:
-                arguments = b.arguments(params, variant, depth, local)
+            def build(b: _Builder, c: MethodInfo = constructor) -> _Built | None:
+                arguments = b.arguments(c.parameters, variant, depth, local, c.compared_literals)
                 return None if arguments is None else _Built(f"{b._new(info)}({arguments})", b._type(info, local),
                                                              "constructor")
             built = self.attempt(build)
@@ -362,7 +377,7 @@ class _Builder:
     def _via_factory(self, info: ClassInfo, variant: int, depth: int, local: Bindings) -> _Built | None:
         for method in factories(info, package=self.imports.package):
             def build(b: _Builder, m: MethodInfo = method) -> _Built | None:
-                arguments = b.arguments(m.parameters, variant, depth, local)
+                arguments = b.arguments(m.parameters, variant, depth, local, m.compared_literals)
                 if arguments is None:
                     return None
                 return _Built(f"{b.name(info.fqn, True)}.{m.name}({arguments})", b._type(info, local), "factory")
@@ -370,6 +385,14 @@ class _Builder:
             if built is not None:
                 return built
         return None
+
+
+def _canonical_checks(info: ClassInfo) -> tuple[ComparedLiteral, ...]:
+    """What a record's declared canonical (often compact) constructor checks; nothing for the compiler's own."""
+    names = [c.name for c in info.record_components]
+    canonical = next((c for c in info.constructors if c.synthetic is None and [p.name for p in c.parameters] == names),
+                     None)
+    return canonical.compared_literals if canonical is not None else ()
 
 
 def _type_key(fqn: str, bindings: Bindings) -> str:

@@ -3,7 +3,9 @@
  *
  * Usage: java -cp <this dir>:org.jacoco.core.jar:asm*.jar CoverageDump EXEC_FILE PATH...
  * PATH: class directories, jars or single class files, analysed against EXEC_FILE's probes.
- * Uses only JaCoCo's public analysis API, so the figures are JaCoCo's own.
+ * Uses only JaCoCo's public analysis API, so the figures are JaCoCo's own. A class file this JaCoCo
+ * cannot read (a sealed type's PermittedSubclasses before JaCoCo 0.8.7) is listed under "failed"
+ * and the others are still analysed.
  */
 
 import java.io.File;
@@ -11,6 +13,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
@@ -37,8 +40,9 @@ public final class CoverageDump {
         loader.load(new File(args[0]));
         CoverageBuilder builder = new CoverageBuilder();
         Analyzer analyzer = new Analyzer(loader.getExecutionDataStore(), builder);
+        List<String> failed = new ArrayList<>();
         for (int i = 1; i < args.length; i++) {
-            analyzer.analyzeAll(new File(args[i]));
+            analyze(analyzer, new File(args[i]), failed);
         }
         StringBuilder out = new StringBuilder();
         out.append("{\"classes\":[");
@@ -57,10 +61,35 @@ public final class CoverageDump {
             }
             appendString(out, mismatched.get(i).getName());
         }
+        out.append("],\"failed\":[");
+        for (int i = 0; i < failed.size(); i++) {
+            if (i > 0) {
+                out.append(',');
+            }
+            appendString(out, failed.get(i));
+        }
         out.append("]}\n");
         PrintStream stdout = new PrintStream(System.out, false, StandardCharsets.UTF_8);
         stdout.print(out);
         stdout.flush();
+    }
+
+    private static void analyze(Analyzer analyzer, File file, List<String> failed) {
+        if (file.isDirectory()) {
+            File[] children = file.listFiles();
+            if (children != null) {
+                Arrays.sort(children);
+                for (File child : children) {
+                    analyze(analyzer, child, failed);
+                }
+            }
+            return;
+        }
+        try {
+            analyzer.analyzeAll(file);
+        } catch (IOException | RuntimeException e) {
+            failed.add(file.getPath());
+        }
     }
 
     private static List<IClassCoverage> sorted(Collection<IClassCoverage> classes) {

@@ -9,7 +9,7 @@ import pytest
 from junitbot.analysis import TypeRef
 from junitbot.generation import ImportSet, ValueExpr
 from junitbot.generation.template import string_value, value_expression
-from tests.generation.conftest import Indexed, copy_shop, index
+from tests.generation.conftest import Indexed, copy_shop, index, write_files
 
 SHOP = "com.acme.shop"
 EDGE = "com.example.edge"
@@ -26,11 +26,54 @@ def repo(fqn: str, *arguments: TypeRef) -> TypeRef:
 
 
 STRING = jdk("String", "java.lang.String")
+CATALOG = "com.acme.catalog"
+# Value objects whose constructors reject the builder's ordinary values ("text", 1).
+VALIDATING = {
+    "src/main/java/com/acme/catalog/Isbn.java": r"""package com.acme.catalog;
+public record Isbn(String value) {
+    public Isbn {
+        if (value == null || !value.matches("97[89]-\\d{10}")) {
+            throw new IllegalArgumentException("not an ISBN-13: " + value);
+        }
+    }
+}
+""",
+    "src/main/java/com/acme/catalog/Age.java": """package com.acme.catalog;
+public final class Age {
+    private final int years;
+    public Age(int years) {
+        if (years < 18) throw new IllegalArgumentException("adults only");
+        this.years = years;
+    }
+    public int years() { return years; }
+}
+""",
+    "src/main/java/com/acme/catalog/Slug.java": """package com.acme.catalog;
+public final class Slug {
+    private final String text;
+    private Slug(String text) { this.text = text; }
+    public static Slug of(String text) {
+        if (!text.startsWith("/")) throw new IllegalArgumentException("a slug starts with /");
+        return new Slug(text);
+    }
+}
+""",
+    "src/main/java/com/acme/catalog/Book.java": """package com.acme.catalog;
+public record Book(Isbn isbn, Age minimumAge, Slug slug) {}
+""",
+}
 
 
 @pytest.fixture(scope="module")
 def shop(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Indexed]:
     yield from index(copy_shop(tmp_path_factory.mktemp("values") / "shop"), use_git=False)
+
+
+@pytest.fixture(scope="module")
+def catalog(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Indexed]:
+    root = tmp_path_factory.mktemp("values") / "catalog"
+    write_files(root, VALIDATING)
+    yield from index(root, use_git=False)
 
 
 def build(indexed: Indexed, ref: TypeRef, package: str = f"{SHOP}.application", **options: object) -> ValueExpr:
@@ -177,3 +220,14 @@ def test_imports_avoid_clashes_between_simple_names(shop: Indexed) -> None:
     assert shop_currency is not None and jdk_currency is not None
     assert (shop_currency.text, jdk_currency.text) == ("Currency.EUR", 'java.util.Currency.getInstance("EUR")')
     assert jdk_currency.type_text == "java.util.Currency" and jdk_currency.imports == ()
+
+
+def test_parts_pass_the_checks_of_the_constructors_and_factories_that_take_them(catalog: Indexed) -> None:
+    book = build(catalog, repo(f"{CATALOG}.Book"), CATALOG)
+    assert book.text == 'new Book(new Isbn("978-1234567890"), new Age(18), Slug.of("/text"))'
+    # The checks hold for every variant; a value a check rejects is not built.
+    assert build(catalog, repo(f"{CATALOG}.Isbn"), CATALOG, variant=1).text == 'new Isbn("978-1234567890")'
+    checks = catalog.info(f"{CATALOG}.Age").constructors[0].compared_literals
+    years = TypeRef(text="int", name="int")
+    assert build(catalog, years, CATALOG, hint="years", checks=checks).text == "18"
+    assert build(catalog, years, CATALOG, hint="other", checks=checks).text == "1"  # checks on another name

@@ -1,0 +1,111 @@
+"""Scenarios of validating constructors on real Java: which constructors get them, and the arguments each tries."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from junitbot.generation import ImportSet
+from junitbot.generation.template.scenarios import constructor_scenarios, testable_constructors
+from tests.generation.conftest import Indexed, index, write_files
+
+PACKAGE = "com.acme.catalog"
+_DIR = "src/main/java/com/acme/catalog"
+SOURCES = {
+    f"{_DIR}/Sku.java": r"""package com.acme.catalog;
+public record Sku(String code) {
+    public Sku {
+        if (code == null || !code.matches("[A-Z]{3}-\\d{4}")) {
+            throw new IllegalArgumentException("bad sku: " + code);
+        }
+    }
+}
+""",
+    f"{_DIR}/Percent.java": """package com.acme.catalog;
+public class Percent {
+    public Percent(int value) {
+        if (value < 0 || value > 100) throw new IllegalArgumentException("out of range: " + value);
+    }
+}
+""",
+    f"{_DIR}/Stock.java": """package com.acme.catalog;
+import java.util.Objects;
+public class Stock {
+    private final Warehouse warehouse;
+    private final int units;
+    public Stock(Warehouse warehouse, int units) {
+        this.warehouse = Objects.requireNonNull(warehouse, "warehouse");
+        if (units < 0) throw new IllegalArgumentException("negative units");
+        this.units = units;
+    }
+    public int units() { return units; }
+}
+""",
+    f"{_DIR}/Warehouse.java": """package com.acme.catalog;
+public interface Warehouse { int free(); }
+""",
+    f"{_DIR}/Plain.java": """package com.acme.catalog;
+public class Plain {
+    private final int size;
+    public Plain(int size) { this.size = size; }
+    private Plain(String size) { if (size == null) throw new IllegalArgumentException(); this.size = 0; }
+    public int size() { return size; }
+}
+""",
+    f"{_DIR}/Point.java": "package com.acme.catalog;\npublic record Point(int x, int y) {}\n",
+}
+
+
+@pytest.fixture(scope="module")
+def catalog(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Indexed]:
+    root = tmp_path_factory.mktemp("scenarios") / "catalog"
+    write_files(root, SOURCES)
+    yield from index(root, use_git=False)
+
+
+def _scenarios(catalog: Indexed, name: str,
+               mocks: dict[str, str | None] | None = None) -> list[tuple[str, tuple[str, ...]]]:
+    info = catalog.info(f"{PACKAGE}.{name}")
+    (constructor,) = testable_constructors(info)
+    found = constructor_scenarios(info, constructor, mocks=mocks or {}, lookup=catalog.lookup,
+                                  imports=ImportSet(PACKAGE), prefix="c0k0", limit=8)
+    assert all(s.constructor and s.method == f"new{name}" and s.returns == info.fqn for s in found)
+    return [(s.hint, s.arrange) for s in found]
+
+
+def test_only_declared_validating_constructors_a_test_can_call(catalog: Indexed) -> None:
+    def count(name: str) -> int:
+        return len(testable_constructors(catalog.info(f"{PACKAGE}.{name}")))
+
+    assert (count("Sku"), count("Percent"), count("Stock")) == (1, 1, 1)
+    assert count("Plain") == 0  # the public one checks nothing, the one that checks is private
+    assert count("Point") == 0  # the compiler's canonical constructor
+    assert count("Warehouse") == 0
+
+
+def test_a_pattern_and_a_null_check(catalog: Indexed) -> None:
+    assert _scenarios(catalog, "Sku") == [
+        ("", ('String code = "ABC-1234";',)),
+        ("whenCodeIsNull", ("String code = null;",)),
+        ("whenCodeIsText", ('String code = "text";',)),
+        ("withEmptyValues", ('String code = "";',)),
+    ]
+
+
+def test_bounds_are_tried_on_both_sides(catalog: Indexed) -> None:
+    scenarios = _scenarios(catalog, "Percent")
+    assert scenarios[:3] == [("", ("int value = 1;",)), ("whenValueIsMinus1", ("int value = -1;",)),
+                             ("whenValueIs101", ("int value = 101;",))]
+    assert {values for _, values in scenarios} >= {("int value = 0;",), ("int value = 100;",)}
+    assert len(scenarios) == 6  # 1, -1, 101, 0, 100, 99 (1 again and empty 0 are the same arrangements)
+
+
+def test_a_collaborator_parameter_gets_the_shell_s_mock(catalog: Indexed) -> None:
+    scenarios = _scenarios(catalog, "Stock", {"warehouse": f"{PACKAGE}.Warehouse"})
+    assert scenarios[0] == ("", ("int units = 1;",))
+    assert ("whenUnitsIsMinus1", ("int units = -1;",)) in scenarios
+    info = catalog.info(f"{PACKAGE}.Stock")
+    call = constructor_scenarios(info, info.constructors[0], mocks={"warehouse": None}, lookup=catalog.lookup,
+                                 imports=ImportSet(PACKAGE), prefix="p", limit=8)[0].call
+    assert call == "new Stock(warehouse, units)"

@@ -1,0 +1,78 @@
+"""Implementations an abstract subject is tested through: records, enums, classes, and the types they bind."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from junitbot.generation import ImportSet
+from junitbot.generation.template.subtypes import instantiable, receivers, subject_bindings
+from tests.generation.conftest import Indexed, index, write_files
+
+PACKAGE = "com.acme.box"
+_DIR = "src/main/java/com/acme/box"
+SOURCES = {
+    f"{_DIR}/Box.java": """package com.acme.box;
+public interface Box<T> {
+    T content();
+    default T orElse(T other) { return content() == null ? other : content(); }
+}
+""",
+    f"{_DIR}/IntBox.java": "package com.acme.box;\npublic record IntBox(Integer content) implements Box<Integer> {}\n",
+    f"{_DIR}/Labelled.java": "package com.acme.box;\npublic record Labelled<T>(T content) implements Box<T> {}\n",
+    f"{_DIR}/Unit.java": """package com.acme.box;
+public enum Unit implements Box<String> {
+    METRE, FOOT;
+    public String content() { return name(); }
+}
+""",
+    f"{_DIR}/BaseBox.java": "package com.acme.box;\npublic abstract class BaseBox<T> implements Box<T> {}\n",
+    f"{_DIR}/FixedBox.java": """package com.acme.box;
+public class FixedBox extends BaseBox<Long> {
+    public Long content() { return 7L; }
+    private static final class Hidden extends BaseBox<Long> { public Long content() { return 1L; } }
+}
+""",
+}
+
+
+@pytest.fixture(scope="module")
+def boxes(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Indexed]:
+    root = tmp_path_factory.mktemp("subtypes") / "boxes"
+    write_files(root, SOURCES)
+    yield from index(root, use_git=False)
+
+
+def test_every_kind_of_implementation_is_listed_nearest_first(boxes: Indexed) -> None:
+    found = boxes.analyzer.test_context_for(f"{PACKAGE}.Box").implementations
+    assert found == tuple(f"{PACKAGE}.{name}" for name in ("IntBox", "Labelled", "Unit", "FixedBox"))
+    hidden = boxes.info(f"{PACKAGE}.FixedBox.Hidden")
+    assert not instantiable(hidden, boxes.lookup) and not instantiable(boxes.info(f"{PACKAGE}.BaseBox"), boxes.lookup)
+
+
+def test_type_variables_are_read_through_the_implementation(boxes: Indexed) -> None:
+    box = boxes.info(f"{PACKAGE}.Box")
+
+    def bound(name: str) -> str:
+        return subject_bindings(box, boxes.info(f"{PACKAGE}.{name}"), boxes.lookup)["T"].text
+
+    assert (bound("IntBox"), bound("Labelled"), bound("Unit"), bound("FixedBox")) == ("Integer", "String", "String",
+                                                                                       "Long")
+
+
+def test_one_receiver_per_implementation_that_can_be_built(boxes: Indexed) -> None:
+    box = boxes.info(f"{PACKAGE}.Box")
+    implementations = boxes.analyzer.test_context_for(box.fqn).implementations
+    found = receivers(box, field_name="box", built=f"{PACKAGE}.IntBox", implementations=implementations,
+                      lookup=boxes.lookup, imports=ImportSet(PACKAGE), taken={"box", "other"})
+    assert [(r.name, r.title, r.arrange) for r in found] == [
+        ("box", "onIntBox", ()),
+        ("labelled", "onLabelled", ('Box<String> labelled = new Labelled<>("text");',)),
+        ("unit", "onUnit", ("Box<String> unit = Unit.METRE;",)),
+        ("fixedBox", "onFixedBox", ("Box<Long> fixedBox = new FixedBox();",)),
+    ]
+    assert found[0].bindings is not None and found[0].bindings["T"].text == "Integer"
+    alone = receivers(boxes.info(f"{PACKAGE}.FixedBox"), field_name="fixedBox", built=None, implementations=(),
+                      lookup=boxes.lookup, imports=ImportSet(PACKAGE), taken=set())
+    assert [(r.name, r.title, r.arrange, r.bindings) for r in alone] == [("fixedBox", "", (), None)]
