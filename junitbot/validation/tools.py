@@ -97,6 +97,7 @@ _MAX_OUTPUT_BYTES = 200_000
 _POM_HEAD = ('<project xmlns="http://maven.apache.org/POM/4.0.0"><modelVersion>4.0.0</modelVersion>'
              "<groupId>junitbot.tools</groupId>")
 _POM_TAIL = "<version>0</version><packaging>pom</packaging>"
+_NO_TRANSITIVE = "<exclusions><exclusion><groupId>*</groupId><artifactId>*</artifactId></exclusion></exclusions>"
 _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 _NETWORK = re.compile(r"Could not transfer|Connect to|nknown ?host|Connection refused|Network is unreachable"
                       r"|timed out|Temporary failure in name resolution|offline", re.IGNORECASE)
@@ -266,17 +267,18 @@ def _maven_argv(mvn: str, pom: Path, settings: ValidationSettings) -> list[str]:
 def _pom(name: ToolName) -> str:
     """A module declaring the tool's artifacts, which `dependency:copy-dependencies` copies into `out/`."""
     spec = TOOLS[name]
+    # Not even resolved: apache-maven's pom lists Maven's own jars, jacoco.cli's the ones its nodeps jar bundles.
+    exclusions = "" if spec.transitive else _NO_TRANSITIVE
     dependencies = []
     for coordinates in spec.artifacts:
         group, artifact, version, *rest = (escape(part) for part in coordinates.split(":"))
         kind = f"<type>{rest[0]}</type>" if rest else ""
         classifier = f"<classifier>{rest[1]}</classifier>" if len(rest) > 1 else ""
         dependencies.append(f"<dependency><groupId>{group}</groupId><artifactId>{artifact}</artifactId>"
-                            f"<version>{version}</version>{kind}{classifier}</dependency>")
+                            f"<version>{version}</version>{kind}{classifier}{exclusions}</dependency>")
     group, artifact, version = DEPENDENCY_PLUGIN.split(":")
     plugin = (f"<plugin><groupId>{group}</groupId><artifactId>{artifact}</artifactId><version>{version}</version>"
-              "<configuration><outputDirectory>${project.basedir}/out</outputDirectory>"
-              f"<excludeTransitive>{str(not spec.transitive).lower()}</excludeTransitive></configuration></plugin>")
+              "<configuration><outputDirectory>${project.basedir}/out</outputDirectory></configuration></plugin>")
     return (f"{_POM_HEAD}<artifactId>{name}</artifactId>{_POM_TAIL}<dependencies>{''.join(dependencies)}"
             f"</dependencies><build><plugins>{plugin}</plugins></build></project>\n")
 
