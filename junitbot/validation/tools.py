@@ -98,6 +98,7 @@ _POM_HEAD = ('<project xmlns="http://maven.apache.org/POM/4.0.0"><modelVersion>4
              "<groupId>junitbot.tools</groupId>")
 _POM_TAIL = "<version>0</version><packaging>pom</packaging>"
 _NO_TRANSITIVE = "<exclusions><exclusion><groupId>*</groupId><artifactId>*</artifactId></exclusion></exclusions>"
+_LEVEL = re.compile(r"^(?:\[(?:ERROR|FATAL)\]\s*)+")
 _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 _NETWORK = re.compile(r"Could not transfer|Connect to|nknown ?host|Connection refused|Network is unreachable"
                       r"|timed out|Temporary failure in name resolution|offline", re.IGNORECASE)
@@ -146,10 +147,13 @@ def ensure_tools(
 
     Tools that could be had are recorded even when others could not; then ToolUnavailableError names those.
     """
+    tools_dir = tools_dir.absolute()  # Maven runs in a staging folder
     tools_dir.mkdir(parents=True, exist_ok=True)
     with locked(tools_dir):
         read, trusted = read_manifest(tools_dir)
-        manifest, found, wanted = read, dict[ToolName, Tool](), dict[ToolName, CacheEntry | None]()
+        manifest = read
+        found: dict[ToolName, Tool] = {}
+        wanted: dict[ToolName, CacheEntry | None] = {}
         for name in dict.fromkeys(names):
             tool, manifest = _cached(name, tools_dir, manifest, trusted=trusted)
             if tool is not None:
@@ -162,7 +166,7 @@ def ensure_tools(
         if manifest is not read:
             write_manifest(tools_dir, manifest)
         if failures:
-            raise ToolUnavailableError("; ".join(failures))
+            raise ToolUnavailableError(_unavailable(failures, tools_dir))
         return found
 
 
@@ -200,14 +204,14 @@ def _current(manifest: Manifest, name: ToolName) -> CacheEntry | None:
 
 def _fetch(
     wanted: Mapping[ToolName, CacheEntry | None], *, tools_dir: Path, settings: ValidationSettings, runner: Runner
-) -> tuple[dict[ToolName, dict[str, str]], list[str]]:
+) -> tuple[dict[ToolName, dict[str, str]], dict[ToolName, str]]:
     """Fetch the tools with one Maven run into a staging folder (a module per tool), then swap each in;
-    returns the SHA-256 of each installed tool's files, and a message per tool that could not be had."""
+    returns the SHA-256 of each installed tool's files, and why each of the others could not be had."""
     if not wanted:
-        return {}, []
+        return {}, {}
     mvn = shutil.which("mvn")
     if mvn is None:
-        return {}, [_missing(name, tools_dir, "Maven (mvn) is not on PATH") for name in wanted]
+        return {}, dict.fromkeys(wanted, "Maven (mvn) is not on PATH")
     remove_stale(tools_dir)
     staging = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=tools_dir))
     try:
@@ -222,12 +226,12 @@ def _fetch(
         except JunitbotError as e:
             failure = str(e)
         installed: dict[ToolName, dict[str, str]] = {}
-        failures: list[str] = []
+        failures: dict[ToolName, str] = {}
         for name, recorded in wanted.items():
             try:
                 installed[name] = _install(name, staging, tools_dir, recorded, settings, failure)
             except ToolUnavailableError as e:
-                failures.append(str(e))
+                failures[name] = str(e)
         return installed, failures
     finally:
         shutil.rmtree(staging, ignore_errors=True)
@@ -242,10 +246,10 @@ def _install(
     if spec.unpack and (out / artifact_file(spec.artifacts[0])).is_file():
         out = unpack_tar(out / artifact_file(spec.artifacts[0]), staging / name / "unpacked")
     if not (out / spec.main).is_file():
-        raise ToolUnavailableError(_missing(name, tools_dir, failure or f"Maven ran but left no {spec.main}"))
+        raise ToolUnavailableError(failure or f"Maven ran but left no {spec.main}")
     files = hashes(out)
     if recorded is not None:
-        _check_same(spec, files, recorded, settings)
+        _check_same(files, recorded, settings)
     if home.exists():
         home.rename(staging / name / "replaced")
     out.rename(home)
@@ -293,7 +297,7 @@ def _maven_failure(result: ProcessResult) -> str:
     if result.timed_out:
         return f"Maven did not finish within {_FETCH_TIMEOUT_S:.0f} s"
     text = _ANSI.sub("", result.stdout + "\n" + result.stderr)
-    errors = [line.removeprefix("[ERROR]").strip() for line in text.splitlines() if line.startswith("[ERROR]")]
+    errors = [_LEVEL.sub("", line).strip() for line in text.splitlines() if _LEVEL.match(line)]
     detail = " ".join(line for line in errors if line and not line.startswith(("Re-run", "To see", "For more",
                                                                                "[Help", "-> [Help")))[:600]
     detail = detail or text.strip()[-600:] or f"exit code {result.exit_code}"
@@ -303,25 +307,39 @@ def _maven_failure(result: ProcessResult) -> str:
     return f"Maven failed: {detail}"
 
 
-def _missing(name: ToolName, tools_dir: Path, why: str) -> str:
+def _unavailable(failures: Mapping[ToolName, str], tools_dir: Path) -> str:
+    """What could not be had and why, and how to provide it; tools failing for one reason share a line."""
+    by_reason: dict[str, list[ToolName]] = {}
+    for name, why in failures.items():
+        by_reason.setdefault(why, []).append(name)
+    lines = []
+    for why, names in by_reason.items():
+        tools = ", ".join(f"the {TOOLS[name].title} ({', '.join(TOOLS[name].artifacts)})" for name in names)
+        places = "; ".join(f"{_wanted(name)} into {_home(tools_dir, name)}/" for name in names)
+        hints = "".join(TOOLS[name].hint for name in names)
+        lines.append(f"cannot fetch {tools}: {why}. Run once where Maven reaches Maven Central, or put {places} "
+                     f"(checksummed and recorded on first use){hints}")
+    return "\n".join(lines)
+
+
+def _wanted(name: ToolName) -> str:
+    """The files to put into the tool's folder by hand."""
     spec = TOOLS[name]
-    wanted = " and ".join(artifact_file(a) for a in spec.artifacts)
-    if spec.transitive:
-        wanted += " with their dependencies"
-    return (f"cannot fetch the {spec.title} ({', '.join(spec.artifacts)}): {why}. Run once where Maven reaches "
-            f"Maven Central, or put {wanted} into {_home(tools_dir, name)}/ (checksummed and recorded on first "
-            f"use){spec.hint}")
+    files = " and ".join(artifact_file(a) for a in spec.artifacts)
+    if spec.unpack:
+        return f"the contents of the folder in {files} (with {spec.unpack})"
+    return f"{files} with their dependencies" if spec.transitive else files
 
 
-def _check_same(spec: ToolSpec, files: Mapping[str, str], recorded: CacheEntry, settings: ValidationSettings) -> None:
+def _check_same(files: Mapping[str, str], recorded: CacheEntry, settings: ValidationSettings) -> None:
     """A file fetched again must be the one recorded: releases on Maven Central never change."""
     changed = sorted(path for path, digest in files.items() if recorded.files.get(path, digest) != digest)
     if changed:
         repo = settings.maven_repo_local or Path("~/.m2/repository")
         raise ToolUnavailableError(
-            f"the {spec.title} fetched again differs from the copy recorded on {recorded.recorded_at} "
-            f"({', '.join(changed[:3])}): Maven's local repository ({repo}) may hold a damaged copy; "
-            f"delete the artifact's folder there so Maven downloads it anew")
+            f"fetched again, it differs from the copy recorded on {recorded.recorded_at} ({', '.join(changed[:3])}): "
+            f"Maven's local repository ({repo}) may hold a damaged copy; delete the artifact's folder there so "
+            "Maven downloads it anew")
 
 
 def _adoptable(home: Path, spec: ToolSpec) -> bool:

@@ -133,7 +133,7 @@ def test_without_3_9_a_build_that_requires_it_fails_with_what_to_do(
         maven_command(repo(ENFORCED_POM), tools_dir=tmp_path / "tools", settings=SETTINGS)
     message = str(raised.value)
     assert "repo needs Maven [3.9,)" in message and "3.8.7 is older than 3.9" in message
-    assert "put apache-maven-3.9.16-bin.tar.gz into" in message
+    assert "put the contents of the folder in apache-maven-3.9.16-bin.tar.gz (with bin/mvn) into" in message
 
 
 def test_without_any_maven_the_error_says_so(repo: Callable[..., Path], tmp_path: Path,

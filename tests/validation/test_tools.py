@@ -81,6 +81,7 @@ class CopyDependencies:
 
     def __call__(self, argv: Sequence[str], *, cwd: Path, timeout_s: float, max_output_bytes: int) -> ProcessResult:
         self.calls += 1
+        assert (cwd / argv[argv.index("-f") + 1]).is_file(), "a relative -f resolves against Maven's cwd"
         for pom in cwd.glob("*/pom.xml"):
             assert "${project.basedir}/out" in pom.read_text(encoding="utf-8")
             (pom.parent / "out").mkdir()
@@ -246,6 +247,16 @@ def test_a_refetched_file_that_differs_from_its_record_is_refused(
     assert maven.calls == 1
     assert manifest(cache) == before
     assert jar.read_bytes() == b"damaged in the cache", "nothing that failed its check is installed"
+
+
+def test_a_relative_tools_dir_is_fetched_into(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fake_maven: Callable[[dict[str, bytes]], CopyDependencies]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    maven = fake_maven({"org.jacoco.cli-0.8.15-nodeps.jar": b"a jar"})
+    tool = ensure_tool("jacoco-cli", tools_dir=Path(".junitbot/tools"), settings=SETTINGS, runner=maven)
+    assert tool.path == tmp_path / ".junitbot" / "tools" / "jacoco-cli-0.8.15" / "org.jacoco.cli-0.8.15-nodeps.jar"
+    assert tool.path.read_bytes() == b"a jar" and maven.calls == 1
 
 
 def test_an_unreadable_manifest_trusts_nothing_and_fetches_again(cache: Path) -> None:
