@@ -62,6 +62,11 @@ class ValidationSettings(Record):
     max_output_bytes: int = Field(default=1_000_000, gt=0, description="captured output per process")
     classpath: tuple[str, ...] = Field(default=(), description="explicit test classpath entries (jars, folders)")
     jacoco_agent: Path | None = Field(default=None, description="a standard (shaded) JaCoCo agent jar")
+    maven_repo_local: Path | None = Field(
+        default=None,
+        description="Maven's local repository used to fetch the pinned Java tools (default: Maven's own, "
+                    "usually ~/.m2/repository)",
+    )
     isolation: Literal["auto", "bwrap", "unshare", "none"] = Field(
         default="auto", description="how test JVMs are isolated; auto picks the strongest that works"
     )

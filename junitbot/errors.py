@@ -4,6 +4,7 @@
     ├── ConfigError               an invalid `.junitbot.yml`, environment variable or flag (names the key)
     ├── UnknownClassError         a class name that matches no type, or several (lists the closest)
     ├── GitError                  git could not answer (not a repository, a missing commit, ...)
+    ├── ToolUnavailableError      a pinned Java tool could not be fetched (no Maven, no network); callers fall back
     └── ClassEditError            a test class's source cannot take an edit (no complete class); also a ValueError
 """
 
@@ -22,6 +23,14 @@ class ConfigError(JunitbotError):
 
 class GitError(JunitbotError):
     """A git operation failed; raised from the GitPython exception that caused it."""
+
+
+class ToolUnavailableError(JunitbotError):
+    """A pinned Java tool (launcher, JaCoCo, PIT, Maven 3.9) is neither cached nor fetchable.
+
+    The message says what is missing and how to provide it; callers that have a fallback (Debian's jars,
+    the system Maven) catch it and say so in the report.
+    """
 
 
 class ClassEditError(JunitbotError, ValueError):

@@ -42,6 +42,11 @@ class StateDir:
         return self.root / "bm25"
 
     @property
+    def tools(self) -> Path:
+        """The pinned Java tools fetched from Maven Central, with their checksums (`validation.tools`)."""
+        return self.root / "tools"
+
+    @property
     def reports(self) -> Path:
         return self.root / "reports"
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from enum import StrEnum
+from pathlib import Path
 from typing import ClassVar, Literal
 
 from pydantic import Field
@@ -184,3 +185,25 @@ class ValidationReport(Record):
     @property
     def kept(self) -> tuple[Verdict, ...]:
         return tuple(v for v in self.verdicts if v.kept)
+
+
+class Tool(Record):
+    """A pinned Java tool in the tools cache, its files verified against the manifest's SHA-256 sums."""
+
+    name: str
+    version: str
+    home: Path = Field(description="the tool's folder in the cache")
+    path: Path = Field(description="its main file: the jar to run, or Maven's bin/mvn")
+    classpath: tuple[Path, ...] = Field(default=(), description="every jar of the tool (PIT: with its dependencies)")
+    fetched: bool = Field(default=False, description="this call fetched it (ran Maven) rather than found it cached")
+    adopted: bool = Field(default=False, description="found in the cache without a record and adopted as it was")
+    size_bytes: int = 0
+
+
+class MavenChoice(Record):
+    """Which Maven runs a repository's build, and why (for the report)."""
+
+    command: tuple[str, ...]
+    source: Literal["wrapper", "system", "fetched"]
+    version: str | None = Field(default=None, description="None: a wrapper whose version is not declared")
+    reason: str
