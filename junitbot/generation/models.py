@@ -205,7 +205,7 @@ class TargetOutcome(Record):
     kept_methods: tuple[str, ...] = ()
     dropped_methods: tuple[str, ...] = ()
     verdict: Verdict | None = None
-    # Set after the loop by `generate_with_backend`: where the target's kept class came from (None: nothing
+    # Set after the loop by `generate`: where the target's kept class came from (None: nothing
     # kept), expected values corrected to what the code returned, no-model methods merged in, and why.
     origin: Origin | None = None
     corrections: tuple[Correction, ...] = ()
