@@ -189,7 +189,9 @@ def _cmd_run(args: argparse.Namespace) -> int:
         _print_json({**report.model_dump(mode="json"), "dagster_run_id": run_id})
         return 0
     table = Table(title=f"junitbot run: {report.kept} of {report.targets} classes got tests",
-                  caption=f"{report.mode}; backend {report.backend}; report in {report.report_dir}")
+                  caption=f"{report.mode}; backend {report.backend}"
+                          f"{f' ({report.backend_reason})' if report.backend_reason else ''}; "
+                          f"report in {report.report_dir}")
     table.add_column("class", overflow="fold")
     for column in ("status", "kept", "dropped", "lines", "branches"):
         table.add_column(column, no_wrap=True, justify="right")

@@ -227,6 +227,7 @@ class GenerationResult(Record):
     observed: int = 0
     seconds: dict[str, float] = Field(default_factory=dict)
     backend: str = "template"
+    backend_reason: str = ""
     llm: tuple[TargetOutcome, ...] = ()
 
     def origin(self, target: str) -> Origin | None:

@@ -74,6 +74,7 @@ class RunReport(Record):
     commit: str | None
     mode: str
     backend: str
+    backend_reason: str = Field(default="", description="why this backend: config, or what auto found")
     dry_run: bool
     targets: int
     results: tuple[ClassResult, ...]

@@ -74,6 +74,7 @@ def markdown_report(report: RunReport) -> str:
         "# junitbot run",
         "",
         f"{report.kept} of {report.targets} classes got tests ({report.mode}; backend `{report.backend}`"
+        f"{f' ({report.backend_reason})' if report.backend_reason else ''}"
         f"{'; dry run, nothing written' if report.dry_run else ''}).",
         "",
         "| class | status | from | tests kept | dropped | lines | branches | note |",

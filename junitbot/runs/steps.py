@@ -46,10 +46,10 @@ def generate_for_plan(
 ) -> GenerationResult:
     """Tests for `targets` from the plan's backend (`template`, or `auto` without a model: no model)."""
     settings = config.generation.llm_settings().model_copy(update={"backend": plan.backend})
-    backend, _ = get_backend(settings)
+    backend, choice = get_backend(settings)
     job = GenerationJob(root=root, graph=graph, config=config, state=state, commit=plan.head,
                         **({"progress": progress} if progress else {}))
-    return generate(targets, job, backend)
+    return generate(targets, job, backend).model_copy(update={"backend_reason": choice.source})
 
 
 def finish_run(
@@ -67,7 +67,8 @@ def finish_run(
         files += write_tests(root, {v.path: v.source for v in verdicts if v.kept and v.source})
         files += remove_orphans(root, test_files, existing)
         record_run(state, plan.head)
-    report = RunReport(commit=plan.head, mode=plan.mode, backend=result.backend, dry_run=plan.dry_run,
+    report = RunReport(commit=plan.head, mode=plan.mode, backend=result.backend,
+                       backend_reason=result.backend_reason, dry_run=plan.dry_run,
                        targets=len(targets), results=results, files=tuple(files), seconds=dict(result.seconds))
     if not plan.dry_run:
         record_coverage(state, report)

@@ -59,8 +59,11 @@ def test_the_backend_flag_reaches_the_dagster_job(
 
     template = _run(root, capsys, "--backend", "template")
     assert template["dagster_run_id"] and template["backend"] == "template"
+    assert template["backend_reason"] == "generation.backend in config or --backend"
     assert chat_server.requests == [], "--backend template sends no request to the server"
 
+    auto = _run(root, capsys)
+    assert auto["backend"] == "openai" and auto["backend_reason"] == "auto: OPENAI_BASE_URL is set"
     model = _run(root, capsys, "--backend", "openai")
     assert model["dagster_run_id"] and model["backend"] == "openai"
     assert len(chat_server.requests) >= 1, "--backend openai asks the server"

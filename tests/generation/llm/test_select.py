@@ -66,4 +66,4 @@ def test_no_model_is_no_backend_with_the_reason() -> None:
     backend, choice = get_backend(LLMSettings(), environ={}, vllm_installed=_no)
     assert backend is None and choice.name == "template" and "vLLM not installed" in choice.source
     backend, choice = get_backend(LLMSettings(backend="template"), environ={"OPENAI_BASE_URL": "http://h/v1"})
-    assert backend is None and choice.source == "generation.backend in config"
+    assert backend is None and choice.source == "generation.backend in config or --backend"

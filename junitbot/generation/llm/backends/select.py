@@ -41,7 +41,7 @@ def choose_backend(
 ) -> BackendChoice:
     """The backend's name and why, without constructing it; the probes are injectable for tests."""
     if settings.backend != "auto":
-        return BackendChoice(name=settings.backend, source="generation.backend in config")
+        return BackendChoice(name=settings.backend, source="generation.backend in config or --backend")
     env = os.environ if environ is None else environ
     has_vllm = (vllm_installed or _vllm_installed)()
     if has_vllm and (gpu_available or _gpu_available)():
