@@ -64,7 +64,7 @@ class ValidationSettings(Record):
     jacoco_agent: Path | None = Field(default=None, description="a standard (shaded) JaCoCo agent jar")
     maven_repo_local: Path | None = Field(
         default=None,
-        description="Maven's local repository used to fetch the pinned Java tools (default: Maven's own, "
+        description="Maven's local repository for classpaths and the pinned Java tools (default: Maven's own, "
                     "usually ~/.m2/repository)",
     )
     isolation: Literal["auto", "bwrap", "unshare", "none"] = Field(

@@ -47,7 +47,7 @@ def discover_classpath(root: Path, settings: ValidationSettings, *, build_timeou
         entries = _expand(root, settings.classpath)
         return _classpath(entries, "config", notes)
     if (root / "pom.xml").is_file():
-        entries, note = _maven_classpath(root, build_timeout_s)
+        entries, note = _maven_classpath(root, build_timeout_s, settings.maven_repo_local)
         notes.append(note)
         if entries:
             return _classpath(entries, "maven", notes)
@@ -82,12 +82,13 @@ def _expand(root: Path, patterns: Sequence[str]) -> list[str]:
     return entries
 
 
-def _maven_classpath(root: Path, timeout_s: float) -> tuple[list[str], str]:
+def _maven_classpath(root: Path, timeout_s: float, repo_local: Path | None) -> tuple[list[str], str]:
+    local = [f"-Dmaven.repo.local={repo_local.expanduser().absolute()}"] if repo_local is not None else []
     with tempfile.TemporaryDirectory() as scratch:
         out = Path(scratch) / "cp.txt"
         try:
             result = run_process(
-                ["mvn", "-o", "-q", "-B", "dependency:build-classpath", "-Dmdep.includeScope=test",
+                ["mvn", "-o", "-q", "-B", *local, "dependency:build-classpath", "-Dmdep.includeScope=test",
                  f"-Dmdep.outputFile={out}"],
                 cwd=root, timeout_s=timeout_s, max_output_bytes=200_000,
             )

@@ -53,7 +53,7 @@ def test_the_action_declares_the_inputs_and_outputs_the_issue_names() -> None:
     action = _load(PROJECT / "action.yml")
     assert action["runs"]["using"] == "composite"
     assert set(action["inputs"]) == {"github-token", "config", "backend", "model", "mode", "state-dir",
-                                     "python-version", "cache"}
+                                     "python-version", "cache", "maven-repository"}
     assert {"pr-url", "tests-generated", "classes", "coverage"} <= set(action["outputs"])
     steps = action["runs"]["steps"]
     assert any(step.get("uses", "").startswith("actions/cache@") for step in steps)
@@ -62,7 +62,8 @@ def test_the_action_declares_the_inputs_and_outputs_the_issue_names() -> None:
     assert "args=(ci " in run["run"] and '.venv/bin/junitbot" "${args[@]}"' in run["run"]
     assert run["env"]["GITHUB_TOKEN"] == "${{ inputs.github-token }}"
     passed = {value.removeprefix("${{ inputs.").removesuffix(" }}") for value in run["env"].values()}
-    assert passed >= {"github-token", "config", "backend", "model", "mode", "state-dir"}
+    assert passed >= {"github-token", "config", "backend", "model", "mode", "state-dir", "maven-repository"}
+    assert "-Dmaven.repo.local=" in run["run"]
     for name, output in action["outputs"].items():
         assert output["value"] == f"${{{{ steps.run.outputs.{name} }}}}"
 
@@ -111,3 +112,13 @@ def test_the_examples_cover_every_event_and_the_project_ci_runs_make_test() -> N
     assert set(dispatch["on"]["workflow_dispatch"]["inputs"]) == {"mode", "classes"}
     ci = _load(PROJECT / ".github" / "workflows" / "ci.yml")
     assert any(step.get("run") == "make test" for step in _steps(ci))
+
+
+def test_the_action_caches_mavens_local_repository_keyed_on_the_poms() -> None:
+    """Dependencies and the pinned Java tools come from Maven Central once; restored read-only for untrusted runs."""
+    steps = _load(PROJECT / "action.yml")["runs"]["steps"]
+    maven = [s for s in steps if s.get("with", {}).get("path") == "${{ inputs.maven-repository }}"]
+    assert {s["uses"].split("@")[0] for s in maven} == {"actions/cache", "actions/cache/restore"}
+    for step in maven:
+        assert "hashFiles('**/pom.xml')" in step["with"]["key"]
+        assert step["if"] in ("inputs.cache == 'read-write'", "inputs.cache == 'read-only'")
