@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# One-time set-up on a fresh Debian machine: the JDK and the Java test jars from Debian's packages,
+# One-time set-up on a fresh Debian machine: the JDK, Maven and the Java test jars from Debian's packages,
 # then a virtual environment at .venv with junitbot and its test tools. Safe to run again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-DEBIAN_PACKAGES=(openjdk-17-jdk-headless junit5 libmockito-java libbyte-buddy-java libobjenesis-java libjacoco-java libassertj-core-java bubblewrap git chromium)
+DEBIAN_PACKAGES=(openjdk-17-jdk-headless junit5 libmockito-java libbyte-buddy-java libobjenesis-java libjacoco-java libassertj-core-java bubblewrap git chromium maven)
 missing=()
 for package in "${DEBIAN_PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
