@@ -166,7 +166,7 @@ def _add_run(commands: Subcommands) -> None:
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
-    from junitbot.runs import RunRequest
+    from junitbot.runs import RunRequest, percent
 
     root, config, state = _setup(args, generation__backend=args.backend)
     if args.max_classes is not None and args.max_classes < 1:
@@ -199,7 +199,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
     for result in report.results:
         colour = {"kept": "green", "dropped": "red"}.get(result.status, "yellow")
         table.add_row(result.target, f"[{colour}]{result.status}[/]", str(len(result.kept)), str(len(result.dropped)),
-                      _percent(result.line_coverage), _percent(result.branch_coverage), result.reason)
+                      percent(result.line_coverage), percent(result.branch_coverage), result.reason)
     console.print(table)
     written = [f for f in report.files if f.action != "unchanged"]
     for outcome in written:
@@ -537,6 +537,7 @@ def _add_validate(commands: Subcommands) -> None:
 
 def _cmd_validate(args: argparse.Namespace) -> int:
     from junitbot.analysis import CodeGraph
+    from junitbot.runs import percent
     from junitbot.validation import validate_candidates
 
     root, config, state = _setup(args)
@@ -562,8 +563,8 @@ def _cmd_validate(args: argparse.Namespace) -> int:
             _short(verdict.target) if verdict.target else f"(none named; exercised {len(verdict.exercised)})",
             "yes" if verdict.compiled else "[red]no[/]",
             f"{kept}/{len(verdict.methods)}", str(len(verdict.flaky)),
-            _percent(coverage.lines.ratio) if coverage else "-",
-            _percent(coverage.branches.ratio) if coverage else "-",
+            percent(coverage.lines.ratio if coverage else None),
+            percent(coverage.branches.ratio if coverage else None),
         )
     console.print(table)
     for verdict in report.verdicts:
@@ -617,10 +618,6 @@ def _tested_class(test_name: str, package: str, source: str, graph: CodeGraph, g
     if len(imported) == 1:
         return imported[0]
     return known[0] if len(known) == 1 else None
-
-
-def _percent(ratio: float | None) -> str:
-    return "-" if ratio is None else f"{ratio:.0%}"
 
 
 # -- config ------------------------------------------------------------------------------------------

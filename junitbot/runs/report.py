@@ -5,18 +5,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
-from junitbot.generation import GenerationResult, Skip, TargetOutcome
+from junitbot.generation import GenerationResult, Skip, Target, TargetOutcome
 from junitbot.runs.models import ClassResult, RunReport
 from junitbot.state import StateDir
 from junitbot.validation import Verdict
 
 
-def class_result(target: str, reason: str, result: GenerationResult) -> ClassResult:
-    """What became of one target: kept or dropped tests with coverage, or why it was skipped; and its origin."""
+def class_results(targets: Sequence[Target], result: GenerationResult) -> tuple[ClassResult, ...]:
+    """What became of each target: kept or dropped tests with coverage, or why it was skipped; and its origin."""
     verdicts = {v.target: v for v in (result.validation.verdicts if result.validation else ())}
-    outcome = next((o for o in result.llm if o.target == target), None)
-    plain = _plain_result(target, reason, verdicts.get(target), result.skipped)
-    return _with_origin(plain, result, outcome)
+    outcomes = {o.target: o for o in result.llm}
+    return tuple(_with_origin(_plain_result(t.fqn, t.reason, verdicts.get(t.fqn), result.skipped), result,
+                              outcomes.get(t.fqn)) for t in targets)
 
 
 def _plain_result(target: str, reason: str, verdict: Verdict | None, skipped: Sequence[Skip]) -> ClassResult:

@@ -24,7 +24,7 @@ from junitbot.generation.llm import get_backend
 from junitbot.runs.history import load_coverage, record_coverage
 from junitbot.runs.models import RunPlan, RunReport, TargetList
 from junitbot.runs.plan import record_run
-from junitbot.runs.report import class_result
+from junitbot.runs.report import class_results
 from junitbot.runs.targets import prioritize_full_pass, targets_for
 from junitbot.state import StateDir
 
@@ -61,7 +61,7 @@ def finish_run(
         test_files = [path for path, _ in graph.source_files(test=True)]
         existing = {row.fqn for row in graph.types()}
     verdicts = result.validation.verdicts if result.validation else ()
-    results = tuple(class_result(t.fqn, t.reason, result) for t in targets)
+    results = class_results(targets, result)
     files: list[WriteOutcome] = []
     if not plan.dry_run:
         files += write_tests(root, {v.path: v.source for v in verdicts if v.kept and v.source})

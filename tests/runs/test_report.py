@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from junitbot.generation import Correction, GenerationResult, RoundRecord, TargetOutcome
+from junitbot.generation import Correction, GenerationResult, RoundRecord, Target, TargetOutcome
 from junitbot.runs import RunReport, markdown_report
-from junitbot.runs.report import class_result
+from junitbot.runs.report import class_results
 
 
 def test_report_shows_origin_model_rounds_and_corrections() -> None:
@@ -16,7 +16,8 @@ def test_report_shows_origin_model_rounds_and_corrections() -> None:
         corrections=(Correction(method="total_of_two_items", line=31, expected="15", actual="10"),),
     )
     generation = GenerationResult(candidates=(), validation=None, backend="openai", llm=(outcome,))
-    result = class_result("com.acme.Cart", "changed", generation).model_copy(update={"status": "kept"})
+    [result] = class_results([Target(fqn="com.acme.Cart", file="Cart.java", reason="changed")], generation)
+    result = result.model_copy(update={"status": "kept"})
     assert (result.origin, result.model, result.rounds, result.tokens_in, result.tokens_out) == (
         "corrected", "qwen-coder", 2, 1200, 340)
     text = markdown_report(RunReport(commit="abc", mode="incremental", backend="openai", dry_run=False, targets=1,
