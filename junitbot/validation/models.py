@@ -59,13 +59,18 @@ class Frameworks(Record):
 
 
 class Classpath(Record):
-    """The test classpath and where it came from."""
+    """The test classpath of one build module and where it came from, with what compiling for it needs."""
 
     entries: tuple[str, ...]
     source: Literal["maven", "gradle", "config", "system"]
     frameworks: Frameworks
     jacoco_agent: str | None = None
     notes: tuple[str, ...] = ()
+    module: str = Field(default="", description="the module's folder, relative to the repository root ('' = root)")
+    release: int | None = Field(default=None, description="the Java release the module compiles for (--release)")
+    processor_path: tuple[str, ...] = Field(default=(), description="annotation processors (Lombok) for javac")
+    main_classes: str | None = Field(default=None, description="the module's main classes as the build compiled "
+                                                               "them; None: junitbot compiles them")
 
 
 class CompileResult(Record):
