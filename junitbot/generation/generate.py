@@ -35,11 +35,12 @@ from junitbot.generation.models import (
 )
 from junitbot.generation.template.pipeline import class_shell, generate_tests, generated_test_path
 from junitbot.validation import (
-    Classpath,
+    ProjectClasspath,
     TestCandidate,
     ValidationReport,
     Verdict,
-    discover_classpath,
+    discover_classpaths,
+    merge_reports,
     validate_candidates,
 )
 
@@ -51,7 +52,7 @@ def generate(targets: Sequence[Target], job: GenerationJob, backend: Backend | N
 
     The model's settings (sampling, repair rounds, context budget) are `job.config.generation.llm`.
     """
-    classpath = discover_classpath(job.root, job.config.validation)
+    classpath = discover_classpaths(job.root, job.config.validation, state=job.state)
     if backend is None:
         return generate_tests(targets, job, classpath=classpath)
     return _with_model(list(targets), backend, job.config.generation.llm_settings(), _Validator(job, classpath))
@@ -62,7 +63,7 @@ class _Validator:
     """The real validator for the loop and the later stages; remembers every candidate and its verdict."""
 
     job: GenerationJob
-    classpath: Classpath
+    classpath: ProjectClasspath
     reports: list[ValidationReport] = field(default_factory=list)
     seen: list[tuple[TestCandidate, Verdict]] = field(default_factory=list)
 
@@ -89,7 +90,7 @@ def _with_model(targets: list[Target], backend: Backend, settings: LLMSettings,
     seconds["plan"] = time.perf_counter() - tick
     tick = time.perf_counter()
     with open_similar_tests(job.state, job.config, job.root) as similar:
-        builder = ContextBuilder(job.graph, frameworks=validator.classpath.frameworks,
+        builder = ContextBuilder(job.graph, frameworks=validator.classpath.primary.frameworks,
                                  budget=settings.context_tokens, counter=_counter(settings, backend),
                                  similar_tests=similar, k_similar=settings.similar_tests)
         outcomes = run_llm_loop(loop_targets, backend=backend, builder=builder,
@@ -127,8 +128,9 @@ def _loop_targets(targets: Sequence[Target], validator: _Validator) -> list[Loop
         info = job.graph.class_info(target.fqn)
         if info is None:
             continue  # the no-model generator reports it: "not in the graph"
-        shell = class_shell(info, graph=job.graph, analyzer=analyzer, frameworks=validator.classpath.frameworks,
-                            config=job.config, commit=job.commit)
+        frameworks = validator.classpath.module_for(info.file).frameworks
+        shell = class_shell(info, graph=job.graph, analyzer=analyzer, frameworks=frameworks, config=job.config,
+                            commit=job.commit)
         found.append(LoopTarget(fqn=info.fqn, path=generated_test_path(info, job.config),
                                 shell=shell if isinstance(shell, TestShell) else None))
     return found
@@ -201,7 +203,7 @@ def _result(targets: Sequence[Target], outcomes: Sequence[TargetOutcome], templa
     reports = [*validator.reports, *([template.validation] if template.validation else [])]
     candidates = tuple(TestCandidate(path=v.path, source=v.source, target=v.target)
                        for v in verdicts if v.kept and v.source)
-    return GenerationResult(candidates=candidates, validation=_report(verdicts, reports, validator.classpath),
+    return GenerationResult(candidates=candidates, validation=_report(verdicts, reports),
                             skipped=tuple(skipped), scenarios=template.scenarios, observed=template.observed,
                             seconds=seconds, backend=backend, llm=tuple(outcomes))
 
@@ -222,17 +224,8 @@ def _skip(target: str, outcome: TargetOutcome | None, template: GenerationResult
                                       f"{theirs or 'no test passed validation'}")
 
 
-def _report(verdicts: Sequence[Verdict], reports: Sequence[ValidationReport],
-            classpath: Classpath) -> ValidationReport | None:
+def _report(verdicts: Sequence[Verdict], reports: Sequence[ValidationReport]) -> ValidationReport | None:
     """One report of the final verdicts; its seconds add up every validation the run made."""
     if not reports:
         return None
-    seconds: dict[str, float] = {}
-    for report in reports:
-        for stage, value in report.seconds.items():
-            seconds[stage] = round(seconds.get(stage, 0.0) + value, 3)
-    return ValidationReport(verdicts=tuple(verdicts), classpath_source=classpath.source,
-                            frameworks=classpath.frameworks, isolation=reports[-1].isolation,
-                            main_build_reused=all(r.main_build_reused for r in reports),
-                            main_build_failed=tuple(dict.fromkeys(f for r in reports for f in r.main_build_failed)),
-                            seconds=seconds)
+    return merge_reports(reports).model_copy(update={"verdicts": tuple(verdicts)})

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from junitbot.validation.classpath import detect_frameworks, discover_classpath
+from junitbot.validation.classpath import discover_classpath, discover_classpaths
+from junitbot.validation.frameworks import detect_frameworks
 from junitbot.validation.maven import maven_command, required_maven_version, version_satisfies
 from junitbot.validation.models import (
     ClassCoverage,
@@ -13,6 +14,7 @@ from junitbot.validation.models import (
     MavenChoice,
     MethodCoverage,
     MethodVerdict,
+    ProjectClasspath,
     RunConditions,
     Severity,
     TestCandidate,
@@ -24,7 +26,13 @@ from junitbot.validation.models import (
     Verdict,
 )
 from junitbot.validation.tools import TOOLS, ToolName, ToolSpec, ensure_tool, ensure_tools, junit_console_for
-from junitbot.validation.validate import safe_test_path, test_class_name, validate_candidates
+from junitbot.validation.validate import (
+    as_project,
+    merge_reports,
+    safe_test_path,
+    test_class_name,
+    validate_candidates,
+)
 
 __all__ = [
     "TOOLS",
@@ -36,6 +44,7 @@ __all__ = [
     "MavenChoice",
     "MethodCoverage",
     "MethodVerdict",
+    "ProjectClasspath",
     "RunConditions",
     "Severity",
     "TestCandidate",
@@ -47,12 +56,15 @@ __all__ = [
     "ValidationIssue",
     "ValidationReport",
     "Verdict",
+    "as_project",
     "detect_frameworks",
     "discover_classpath",
+    "discover_classpaths",
     "ensure_tool",
     "ensure_tools",
     "junit_console_for",
     "maven_command",
+    "merge_reports",
     "required_maven_version",
     "safe_test_path",
     "test_class_name",

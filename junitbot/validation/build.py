@@ -12,6 +12,7 @@ from pathlib import Path
 from junitbot.errors import JunitbotError
 from junitbot.records import Record
 from junitbot.validation.javac import compile_batch
+from junitbot.validation.models import Classpath
 
 log = logging.getLogger(__name__)
 
@@ -24,12 +25,26 @@ class MainBuild(Record):
     failed: tuple[str, ...] = ()
 
 
+def module_main_classes(
+    root: Path, sources: Sequence[tuple[str, str]], *, classpath: Classpath, cache_root: Path
+) -> MainBuild:
+    """The module's main classes: the build's own output when it compiled them (Lombok and all), else compiled by
+    junitbot from `sources` for the module's release, under `cache_root/<module>`."""
+    if classpath.main_classes is not None:
+        return MainBuild(classes_dir=Path(classpath.main_classes), reused=True)
+    return build_main_classes(root, sources, classpath=classpath.entries, release=classpath.release,
+                              processor_path=classpath.processor_path,
+                              cache_dir=cache_root / (classpath.module.replace("/", "_") or "_root"))
+
+
 def build_main_classes(
     root: Path,
     sources: Sequence[tuple[str, str]],
     *,
     classpath: Sequence[str],
     cache_dir: Path,
+    release: int | None = None,
+    processor_path: Sequence[str] = (),
     timeout_s: float = 900.0,
 ) -> MainBuild:
     """Compile `sources` ((path, blob sha) pairs) into `cache_dir/classes`, unless the same inputs already are.
@@ -37,7 +52,8 @@ def build_main_classes(
     Files that fail to compile are reported and left out, so one broken class never blocks validation
     of tests for the others.
     """
-    stamp = hashlib.sha256(json.dumps([list(sources), list(classpath)]).encode()).hexdigest()
+    stamp = hashlib.sha256(json.dumps([list(sources), list(classpath), release, list(processor_path)]).encode()
+                           ).hexdigest()
     classes = cache_dir / "classes"
     stamp_file = cache_dir / "stamp.json"
     if stamp_file.is_file() and classes.is_dir():
@@ -49,7 +65,7 @@ def build_main_classes(
     scratch = cache_dir / "classes.tmp"
     shutil.rmtree(scratch, ignore_errors=True)
     results = compile_batch([root / path for path, _ in sources], classpath=classpath, out_dir=scratch,
-                            timeout_s=timeout_s)
+                            release=release, processor_path=processor_path, timeout_s=timeout_s)
     failed = sorted(str(path.relative_to(root)) for path, result in results.items() if not result.compiled)
     if failed:
         log.warning("%d main source files do not compile and are left out: %s", len(failed), ", ".join(failed[:5]))

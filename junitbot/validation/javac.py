@@ -86,9 +86,12 @@ def parse_diagnostics(output: str) -> list[Diagnostic]:
 
 
 def javac_command(
-    files: Sequence[Path], *, classpath: Sequence[str], out_dir: Path, release: int | None = None
+    files: Sequence[Path], *, classpath: Sequence[str], out_dir: Path, release: int | None = None,
+    processor_path: Sequence[str] = (),
 ) -> list[str]:
-    command = ["javac", "-d", str(out_dir), "-encoding", "UTF-8", "-g", "-proc:none", "-Xmaxerrs", "10000",
+    """javac for the module: its `--release`, and its annotation processors (Lombok) when it has any."""
+    processors = ["-processorpath", ":".join(processor_path)] if processor_path else ["-proc:none"]
+    command = ["javac", "-d", str(out_dir), "-encoding", "UTF-8", "-g", *processors, "-Xmaxerrs", "10000",
                "-Xlint:none", "-implicit:none"]
     if classpath:
         command += ["-cp", ":".join(classpath)]
@@ -102,6 +105,8 @@ def compile_batch(
     *,
     classpath: Sequence[str],
     out_dir: Path,
+    release: int | None = None,
+    processor_path: Sequence[str] = (),
     timeout_s: float = 600.0,
     max_output_bytes: int = 2_000_000,
 ) -> dict[Path, CompileResult]:
@@ -110,7 +115,8 @@ def compile_batch(
     remaining = [f.resolve() for f in files]
     results: dict[Path, CompileResult] = {}
     while remaining:
-        result = run_process(javac_command(remaining, classpath=classpath, out_dir=out_dir), cwd=out_dir,
+        result = run_process(javac_command(remaining, classpath=classpath, out_dir=out_dir, release=release,
+                                           processor_path=processor_path), cwd=out_dir,
                              timeout_s=timeout_s, max_output_bytes=max_output_bytes)
         if result.timed_out:
             issue = ValidationIssue(severity=Severity.ERROR, pass_name="javac", category="compile-timeout",

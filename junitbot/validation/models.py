@@ -9,6 +9,7 @@ from typing import ClassVar, Literal
 from pydantic import Field
 
 from junitbot.records import Record
+from junitbot.validation.poms import module_of
 
 
 class Severity(StrEnum):
@@ -71,6 +72,31 @@ class Classpath(Record):
     processor_path: tuple[str, ...] = Field(default=(), description="annotation processors (Lombok) for javac")
     main_classes: str | None = Field(default=None, description="the module's main classes as the build compiled "
                                                                "them; None: junitbot compiles them")
+
+
+class ProjectClasspath(Record):
+    """The classpaths of a build's modules, how they were found, and which module a file belongs to."""
+
+    modules: tuple[Classpath, ...] = Field(min_length=1)
+    resolution: Literal["cached", "offline", "online", "none"] = Field(
+        default="none", description="cached: no build tool ran; offline/online: how Maven resolved; none: no build")
+    maven: MavenChoice | None = None
+    notes: tuple[str, ...] = ()
+    seconds: float = 0.0
+
+    @property
+    def primary(self) -> Classpath:
+        """The root module's classpath, else the first module's (an aggregator root has no code)."""
+        return next((m for m in self.modules if m.module == ""), self.modules[0])
+
+    @property
+    def source(self) -> str:
+        return self.primary.source
+
+    def module_for(self, path: str) -> Classpath:
+        """The classpath of the module holding repo-relative `path` (the longest module folder that prefixes it)."""
+        folder = module_of(path, tuple(m.module for m in self.modules))
+        return next((m for m in self.modules if m.module == folder), self.primary)
 
 
 class CompileResult(Record):
@@ -212,3 +238,6 @@ class MavenChoice(Record):
     source: Literal["wrapper", "system", "fetched"]
     version: str | None = Field(default=None, description="None: a wrapper whose version is not declared")
     reason: str
+
+
+ProjectClasspath.model_rebuild()

@@ -21,15 +21,17 @@ from junitbot.analysis import ClassInfo, CodeGraph, DependencyAnalyzer, TestCont
 from junitbot.config import JunitbotConfig
 from junitbot.errors import JunitbotError, UnknownClassError
 from junitbot.state import StateDir
-from junitbot.validation.build import build_main_classes
-from junitbot.validation.classpath import discover_classpath
+from junitbot.validation.build import module_main_classes
+from junitbot.validation.classpath import discover_classpaths
 from junitbot.validation.jacoco import agent_option, analyze_coverage, folder_includes, package_includes
 from junitbot.validation.javac import compile_batch
 from junitbot.validation.junit import WHOLE_CLASS, repeat_conditions, run_junit
 from junitbot.validation.models import (
     ClassCoverage,
     Classpath,
+    CompileResult,
     MethodVerdict,
+    ProjectClasspath,
     RunConditions,
     Severity,
     TestCandidate,
@@ -87,27 +89,66 @@ def validate_candidates(
     graph: CodeGraph,
     config: JunitbotConfig,
     state: StateDir,
-    classpath: Classpath | None = None,
+    classpath: Classpath | ProjectClasspath | None = None,
     progress: ProgressCallback | None = None,
 ) -> ValidationReport:
-    """Validate every candidate; one bad candidate never stops the others."""
+    """Validate every candidate, each against its own module's classpath and release; one bad candidate never
+    stops the others."""
+    project = as_project(classpath) or discover_classpaths(root, config.validation, state=state)
+    groups: dict[str, list[TestCandidate]] = defaultdict(list)
+    for candidate in candidates:
+        groups[project.module_for(candidate.path).module].append(candidate)
+    modules = {m.module: m for m in project.modules}
+    reports = [_validate_module(group, root=root, graph=graph, config=config, state=state,
+                                classpath=modules.get(module, project.primary), progress=progress)
+               for module, group in sorted(groups.items())]
+    return merge_reports(reports) if reports else _validate_module(
+        [], root=root, graph=graph, config=config, state=state, classpath=project.primary, progress=progress)
+
+
+def as_project(classpath: Classpath | ProjectClasspath | None) -> ProjectClasspath | None:
+    """A single classpath as a one-module project (callers may pass either)."""
+    if classpath is None or isinstance(classpath, ProjectClasspath):
+        return classpath
+    return ProjectClasspath(modules=(classpath,), notes=classpath.notes)
+
+
+def merge_reports(reports: Sequence[ValidationReport]) -> ValidationReport:
+    """One report of several validations (modules, rounds): verdicts in path order, seconds added up."""
+    seconds: dict[str, float] = {}
+    for report in reports:
+        for stage, value in report.seconds.items():
+            seconds[stage] = round(seconds.get(stage, 0.0) + value, 3)
+    first = reports[0]
+    return ValidationReport(
+        verdicts=tuple(sorted((v for r in reports for v in r.verdicts), key=lambda v: v.path)),
+        classpath_source=first.classpath_source, frameworks=first.frameworks, isolation=reports[-1].isolation,
+        main_build_reused=all(r.main_build_reused for r in reports),
+        main_build_failed=tuple(dict.fromkeys(f for r in reports for f in r.main_build_failed)), seconds=seconds)
+
+
+def _validate_module(
+    candidates: Sequence[TestCandidate], *, root: Path, graph: CodeGraph, config: JunitbotConfig, state: StateDir,
+    classpath: Classpath, progress: ProgressCallback | None,
+) -> ValidationReport:
     started = time.perf_counter()
     report = progress or (lambda stage, done, total: None)
     settings = config.validation
     seconds: dict[str, float] = {}
     tick = time.perf_counter()
-    classpath = classpath or discover_classpath(root, settings)
-    main = build_main_classes(root, graph.source_files(test=False), classpath=classpath.entries,
-                              cache_dir=state.root / "build" / "main")
+    main = module_main_classes(root, graph.source_files(test=False), classpath=classpath,
+                               cache_root=state.root / "build" / "main")
     seconds["main_build"] = time.perf_counter() - tick
     isolation = detect_isolation(settings.isolation)
     scratch = Path(tempfile.mkdtemp(prefix="validate-", dir=state.ensure().root))
+    javac = _Javac(release=classpath.release, processor_path=classpath.processor_path,
+                   timeout_s=settings.batch_timeout_s)
     try:
         works, rejected = _prepare(candidates, scratch, graph, config, classpath)
         report("static", len(candidates), len(candidates))
         test_cp = [str(scratch / "classes"), str(main.classes_dir), *classpath.entries]
         tick = time.perf_counter()
-        _compile(works, scratch, test_cp, RepairContext(graph.fqns_named, graph.class_info), settings.batch_timeout_s)
+        _compile(works, scratch, test_cp, RepairContext(graph.fqns_named, graph.class_info), javac)
         seconds["compile"] = time.perf_counter() - tick
         report("compile", len(works), len(works))
         tick = time.perf_counter()
@@ -118,7 +159,7 @@ def validate_candidates(
         for work in runnable:
             _settle(work)
         coverage = _prune_and_measure(runnable, scratch, test_cp, main.classes_dir, config, isolation, state,
-                                      binary_name=graph.binary_name)
+                                      binary_name=graph.binary_name, javac=javac)
         report("run", settings.repetitions + 1, settings.repetitions + 1)
         seconds["run"] = time.perf_counter() - tick
         verdicts = [*rejected, *(_verdict(w, coverage) for w in works)]
@@ -134,6 +175,19 @@ def validate_candidates(
         main_build_failed=main.failed,
         seconds={k: round(v, 3) for k, v in seconds.items()},
     )
+
+
+@dataclass(frozen=True)
+class _Javac:
+    """How the module's tests compile: its release and annotation processors."""
+
+    release: int | None
+    processor_path: tuple[str, ...]
+    timeout_s: float
+
+    def __call__(self, files: Sequence[Path], *, classpath: Sequence[str], out_dir: Path) -> dict[Path, CompileResult]:
+        return compile_batch(files, classpath=classpath, out_dir=out_dir, release=self.release,
+                             processor_path=self.processor_path, timeout_s=self.timeout_s)
 
 
 def _prepare(
@@ -185,12 +239,11 @@ def _rejected(candidate: TestCandidate, pass_name: str, category: str, message: 
 
 
 def _compile(works: Sequence[_Work], scratch: Path, classpath: Sequence[str], repair: RepairContext,
-             timeout_s: float) -> None:
+             javac: _Javac) -> None:
     """One javac for all; failures get deterministic repairs and one more javac for the repaired ones."""
     if not works:
         return
-    results = compile_batch([w.file for w in works], classpath=classpath, out_dir=scratch / "classes",
-                            timeout_s=timeout_s)
+    results = javac([w.file for w in works], classpath=classpath, out_dir=scratch / "classes")
     retry: list[_Work] = []
     for work in works:
         result = results[work.file]
@@ -207,8 +260,7 @@ def _compile(works: Sequence[_Work], scratch: Path, classpath: Sequence[str], re
             work.issues.extend(result.issues)
             work.failure = "does not compile"
     if retry:
-        again = compile_batch([w.file for w in retry], classpath=classpath, out_dir=scratch / "classes",
-                              timeout_s=timeout_s)
+        again = javac([w.file for w in retry], classpath=classpath, out_dir=scratch / "classes")
         for work in retry:
             work.compiled = again[work.file].compiled
             work.issues.extend(again[work.file].issues)
@@ -275,7 +327,7 @@ def _short(message: str | None) -> str:
 
 def _prune_and_measure(
     works: Sequence[_Work], scratch: Path, classpath: Sequence[str], main_classes: Path, config: JunitbotConfig,
-    isolation: str, state: StateDir, *, binary_name: Callable[[str], str],
+    isolation: str, state: StateDir, *, binary_name: Callable[[str], str], javac: _Javac,
 ) -> dict[str, ClassCoverage]:
     """Remove dropped methods, compile the pruned classes, and run what is kept once more under JaCoCo.
 
@@ -288,7 +340,7 @@ def _prune_and_measure(
         work.source = remove_methods(work.source, set(work.dropped))
         work.file.write_text(work.source, encoding="utf-8")
     if pruned:
-        results = compile_batch([w.file for w in pruned], classpath=classpath, out_dir=scratch / "classes")
+        results = javac([w.file for w in pruned], classpath=classpath, out_dir=scratch / "classes")
         for work in pruned:
             if not results[work.file].compiled:
                 work.failure = "does not compile once failing methods are removed"

@@ -38,13 +38,16 @@ from junitbot.state import StateDir
 from junitbot.validation import (
     Classpath,
     Frameworks,
+    ProjectClasspath,
     TestCandidate,
     ValidationReport,
     Verdict,
-    discover_classpath,
+    as_project,
+    discover_classpaths,
+    merge_reports,
     validate_candidates,
 )
-from junitbot.validation.build import build_main_classes
+from junitbot.validation.build import module_main_classes
 from junitbot.validation.sandbox import detect_isolation
 
 log = logging.getLogger(__name__)
@@ -70,15 +73,44 @@ class _Plan:
 
 
 def generate_tests(targets: Sequence[Target], job: GenerationJob, *,
-                   classpath: Classpath | None = None) -> GenerationResult:
-    """Generate, probe and validate tests for `targets`; one class that fails never stops the others.
+                   classpath: Classpath | ProjectClasspath | None = None) -> GenerationResult:
+    """Generate, probe and validate tests for `targets`, each module's with its own classpath and release; one
+    class that fails never stops the others.
 
     `classpath` is the one discovered for the run (discovered here when not given).
     """
+    project = as_project(classpath) or discover_classpaths(job.root, job.config.validation, state=job.state)
+    groups: dict[str, list[Target]] = {}
+    for target in targets:
+        info = job.graph.class_info(target.fqn)
+        module = project.module_for(info.file).module if info is not None else project.primary.module
+        groups.setdefault(module, []).append(target)
+    modules = {m.module: m for m in project.modules}
+    results = [_generate_module(group, job, modules.get(module, project.primary))
+               for module, group in sorted(groups.items())]
+    return merge_results(results) if results else _generate_module([], job, project.primary)
+
+
+def merge_results(results: Sequence[GenerationResult]) -> GenerationResult:
+    """One result of the modules' generations."""
+    if len(results) == 1:
+        return results[0]
+    reports = [r.validation for r in results if r.validation is not None]
+    seconds: dict[str, float] = {}
+    for result in results:
+        for stage, value in result.seconds.items():
+            seconds[stage] = round(seconds.get(stage, 0.0) + value, 3)
+    return GenerationResult(candidates=tuple(c for r in results for c in r.candidates),
+                            validation=merge_reports(reports) if reports else None,
+                            skipped=tuple(s for r in results for s in r.skipped),
+                            scenarios=sum(r.scenarios for r in results), observed=sum(r.observed for r in results),
+                            seconds=seconds)
+
+
+def _generate_module(targets: Sequence[Target], job: GenerationJob, classpath: Classpath) -> GenerationResult:
     root, graph, config, state, report = job.root, job.graph, job.config, job.state, job.progress
     seconds: dict[str, float] = {}
     tick = time.perf_counter()
-    classpath = classpath or discover_classpath(root, config.validation)
     style = assertion_style(graph, classpath.frameworks)
     naming = naming_style(graph)
     plans, skipped = _plan(targets, graph, config, classpath.frameworks, job.commit, style, naming)
@@ -87,8 +119,8 @@ def generate_tests(targets: Sequence[Target], job: GenerationJob, *,
     if not plans:
         return GenerationResult(candidates=(), validation=None, skipped=tuple(skipped), seconds=seconds)
     tick = time.perf_counter()
-    main = build_main_classes(root, graph.source_files(test=False), classpath=classpath.entries,
-                              cache_dir=state.root / "build" / "main")
+    main = module_main_classes(root, graph.source_files(test=False), classpath=classpath,
+                               cache_root=state.root / "build" / "main")
     probe = _Prober(classpath=[str(main.classes_dir), *classpath.entries], state=state, config=config)
     observations, failed = probe.run(plans, {p.target.fqn: p.scenarios for p in plans})
     seconds["probe"] = time.perf_counter() - tick
