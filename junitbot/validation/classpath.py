@@ -15,7 +15,7 @@ from junitbot.errors import JunitbotError
 from junitbot.state import DEFAULT_STATE_DIR, StateDir
 from junitbot.validation.frameworks import detect_frameworks
 from junitbot.validation.maven import maven_command
-from junitbot.validation.maven_classpath import resolve_maven_classpaths
+from junitbot.validation.maven_classpath import cached_classpaths, resolve_maven_classpaths
 from junitbot.validation.models import Classpath, ProjectClasspath
 from junitbot.validation.poms import read_modules
 from junitbot.validation.process import run_process
@@ -67,12 +67,16 @@ def _single(classpath: Classpath) -> ProjectClasspath:
 def _maven_classpaths(
     root: Path, settings: ValidationSettings, state: StateDir, timeout_s: float, runner: Runner
 ) -> ProjectClasspath | str:
+    modules = read_modules(root)
+    cache_file = state.root / "build" / "maven-classpath.json"
+    cached = cached_classpaths(root, modules, settings=settings, cache_file=cache_file)
+    if cached is not None:
+        return cached
     try:
         maven = maven_command(root, tools_dir=state.tools, settings=settings, runner=runner)
     except JunitbotError as e:
         return f"no usable Maven: {e}"
-    return resolve_maven_classpaths(root, read_modules(root), maven=maven, settings=settings,
-                                    cache_file=state.root / "build" / "maven-classpath.json",
+    return resolve_maven_classpaths(root, modules, maven=maven, settings=settings, cache_file=cache_file,
                                     runner=runner, timeout_s=timeout_s)
 
 

@@ -12,7 +12,6 @@ When the compile fails (a broken class), the classpath alone is resolved and jun
 from __future__ import annotations
 
 import hashlib
-import json
 import logging
 import os
 import re
@@ -52,23 +51,32 @@ class _Cached(Record):
     key: str
     stamps: dict[str, str]
     modules: tuple[Classpath, ...]
+    maven: MavenChoice | None = None
+
+
+def cached_classpaths(
+    root: Path, modules: Sequence[MavenModule], *, settings: ValidationSettings, cache_file: Path,
+) -> ProjectClasspath | None:
+    """The modules' classpaths as the last resolution left them, when neither the poms nor any main source
+    changed since and everything they name is still there; no process runs."""
+    started = time.perf_counter()
+    coded = [m for m in modules if m.has_code]
+    cached = _load(cache_file, _key(root, modules, settings), _stamps(root, coded))
+    if cached is None:
+        return None
+    return ProjectClasspath(modules=cached.modules, resolution="cached", maven=cached.maven,
+                            seconds=round(time.perf_counter() - started, 3))
 
 
 def resolve_maven_classpaths(
     root: Path, modules: Sequence[MavenModule], *, maven: MavenChoice, settings: ValidationSettings,
     cache_file: Path | None, runner: Runner, timeout_s: float,
 ) -> ProjectClasspath | str:
-    """The modules' classpaths from the build (cached when nothing changed), or why Maven could not give them."""
+    """The modules' classpaths from the build, or why Maven could not give them; a compiled result is cached."""
     started = time.perf_counter()
     coded = [m for m in modules if m.has_code]
     if not coded:
         return "the Maven build declares no module with code"
-    key = _key(root, modules, maven, settings)
-    stamps = {m.path: _sources_stamp(root / m.path) for m in coded}
-    cached = _load(cache_file, key, stamps)
-    if cached is not None:
-        return ProjectClasspath(modules=cached, resolution="cached", maven=maven,
-                                seconds=round(time.perf_counter() - started, 3))
     for module in coded:
         (root / module.path / CLASSPATH_FILE).unlink(missing_ok=True)
     notes: list[str] = []
@@ -81,9 +89,15 @@ def resolve_maven_classpaths(
         return f"Maven wrote no classpath for {', '.join(missing)}"
     classpaths = tuple(cp for cp in found if cp is not None)
     if compiled and cache_file is not None:
-        _store(cache_file, _Cached(key=key, stamps=stamps, modules=classpaths))
+        # Stamped after the run: the sources Maven compiled are the ones a later call compares with.
+        _store(cache_file, _Cached(key=_key(root, modules, settings), stamps=_stamps(root, coded),
+                                   modules=classpaths, maven=maven))
     return ProjectClasspath(modules=classpaths, resolution=resolution, maven=maven, notes=tuple(notes),
                             seconds=round(time.perf_counter() - started, 3))
+
+
+def _stamps(root: Path, modules: Sequence[MavenModule]) -> dict[str, str]:
+    return {m.path: _sources_stamp(root / m.path) for m in modules}
 
 
 def _run_maven(
@@ -169,14 +183,15 @@ def _processor_path(module: MavenModule, entries: Sequence[str], settings: Valid
     return tuple(e for e in entries if Path(e).name.startswith("lombok") and e.endswith(".jar"))
 
 
-def _key(root: Path, modules: Sequence[MavenModule], maven: MavenChoice, settings: ValidationSettings) -> str:
-    """What the resolution depends on besides the sources: the poms, Maven's own config, which Maven, where."""
+def _key(root: Path, modules: Sequence[MavenModule], settings: ValidationSettings) -> str:
+    """What the resolution depends on besides the sources: the poms, Maven's own config, the local repository.
+    Not which Maven ran: any Maven that can build the poms resolves the same classpath."""
     digest = hashlib.sha256()
     for module in modules:
         digest.update(module.path.encode() + b"\0" + _read(root / module.path / "pom.xml"))
     for name in (".mvn/maven.config", ".mvn/jvm.config", ".mvn/extensions.xml"):
         digest.update(name.encode() + b"\0" + _read(root / name))
-    digest.update(json.dumps([list(maven.command), str(settings.maven_repo_local)]).encode())
+    digest.update(str(settings.maven_repo_local).encode())
     return digest.hexdigest()
 
 
@@ -203,9 +218,9 @@ def _sources_stamp(module: Path) -> str:
     return digest.hexdigest()
 
 
-def _load(cache_file: Path | None, key: str, stamps: dict[str, str]) -> tuple[Classpath, ...] | None:
-    """The cached modules when the key and stamps match and everything they name is still there."""
-    if cache_file is None or not cache_file.is_file():
+def _load(cache_file: Path, key: str, stamps: dict[str, str]) -> _Cached | None:
+    """The cache when the key and stamps match and everything it names is still there."""
+    if not cache_file.is_file():
         return None
     try:
         cached = _Cached.model_validate_json(cache_file.read_text(encoding="utf-8"))
@@ -218,7 +233,7 @@ def _load(cache_file: Path | None, key: str, stamps: dict[str, str]) -> tuple[Cl
              for p in (*m.entries, *m.processor_path, *([m.main_classes] if m.main_classes else []))]
     if not all(Path(p).exists() for p in paths):
         return None
-    return cached.modules
+    return cached
 
 
 def _store(cache_file: Path, cached: _Cached) -> None:
