@@ -23,6 +23,7 @@ bench: .venv/.installed
 	.venv/bin/python bench/bench_generation.py
 	.venv/bin/python bench/bench_retrieval.py
 	.venv/bin/python bench/bench_dagster.py
+	.venv/bin/python bench/bench_classpath.py
 
 clean:
 	rm -rf $(EXAMPLE)/.junitbot .pytest_cache

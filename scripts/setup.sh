@@ -25,7 +25,8 @@ if [ ! -x .venv/bin/python ]; then
   "$PYTHON" -m venv .venv
 fi
 .venv/bin/python -m pip install -q --upgrade pip
-# The CPU build of torch first: sentence-transformers would otherwise pull several GB of CUDA wheels.
+# torch first, pinned. On PyPI it is the CUDA build (several GB of nvidia-* wheels, unused here: embeddings run
+# on the CPU); PyTorch's CPU index is only tried when that fails, since many runners cannot reach it.
 .venv/bin/python -m pip install -q "torch==${TORCH_VERSION:-2.13.0}" || .venv/bin/python -m pip install -q torch --index-url https://download.pytorch.org/whl/cpu
 .venv/bin/python -m pip install -q -e '.[dev]'
 touch .venv/.installed
