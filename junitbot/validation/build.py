@@ -33,7 +33,7 @@ def module_main_classes(
     if classpath.main_classes is not None:
         return MainBuild(classes_dir=Path(classpath.main_classes), reused=True)
     return build_main_classes(root, sources, classpath=classpath.entries, release=classpath.release,
-                              processor_path=classpath.processor_path,
+                              processor_path=classpath.processor_path, java_home=classpath.java_home,
                               cache_dir=cache_root / (classpath.module.replace("/", "_") or "_root"))
 
 
@@ -45,6 +45,7 @@ def build_main_classes(
     cache_dir: Path,
     release: int | None = None,
     processor_path: Sequence[str] = (),
+    java_home: str | None = None,
     timeout_s: float = 900.0,
 ) -> MainBuild:
     """Compile `sources` ((path, blob sha) pairs) into `cache_dir/classes`, unless the same inputs already are.
@@ -52,8 +53,8 @@ def build_main_classes(
     Files that fail to compile are reported and left out, so one broken class never blocks validation
     of tests for the others.
     """
-    stamp = hashlib.sha256(json.dumps([list(sources), list(classpath), release, list(processor_path)]).encode()
-                           ).hexdigest()
+    inputs = [list(sources), list(classpath), release, list(processor_path), java_home]
+    stamp = hashlib.sha256(json.dumps(inputs).encode()).hexdigest()
     classes = cache_dir / "classes"
     stamp_file = cache_dir / "stamp.json"
     if stamp_file.is_file() and classes.is_dir():
@@ -65,7 +66,8 @@ def build_main_classes(
     scratch = cache_dir / "classes.tmp"
     shutil.rmtree(scratch, ignore_errors=True)
     results = compile_batch([root / path for path, _ in sources], classpath=classpath, out_dir=scratch,
-                            release=release, processor_path=processor_path, timeout_s=timeout_s)
+                            release=release, processor_path=processor_path, java_home=java_home,
+                            timeout_s=timeout_s)
     failed = sorted(str(path.relative_to(root)) for path, result in results.items() if not result.compiled)
     if failed:
         log.warning("%d main source files do not compile and are left out: %s", len(failed), ", ".join(failed[:5]))

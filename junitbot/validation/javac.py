@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from junitbot.validation.jdk import java_tool
 from junitbot.validation.models import CompileResult, Severity, ValidationIssue
 from junitbot.validation.process import run_process
 
@@ -87,12 +88,12 @@ def parse_diagnostics(output: str) -> list[Diagnostic]:
 
 def javac_command(
     files: Sequence[Path], *, classpath: Sequence[str], out_dir: Path, release: int | None = None,
-    processor_path: Sequence[str] = (),
+    processor_path: Sequence[str] = (), java_home: str | None = None,
 ) -> list[str]:
-    """javac for the module: its `--release`, and its annotation processors (Lombok) when it has any."""
+    """javac for the module: its JDK, `--release`, and its annotation processors (Lombok) when it has any."""
     processors = ["-processorpath", ":".join(processor_path)] if processor_path else ["-proc:none"]
-    command = ["javac", "-d", str(out_dir), "-encoding", "UTF-8", "-g", *processors, "-Xmaxerrs", "10000",
-               "-Xlint:none", "-implicit:none"]
+    command = [java_tool(java_home, "javac"), "-d", str(out_dir), "-encoding", "UTF-8", "-g", *processors,
+               "-Xmaxerrs", "10000", "-Xlint:none", "-implicit:none"]
     if classpath:
         command += ["-cp", ":".join(classpath)]
     if release is not None:
@@ -107,6 +108,7 @@ def compile_batch(
     out_dir: Path,
     release: int | None = None,
     processor_path: Sequence[str] = (),
+    java_home: str | None = None,
     timeout_s: float = 600.0,
     max_output_bytes: int = 2_000_000,
 ) -> dict[Path, CompileResult]:
@@ -116,7 +118,7 @@ def compile_batch(
     results: dict[Path, CompileResult] = {}
     while remaining:
         result = run_process(javac_command(remaining, classpath=classpath, out_dir=out_dir, release=release,
-                                           processor_path=processor_path), cwd=out_dir,
+                                           processor_path=processor_path, java_home=java_home), cwd=out_dir,
                              timeout_s=timeout_s, max_output_bytes=max_output_bytes)
         if result.timed_out:
             issue = ValidationIssue(severity=Severity.ERROR, pass_name="javac", category="compile-timeout",

@@ -25,6 +25,7 @@ from junitbot.config import ValidationSettings
 from junitbot.errors import JunitbotError
 from junitbot.records import Record
 from junitbot.validation.frameworks import detect_frameworks
+from junitbot.validation.jdk import java_home_for
 from junitbot.validation.models import Classpath, MavenChoice, ProjectClasspath
 from junitbot.validation.poms import MavenModule, class_file_release
 from junitbot.validation.process import ProcessResult
@@ -165,6 +166,7 @@ def _module_classpath(
     release = module.release or (class_file_release(classes) if main else None)
     return Classpath(entries=entries, source="maven", frameworks=detect_frameworks(entries), module=module.path,
                      release=release, processor_path=_processor_path(module, entries, settings), main_classes=main,
+                     java_home=java_home_for(release),
                      notes=(f"maven: {len(entries)} entries",))
 
 

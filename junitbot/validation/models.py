@@ -72,6 +72,7 @@ class Classpath(Record):
     processor_path: tuple[str, ...] = Field(default=(), description="annotation processors (Lombok) for javac")
     main_classes: str | None = Field(default=None, description="the module's main classes as the build compiled "
                                                                "them; None: junitbot compiles them")
+    java_home: str | None = Field(default=None, description="the JDK for a release above the default JDK's")
 
 
 class ProjectClasspath(Record):

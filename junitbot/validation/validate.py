@@ -142,7 +142,7 @@ def _validate_module(
     isolation = detect_isolation(settings.isolation)
     scratch = Path(tempfile.mkdtemp(prefix="validate-", dir=state.ensure().root))
     javac = _Javac(release=classpath.release, processor_path=classpath.processor_path,
-                   timeout_s=settings.batch_timeout_s)
+                   java_home=classpath.java_home, timeout_s=settings.batch_timeout_s)
     try:
         works, rejected = _prepare(candidates, scratch, graph, config, classpath)
         report("static", len(candidates), len(candidates))
@@ -183,11 +183,13 @@ class _Javac:
 
     release: int | None
     processor_path: tuple[str, ...]
+    java_home: str | None
     timeout_s: float
 
     def __call__(self, files: Sequence[Path], *, classpath: Sequence[str], out_dir: Path) -> dict[Path, CompileResult]:
         return compile_batch(files, classpath=classpath, out_dir=out_dir, release=self.release,
-                             processor_path=self.processor_path, timeout_s=self.timeout_s)
+                             processor_path=self.processor_path, java_home=self.java_home,
+                             timeout_s=self.timeout_s)
 
 
 def _prepare(
