@@ -11,6 +11,7 @@ import logging
 import os
 import re
 import shutil
+from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
 
@@ -33,6 +34,11 @@ def java_home_for(release: int | None) -> str | None:
         log.warning("the module compiles for Java %d but no JDK %d or newer is installed", release, release)
         return None
     return str(newer[0][1])
+
+
+def with_java_home(argv: Sequence[str], java_home: str | None) -> list[str]:
+    """`argv` run with JAVA_HOME set to that JDK (how Maven and its wrapper pick their JVM), or as it is."""
+    return ["env", f"JAVA_HOME={java_home}", *argv] if java_home else list(argv)
 
 
 def java_tool(java_home: str | None, tool: str) -> str:

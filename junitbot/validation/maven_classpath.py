@@ -25,7 +25,7 @@ from junitbot.config import ValidationSettings
 from junitbot.errors import JunitbotError
 from junitbot.records import Record
 from junitbot.validation.frameworks import detect_frameworks
-from junitbot.validation.jdk import java_home_for
+from junitbot.validation.jdk import java_home_for, with_java_home
 from junitbot.validation.models import Classpath, MavenChoice, ProjectClasspath
 from junitbot.validation.poms import MavenModule, class_file_release
 from junitbot.validation.process import ProcessResult
@@ -81,7 +81,9 @@ def resolve_maven_classpaths(
     for module in coded:
         (root / module.path / CLASSPATH_FILE).unlink(missing_ok=True)
     notes: list[str] = []
-    resolution, compiled = _run_maven(root, maven, settings, runner, timeout_s, notes)
+    # Maven compiles with the JDK it runs on: the highest release any module needs decides which.
+    java_home = java_home_for(max((m.release for m in coded if m.release), default=None))
+    resolution, compiled = _run_maven(root, maven, settings, runner, timeout_s, notes, java_home)
     if resolution is None:
         return "; ".join(notes)
     found = tuple(_module_classpath(root, module, settings, compiled) for module in coded)
@@ -103,13 +105,14 @@ def _stamps(root: Path, modules: Sequence[MavenModule]) -> dict[str, str]:
 
 def _run_maven(
     root: Path, maven: MavenChoice, settings: ValidationSettings, runner: Runner, timeout_s: float,
-    notes: list[str],
+    notes: list[str], java_home: str | None,
 ) -> tuple[str | None, bool]:
     """(offline/online or None when it failed, whether main classes were compiled): compile + classpath, offline
     then online; when compiling fails for another reason, the classpath alone (junitbot compiles then)."""
     for goals, compiled in ((("compile",), True), ((), False)):
         for offline in (True, False):
-            result = _maven(root, maven, settings, runner, timeout_s, goals=goals, offline=offline)
+            result = _maven(root, maven, settings, runner, timeout_s, goals=goals, offline=offline,
+                            java_home=java_home)
             if result.ok:
                 if not offline:
                     log.info("Maven resolved the build's dependencies online; later runs work offline")
@@ -125,11 +128,11 @@ def _run_maven(
 
 def _maven(
     root: Path, maven: MavenChoice, settings: ValidationSettings, runner: Runner, timeout_s: float, *,
-    goals: Sequence[str], offline: bool,
+    goals: Sequence[str], offline: bool, java_home: str | None,
 ) -> ProcessResult:
-    argv = [*maven.command, "-q", "-B", *(["-o"] if offline else []), *maven_repo_flag(settings), *goals,
-            f"{DEPENDENCY_PLUGIN}:build-classpath", "-Dmdep.includeScope=test", f"-Dmdep.outputFile={CLASSPATH_FILE}",
-            *SKIP_FLAGS]
+    argv = [*with_java_home(maven.command, java_home), "-q", "-B", *(["-o"] if offline else []),
+            *maven_repo_flag(settings), *goals, f"{DEPENDENCY_PLUGIN}:build-classpath", "-Dmdep.includeScope=test",
+            f"-Dmdep.outputFile={CLASSPATH_FILE}", *SKIP_FLAGS]
     try:
         return runner(argv, cwd=root, timeout_s=timeout_s, max_output_bytes=_MAX_OUTPUT_BYTES)
     except JunitbotError as e:
