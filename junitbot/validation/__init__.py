@@ -19,11 +19,21 @@ from junitbot.validation.models import (
     TestCaseResult,
     TestRunResult,
     Tool,
+    ToolChoice,
     ValidationIssue,
     ValidationReport,
     Verdict,
 )
-from junitbot.validation.tools import TOOLS, ToolName, ToolSpec, ensure_tool, ensure_tools, junit_console_for
+from junitbot.validation.toolchoice import judging_tools
+from junitbot.validation.tools import (
+    TOOLS,
+    ToolName,
+    ToolSpec,
+    cached_tool,
+    ensure_tool,
+    ensure_tools,
+    junit_console_for,
+)
 from junitbot.validation.validate import safe_test_path, test_class_name, validate_candidates
 
 __all__ = [
@@ -42,15 +52,18 @@ __all__ = [
     "TestCaseResult",
     "TestRunResult",
     "Tool",
+    "ToolChoice",
     "ToolName",
     "ToolSpec",
     "ValidationIssue",
     "ValidationReport",
     "Verdict",
+    "cached_tool",
     "detect_frameworks",
     "discover_classpath",
     "ensure_tool",
     "ensure_tools",
+    "judging_tools",
     "junit_console_for",
     "maven_command",
     "required_maven_version",
