@@ -17,6 +17,21 @@ PROJECT = Path(__file__).resolve().parent.parent
 EXAMPLE = PROJECT / "examples" / "shop"
 
 
+def session_tools_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The one cache of pinned Java tools for the test session, shared by pytest-xdist's workers (its lock lets
+    one of them fetch while the others wait)."""
+    base = tmp_path_factory.getbasetemp()
+    return (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "junitbot-tools"
+
+
+@pytest.fixture(autouse=True)
+def _shared_tools(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Every StateDir's pinned tools are the session's cache, so validation fetches them once per session, not
+    once per test's state directory. Tests of the cache itself pass a folder of their own."""
+    shared = session_tools_dir(tmp_path_factory)
+    monkeypatch.setattr(StateDir, "tools", property(lambda self: shared))
+
+
 @pytest.fixture(autouse=True)
 def _isolated_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """No JUNITBOT_* variable or git identity of the developer leaks into a test."""
