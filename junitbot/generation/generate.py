@@ -235,4 +235,4 @@ def _report(verdicts: Sequence[Verdict], reports: Sequence[ValidationReport],
                             frameworks=classpath.frameworks, isolation=reports[-1].isolation,
                             main_build_reused=all(r.main_build_reused for r in reports),
                             main_build_failed=tuple(dict.fromkeys(f for r in reports for f in r.main_build_failed)),
-                            seconds=seconds)
+                            seconds=seconds, tools={k: v for r in reports for k, v in r.tools.items()})

@@ -41,6 +41,7 @@ from junitbot.validation.models import (
 from junitbot.validation.repair import RepairContext, repair_compile_errors
 from junitbot.validation.sandbox import describe_isolation, detect_isolation
 from junitbot.validation.static import passed, run_static_checks
+from junitbot.validation.toolchoice import judging_tools
 
 log = logging.getLogger(__name__)
 
@@ -113,7 +114,8 @@ def validate_candidates(
         tick = time.perf_counter()
         runnable = [w for w in works if w.compiled]
         for index, conditions in enumerate(repeat_conditions(settings.repetitions), 1):
-            _judge_run(runnable, _run_isolating(runnable, test_cp, scratch, conditions, config, isolation))
+            _judge_run(runnable, _run_isolating(runnable, test_cp, scratch, conditions, config, isolation,
+                                                tools_dir=state.tools))
             report("run", index, settings.repetitions + 1)
         for work in runnable:
             _settle(work)
@@ -133,6 +135,7 @@ def validate_candidates(
         main_build_reused=main.reused,
         main_build_failed=main.failed,
         seconds={k: round(v, 3) for k, v in seconds.items()},
+        tools=judging_tools(classpath.entries, tools_dir=state.tools, settings=settings),
     )
 
 
@@ -218,21 +221,22 @@ def _compile(works: Sequence[_Work], scratch: Path, classpath: Sequence[str], re
 
 def _run_isolating(
     works: Sequence[_Work], classpath: Sequence[str], scratch: Path, conditions: RunConditions,
-    config: JunitbotConfig, isolation: str, agent: str | None = None,
+    config: JunitbotConfig, isolation: str, agent: str | None = None, *, tools_dir: Path | None = None,
 ) -> list[TestCaseResult]:
     """One JVM for the batch; if it died early (System.exit, a crash), each class again in a JVM of its own."""
     if not works:
         return []
     classes = [w.test_class for w in works]
     run = run_junit(test_classes=classes, classpath=classpath, workdir=scratch / "run", conditions=conditions,
-                    settings=config.validation, isolation=isolation, java_agent_option=agent)
+                    settings=config.validation, isolation=isolation, java_agent_option=agent, tools_dir=tools_dir)
     died = {c.test_class for c in run.cases if c.method == WHOLE_CLASS and c.status in ("error", "timeout")}
     if len(classes) == 1 or not died:
         return list(run.cases)
     cases = [c for c in run.cases if c.test_class not in died]
     for test_class in sorted(died):
         single = run_junit(test_classes=[test_class], classpath=classpath, workdir=scratch / "run",
-                           conditions=conditions, settings=config.validation, isolation=isolation)
+                           conditions=conditions, settings=config.validation, isolation=isolation,
+                           tools_dir=tools_dir)
         cases.extend(single.cases)
     return cases
 
@@ -302,8 +306,9 @@ def _prune_and_measure(
     cache = state.root / "build" / "jacoco"
     includes = folder_includes(main_classes) if everything else package_includes(list(targets))
     agent = agent_option(exec_file=exec_file, includes=includes, cache_dir=cache,
-                         settings=config.validation)
-    cases = _run_isolating(keep, classpath, scratch, RunConditions(), config, isolation, agent)
+                         settings=config.validation, tools_dir=state.tools)
+    cases = _run_isolating(keep, classpath, scratch, RunConditions(), config, isolation, agent,
+                           tools_dir=state.tools)
     for case in cases:
         if case.status == "passed":
             continue
@@ -314,7 +319,8 @@ def _prune_and_measure(
             work.dropped.setdefault(case.method, f"failed when run again: {_short(case.message)}")
     try:
         measured = analyze_coverage(exec_file, [main_classes], cache_dir=cache,
-                                    classes=None if everything else list(targets))
+                                    classes=None if everything else list(targets), tools_dir=state.tools,
+                                    settings=config.validation)
     except JunitbotError as e:
         log.warning("coverage could not be measured: %s", e)
         return {}
