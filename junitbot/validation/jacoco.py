@@ -12,7 +12,7 @@ Figures come from `java/CoverageDump.java` (package data), compiled once per cac
 runs JaCoCo's analysis API over the exec file and class files and prints JSON; that JSON is parsed here
 into `ClassCoverage` records and goes no further. The nodeps jar relocates that API (to
 `org.jacoco.cli.internal.core`), so the source's imports are pointed at the package the jars hold.
-JaCoCo 0.8.6 cannot read sealed types (class files of release 17 and later); 0.8.15 reads up to 25.
+JaCoCo 0.8.6 cannot read sealed types (release 17 and later); 0.8.15 can (tested with releases 17 and 21).
 """
 
 from __future__ import annotations
