@@ -29,8 +29,12 @@ class ToolUnavailableError(JunitbotError):
     """A pinned Java tool (launcher, JaCoCo, PIT, Maven 3.9) is neither cached nor fetchable.
 
     The message says what is missing and how to provide it; callers that have a fallback (Debian's jars,
-    the system Maven) catch it and say so in the report.
+    the system Maven) catch it and say so in the report, with `reason`: why, in a line.
     """
+
+    def __init__(self, message: str, *, reason: str | None = None) -> None:
+        super().__init__(message)
+        self.reason = reason if reason is not None else (message.splitlines() or [""])[0]
 
 
 class ClassEditError(JunitbotError, ValueError):

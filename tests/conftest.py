@@ -17,20 +17,21 @@ PROJECT = Path(__file__).resolve().parent.parent
 EXAMPLE = PROJECT / "examples" / "shop"
 
 
-@pytest.fixture(scope="session")
-def shared_tools_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """One pinned-tools cache for the session, shared by pytest-xdist's workers (its lock lets one fetch)."""
+def session_tools_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The one cache of pinned Java tools for the test session, shared by pytest-xdist's workers (its lock lets
+    one of them fetch while the others wait)."""
     base = tmp_path_factory.getbasetemp()
     return (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "junitbot-tools"
 
 
 @pytest.fixture(scope="session", autouse=True)
-def _shared_tools(shared_tools_dir: Path) -> Iterator[None]:
+def _shared_tools(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     """Every state directory of a test uses the session's tools cache: the tools are content-addressed and
     checksummed, so sharing changes no outcome and saves a Maven run per test (tests of the cache itself pass
     their own `tools_dir`). Session-scoped, so module-scoped fixtures get it too."""
+    shared = session_tools_dir(tmp_path_factory)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(StateDir, "tools", property(lambda self: shared_tools_dir))
+        patch.setattr(StateDir, "tools", property(lambda self: shared))
         yield
 
 

@@ -21,11 +21,21 @@ from junitbot.validation.models import (
     TestCaseResult,
     TestRunResult,
     Tool,
+    ToolChoice,
     ValidationIssue,
     ValidationReport,
     Verdict,
 )
-from junitbot.validation.tools import TOOLS, ToolName, ToolSpec, ensure_tool, ensure_tools, junit_console_for
+from junitbot.validation.toolchoice import judging_tools
+from junitbot.validation.tools import (
+    TOOLS,
+    ToolName,
+    ToolSpec,
+    cached_tool,
+    ensure_tool,
+    ensure_tools,
+    junit_console_for,
+)
 from junitbot.validation.validate import (
     as_project,
     merge_reports,
@@ -51,17 +61,20 @@ __all__ = [
     "TestCaseResult",
     "TestRunResult",
     "Tool",
+    "ToolChoice",
     "ToolName",
     "ToolSpec",
     "ValidationIssue",
     "ValidationReport",
     "Verdict",
     "as_project",
+    "cached_tool",
     "detect_frameworks",
     "discover_classpath",
     "discover_classpaths",
     "ensure_tool",
     "ensure_tools",
+    "judging_tools",
     "junit_console_for",
     "maven_command",
     "merge_reports",

@@ -1,15 +1,18 @@
 """JaCoCo coverage: the agent option for test JVMs, and per-class figures from JaCoCo's own analyzer.
 
-Debian's `org.jacoco.agent.rt.jar` is not shaded and has no Premain-Class, so by default a small
-wrapper jar is built whose manifest names the agent's PreMain and puts the agent, core and asm jars
-on its Class-Path. Those classes then sit on the system class path of the test JVM (and shadow a
-project's own asm, should it have one); a shaded agent (`validation.jacoco_agent`) avoids that.
-Either way the option carries `includes=` the project's packages: unshaded, the agent would
+Which JaCoCo is toolchoice.py's call: a configured agent, else the pinned 0.8.15 (a shaded agent with a
+Premain-Class, attached as it is; the analysis API from the org.jacoco.cli nodeps jar), else Debian's 0.8.6.
+Debian's `org.jacoco.agent.rt.jar` is not shaded and has no Premain-Class, so then a small wrapper jar is
+built whose manifest names the agent's PreMain and puts the agent, core and asm jars on its Class-Path.
+Those classes then sit on the system class path of the test JVM (and shadow a project's own asm, should it
+have one). Either way the option carries `includes=` the project's packages: unshaded, the agent would
 otherwise instrument itself and overflow the stack.
 
-Figures come from `java/CoverageDump.java` (package data), compiled once per cache dir, which runs
-`org.jacoco.core.analysis` over the exec file and class files and prints JSON; that JSON is parsed
-here into `ClassCoverage` records and goes no further.
+Figures come from `java/CoverageDump.java` (package data), compiled once per cache dir and analyzer, which
+runs JaCoCo's analysis API over the exec file and class files and prints JSON; that JSON is parsed here
+into `ClassCoverage` records and goes no further. The nodeps jar relocates that API (to
+`org.jacoco.cli.internal.core`), so the source's imports are pointed at the package the jars hold.
+JaCoCo 0.8.6 cannot read sealed types (release 17 and later); 0.8.15 can (tested with releases 17 and 21).
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import hashlib
 import importlib.resources
 import logging
 import os
+import re
 import shutil
 import tempfile
 import zipfile
@@ -30,30 +34,33 @@ from junitbot.config import ValidationSettings
 from junitbot.errors import JunitbotError
 from junitbot.validation.models import ClassCoverage, Counter, MethodCoverage
 from junitbot.validation.process import run_process
+from junitbot.validation.toolchoice import choose_agent, choose_analyzer
 
 logger = logging.getLogger(__name__)
 
-JAVA_SHARE = Path("/usr/share/java")
-_AGENT_JARS = ("org.jacoco.agent.rt.jar", "org.jacoco.core.jar", "asm.jar", "asm-commons.jar", "asm-tree.jar")
-_ANALYZER_JARS = ("org.jacoco.core.jar", "asm.jar", "asm-commons.jar", "asm-tree.jar")
 _PREMAIN = "org.jacoco.agent.rt.internal.PreMain"
 _DUMP_CLASS = "CoverageDump"
 _TIMEOUT_S = 300.0
 _MAX_JSON_BYTES = 256 * 1024 * 1024
 # ICounter line status values, as CoverageDump prints them.
 _NOT_COVERED, _PARTLY_COVERED = 1, 3
+_CORE_PACKAGE = "org.jacoco.core"
+_ANALYZER_CLASS = re.compile(r"^((?:[\w$]+/)*core)/analysis/Analyzer\.class$")
 
 
 def agent_option(
-    *, exec_file: Path, includes: Sequence[str], cache_dir: Path, settings: ValidationSettings
+    *, exec_file: Path, includes: Sequence[str], cache_dir: Path, settings: ValidationSettings,
+    tools_dir: Path | None = None,
 ) -> str:
     """`-javaagent:...` writing `exec_file` (replaced, not appended) for classes matching `includes`.
 
-    `includes` are JaCoCo class-name patterns, e.g. `package_includes(target_classes)`.
+    `includes` are JaCoCo class-name patterns, e.g. `package_includes(target_classes)`. `tools_dir`: the
+    pinned tools' cache (`StateDir.tools`); None uses a configured agent or Debian's.
     """
     if not includes:
         raise JunitbotError("JaCoCo needs the project's packages as includes (e.g. com.acme.*); none given")
-    jar = _agent_jar(cache_dir=cache_dir, settings=settings).absolute()
+    agent = choose_agent(tools_dir=tools_dir, settings=settings)
+    jar = (_wrapper_jar(agent.classpath, cache_dir) if agent.source == "debian" else agent.path).absolute()
     exec_file = exec_file.absolute()  # the test JVM runs in its own work dir
     if "=" in str(jar) or "," in str(exec_file) or any(c in p for p in includes for c in ",:="):
         raise JunitbotError(f"JaCoCo agent paths and patterns cannot contain '=', ',' or ':': {jar}, {exec_file}")
@@ -80,11 +87,14 @@ def analyze_coverage(
     *,
     cache_dir: Path,
     classes: Sequence[str] | None = None,
+    tools_dir: Path | None = None,
+    settings: ValidationSettings | None = None,
 ) -> dict[str, ClassCoverage]:
     """Coverage per class (fully qualified, nested ones as Outer$Inner) of `class_dirs` under `exec_file`.
 
-    With `classes`, only those and their nested classes are analysed. Raises JunitbotError when the
-    exec file is missing (the test JVM was killed before writing it) or the analyzer fails.
+    With `classes`, only those and their nested classes are analysed. `tools_dir`: the pinned tools' cache,
+    for JaCoCo 0.8.15's analyzer; None uses Debian's 0.8.6. Raises JunitbotError when the exec file is
+    missing (the test JVM was killed before writing it) or the analyzer fails.
     """
     # Empty counts as missing: the agent always writes a header, and run_junit pre-creates the file to bind it.
     if not exec_file.is_file() or exec_file.stat().st_size == 0:
@@ -92,8 +102,9 @@ def analyze_coverage(
     paths = list(class_dirs) if classes is None else _class_files(class_dirs, classes)
     if not paths:
         return {}
-    dump = _coverage_dump(cache_dir)
-    classpath = os.pathsep.join([str(dump), *(str(_system_jar(name)) for name in _ANALYZER_JARS)])
+    jars = choose_analyzer(tools_dir=tools_dir, settings=settings or ValidationSettings()).classpath
+    dump = _coverage_dump(cache_dir, jars)
+    classpath = os.pathsep.join([str(dump), *(str(jar) for jar in jars)])
     argv = ["java", "-cp", classpath, _DUMP_CLASS, str(exec_file), *(str(p) for p in paths)]
     result = run_process(argv, cwd=cache_dir, timeout_s=_TIMEOUT_S, max_output_bytes=_MAX_JSON_BYTES)
     if not result.ok or result.stdout_truncated:
@@ -144,7 +155,8 @@ def _parse_dump(text: str, classes: Sequence[str] | None) -> dict[str, ClassCove
             ", ".join(name.replace("/", ".") for name in dump.mismatched),
         )
     if dump.failed:
-        logger.warning("JaCoCo could not read %s (a sealed type needs JaCoCo 0.8.7 or newer): not measured",
+        logger.warning("JaCoCo could not read %s (a sealed type needs JaCoCo 0.8.7 or newer, not Debian's 0.8.6): "
+                       "not measured",
                        ", ".join(dump.failed))
     coverage = {}
     for raw in dump.classes:
@@ -188,15 +200,13 @@ def _class_files(class_dirs: Sequence[Path], classes: Sequence[str]) -> list[Pat
     return found
 
 
-def _agent_jar(*, cache_dir: Path, settings: ValidationSettings) -> Path:
-    """The configured shaded agent, checked; else the wrapper around Debian's jars, built once."""
-    if settings.jacoco_agent is not None:
-        return _checked_agent(settings.jacoco_agent)
+def _wrapper_jar(jars: Sequence[Path], cache_dir: Path) -> Path:
+    """A jar whose manifest makes Debian's unshaded agent (`jars`: it, core and asm) a Java agent; built once."""
     manifest = _manifest(
         {
             "Manifest-Version": "1.0",
             "Premain-Class": _PREMAIN,
-            "Class-Path": " ".join(_system_jar(name).as_uri() for name in _AGENT_JARS),
+            "Class-Path": " ".join(jar.as_uri() for jar in jars),
             "Created-By": "junitbot",
         }
     )
@@ -211,21 +221,6 @@ def _agent_jar(*, cache_dir: Path, settings: ValidationSettings) -> Path:
     return jar
 
 
-def _checked_agent(path: Path) -> Path:
-    try:
-        with zipfile.ZipFile(path) as archive:
-            manifest = archive.read("META-INF/MANIFEST.MF").decode("utf-8", errors="replace")
-    except (OSError, KeyError, zipfile.BadZipFile) as e:
-        raise JunitbotError(f"validation.jacoco_agent {path}: not a readable jar with a manifest ({e})") from e
-    unfolded = manifest.replace("\r\n", "\n").replace("\n ", "")
-    if not any(line.startswith("Premain-Class:") for line in unfolded.splitlines()):
-        raise JunitbotError(
-            f"validation.jacoco_agent {path} has no Premain-Class, so it is no Java agent: "
-            "use the shaded runtime agent (jacocoagent.jar, Maven org.jacoco:org.jacoco.agent:<version>:runtime)"
-        )
-    return path.resolve()
-
-
 def _manifest(attributes: dict[str, str]) -> bytes:
     """A JAR manifest: lines of at most 72 bytes, continued on lines starting with a space."""
     lines: list[bytes] = []
@@ -236,18 +231,19 @@ def _manifest(attributes: dict[str, str]) -> bytes:
     return b"\r\n".join(lines) + b"\r\n\r\n"
 
 
-def _coverage_dump(cache_dir: Path) -> Path:
-    """The directory holding CoverageDump.class, compiled from the packaged source on first use."""
-    source = (importlib.resources.files("junitbot.validation") / "java" / f"{_DUMP_CLASS}.java").read_bytes()
-    classpath = os.pathsep.join(str(_system_jar(name)) for name in _ANALYZER_JARS)
-    key = hashlib.sha256(source + classpath.encode()).hexdigest()[:12]
+def _coverage_dump(cache_dir: Path, jars: Sequence[Path]) -> Path:
+    """The directory holding CoverageDump.class, compiled against `jars` from the packaged source on first use."""
+    source = (importlib.resources.files("junitbot.validation") / "java" / f"{_DUMP_CLASS}.java").read_text("utf-8")
+    classpath = os.pathsep.join(str(jar) for jar in jars)
+    key = hashlib.sha256((source + classpath).encode()).hexdigest()[:12]
     target = cache_dir / f"coverage-dump-{key}"
     if (target / f"{_DUMP_CLASS}.class").is_file():
         return target
+    source = source.replace(f"import {_CORE_PACKAGE}.", f"import {_core_package(jars)}.")
     cache_dir.mkdir(parents=True, exist_ok=True)
     build = Path(tempfile.mkdtemp(prefix=".coverage-dump-", dir=cache_dir))
     try:
-        (build / f"{_DUMP_CLASS}.java").write_bytes(source)
+        (build / f"{_DUMP_CLASS}.java").write_text(source, encoding="utf-8")
         argv = ["javac", "-nowarn", "-cp", classpath, "-d", str(build), str(build / f"{_DUMP_CLASS}.java")]
         result = run_process(argv, cwd=build, timeout_s=_TIMEOUT_S, max_output_bytes=200_000)
         if not result.ok:
@@ -262,11 +258,15 @@ def _coverage_dump(cache_dir: Path) -> Path:
     return target
 
 
-def _system_jar(name: str) -> Path:
-    path = JAVA_SHARE / name
-    if not path.is_file():
-        raise JunitbotError(
-            f"JaCoCo is not installed: {path} is missing "
-            "(apt-get install libjacoco-java, or set validation.jacoco_agent to a shaded agent jar)"
-        )
-    return path
+def _core_package(jars: Sequence[Path]) -> str:
+    """The package of JaCoCo's core in `jars`: `org.jacoco.core`, or where a shaded jar relocated it."""
+    for jar in jars:
+        try:
+            with zipfile.ZipFile(jar) as archive:
+                for name in archive.namelist():
+                    match = _ANALYZER_CLASS.match(name)
+                    if match:
+                        return match.group(1).replace("/", ".")
+        except (OSError, zipfile.BadZipFile) as e:
+            raise JunitbotError(f"cannot read the JaCoCo jar {jar}: {e}") from e
+    raise JunitbotError(f"no JaCoCo analysis API (core/analysis/Analyzer.class) in {', '.join(map(str, jars))}")

@@ -1,5 +1,12 @@
 """Run test classes in one JUnit Platform console launcher JVM and read its legacy XML report.
 
+The launcher is the pinned one for the project's Jupiter major (toolchoice.py: 1.14 for Jupiter 5, 6.x for
+Jupiter 6), else one on the classpath, else Debian's. It runs with `-jar`, the project's classpath as
+`--class-path` options: JUnit loads those in a child class loader that asks its parent first, so the
+platform and Jupiter bundled in the launcher win over the project's own (a project on Jupiter 5.11 runs its
+tests on the 1.14 launcher's 5.14 API and engine, not a mix of the two). Console-standalone jars on the
+classpath are left out: they would only add other versions of what the launcher bundles.
+
 Timeouts: JUnit's own timeouts are per test (and lifecycle) method, so `class_timeout_s` becomes the
 default timeout of every method, enforced on a separate thread (SEPARATE_THREAD mode) so that even
 a loop that ignores interrupts fails on time while the batch goes on (the looping thread keeps a
@@ -8,7 +15,8 @@ is killed and every selected class without results is marked "timeout".
 
 Only the Jupiter engine runs (junitbot writes JUnit 5 tests). A selected class that reports no
 cases gets one `WHOLE_CLASS` error case ("no test methods"); a selector JUnit cannot resolve (an
-unknown class or method) aborts the whole launch, reported as below with JUnit's cause.
+unknown class or method) aborts the whole launch (1.13 and later: fails the engine, so no test runs),
+reported as below with JUnit's cause.
 
 The launcher writes its report only when the engine finishes and buffers its console output, so a
 JVM that dies early (System.exit in a test, a crash, a hang in a constructor or static initializer)
@@ -29,11 +37,12 @@ from pathlib import Path
 
 from junitbot.config import ValidationSettings
 from junitbot.errors import JunitbotError
-from junitbot.validation.models import RunConditions, TestCaseResult, TestRunResult, TestStatus
+from junitbot.validation.jdk import java_tool
+from junitbot.validation.models import RunConditions, TestCaseResult, TestRunResult, TestStatus, ToolChoice
 from junitbot.validation.process import ProcessResult, run_process
 from junitbot.validation.sandbox import sandboxed
+from junitbot.validation.toolchoice import choose_launcher, is_console_launcher
 
-SYSTEM_LAUNCHER = Path("/usr/share/java/junit-platform-console-standalone.jar")
 WHOLE_CLASS = "*"
 """The method of a case that stands for a whole class whose tests left no individual results."""
 
@@ -49,6 +58,11 @@ _TIMEZONES = ("Pacific/Kiritimati", "America/St_Johns", "Asia/Kathmandu")
 _LOCALES = ("de-DE", "tr-TR", "ja-JP")
 _CHARSETS = ("ISO-8859-1", "UTF-8")
 _TIMEOUT_EXCEPTION = "java.util.concurrent.TimeoutException"
+# How launchers say discovery failed (a selector not resolved, a class JUnit cannot order): 1.9 aborts; 1.13 and
+# later fail the engine with a DiscoveryIssueException, and write a report without the selected tests.
+_DISCOVERY_FAILED = ("failed to discover tests", "DiscoveryIssueException")
+# 1.13 and later: a DiscoveryIssueException's issues, `(1) [ERROR] ...` with a `Cause: ...` line each.
+_ISSUE_LINE = re.compile(r"^\s*(?:\(\d+\) \[ERROR\]|Cause:) ")
 _EXCEPTION_LINE = re.compile(r"^(?:Caused by: )?[\w$.]+(?:Exception|Error)\b.*$", re.MULTILINE)
 
 
@@ -125,6 +139,9 @@ def _error_message(error: ET.Element, *, with_cause: bool) -> str:
     """`Type: message`, plus the root cause when there is one (ExceptionInInitializerError says little alone)."""
     lines = [line for line in (error.text or "").splitlines() if line.strip()]
     first = lines[0] if lines else ": ".join(part for part in (error.get("type"), error.get("message")) if part)
+    issues = [line.strip() for line in lines if _ISSUE_LINE.match(line)][:2]
+    if issues and with_cause:
+        return f"{first} {' '.join(issues)}"
     causes = [line for line in lines if line.startswith("Caused by: ")]
     return f"{first}; {causes[-1]}" if causes and with_cause else first or "error"
 
@@ -146,13 +163,17 @@ def run_junit(
     isolation: str,
     java_agent_option: str | None = None,
     writable: Sequence[Path] = (),
+    tools_dir: Path | None = None,
+    java_home: str | None = None,
 ) -> TestRunResult:
     """Run `test_classes` ("com.acme.FooTest", or "com.acme.FooTest#method") in one sandboxed JVM.
 
     `classpath` holds the compiled tests and code under test and their libraries; `workdir` is the
     JVM's writable working directory; `writable` names other paths it must write (the agent's jar
     and a JaCoCo `destfile=` are bound by themselves). Every selected class gets cases: its tests'
-    results, or one `WHOLE_CLASS` case saying why there are none.
+    results, or one `WHOLE_CLASS` case saying why there are none. `tools_dir`: the pinned tools' cache
+    (`StateDir.tools`) to take the launcher from; None uses the classpath's or Debian's. `java_home`: the JDK
+    for a module whose release is above the default JDK's (`jdk.java_home_for`).
     """
     if not test_classes:
         raise JunitbotError("run_junit: no test classes selected")
@@ -160,12 +181,13 @@ def run_junit(
     # The JVM runs in `workdir`: relative paths of the caller would point elsewhere there.
     workdir = workdir.resolve()
     classpath = [str(Path(entry).absolute()) for entry in classpath]
-    launcher = _launcher(classpath)
+    launcher = choose_launcher(classpath, tools_dir=tools_dir, settings=settings)
     reports = Path(tempfile.mkdtemp(prefix="junit-reports-", dir=workdir))
     try:
         java = _java_argv(test_classes, classpath, launcher, reports, conditions, settings, java_agent_option)
+        java[0] = java_tool(java_home, "java")
         agent_jar, agent_output = _agent_paths(java_agent_option, workdir)
-        readable = [launcher, *(Path(entry) for entry in classpath), *agent_jar]
+        readable = [launcher.path, *(Path(entry) for entry in classpath), *agent_jar]
         argv = sandboxed(
             java, workdir=workdir, isolation=isolation, readable=readable, writable=[*writable, *agent_output]
         )
@@ -188,26 +210,14 @@ def run_junit(
         output_tail=output[-_TAIL_CHARS:],
         isolation=isolation,
         seconds=result.seconds,
+        launcher=launcher.summary,
     )
-
-
-def _launcher(classpath: Sequence[str]) -> Path:
-    """The project's own console launcher when its classpath has one (its JUnit version), else Debian's."""
-    for entry in classpath:
-        if Path(entry).name.startswith("junit-platform-console-standalone") and entry.endswith(".jar"):
-            return Path(entry)
-    if not SYSTEM_LAUNCHER.is_file():
-        raise JunitbotError(
-            f"no JUnit console launcher: {SYSTEM_LAUNCHER} is missing and the classpath has none "
-            "(apt-get install junit5, or add junit-platform-console-standalone.jar to validation.classpath)"
-        )
-    return SYSTEM_LAUNCHER
 
 
 def _java_argv(
     test_classes: Sequence[str],
     classpath: Sequence[str],
-    launcher: Path,
+    launcher: ToolChoice,
     reports: Path,
     conditions: RunConditions,
     settings: ValidationSettings,
@@ -224,9 +234,11 @@ def _java_argv(
         "-Djava.awt.headless=true",
         *([java_agent_option] if java_agent_option else []),
         "-jar",
-        str(launcher),
+        str(launcher.path),
     ]
     launcher_options = [
+        # Since 1.10 the options belong to the `execute` command; 6.x no longer takes them without it.
+        *(["execute"] if _has_execute_command(launcher.version) else []),
         "--disable-banner",
         "--disable-ansi-colors",
         "--details=none",
@@ -235,11 +247,17 @@ def _java_argv(
         "--include-classname=.*",
         f"--reports-dir={reports}",
         # One option per entry: a long joined classpath could pass the kernel's 128 KiB limit per argument.
-        *(f"--class-path={entry}" for entry in classpath if Path(entry) != launcher),
+        *(f"--class-path={entry}" for entry in classpath if not is_console_launcher(entry)),
         *(_selector(name) for name in test_classes),
         *(f"--config={key}={value}" for key, value in _junit_config(conditions, settings).items()),
     ]
     return [*jvm, *launcher_options]
+
+
+def _has_execute_command(version: str | None) -> bool:
+    """Whether a launcher of this version has the `execute` command (1.10 and later; unknown: assume not)."""
+    parts = [int(p) for p in (version or "").split(".")[:2] if p.isdigit()]
+    return len(parts) == 2 and tuple(parts) >= (1, 10)
 
 
 def _selector(name: str) -> str:
@@ -301,7 +319,7 @@ def _cases(
         reason = _early_exit_reason(result, settings)
     except JunitbotError as e:
         reason = f"{e} (exit code {result.exit_code})"
-    if reason is None and result.timed_out:
+    if reason is None and (result.timed_out or _discovery_failed(result)):
         reason = _early_exit_reason(result, settings)
     status: TestStatus = "timeout" if result.timed_out else "error"
     for name in test_classes:
@@ -326,6 +344,10 @@ def _belongs(case: TestCaseResult, test_class: str, method: str) -> bool:
     return case.test_class == test_class or case.test_class.startswith(test_class + "$")
 
 
+def _discovery_failed(result: ProcessResult) -> bool:
+    return any(marker in result.stdout or marker in result.stderr for marker in _DISCOVERY_FAILED)
+
+
 def _early_exit_reason(result: ProcessResult, settings: ValidationSettings) -> str:
     if result.timed_out:
         return (
@@ -335,7 +357,7 @@ def _early_exit_reason(result: ProcessResult, settings: ValidationSettings) -> s
     output = result.stderr + result.stdout
     hints = _EXCEPTION_LINE.findall(output)
     last = f"; last error: {hints[-1].strip()[:300]}" if hints else ""
-    if "failed to discover tests" in output:
+    if _discovery_failed(result):
         return f"JUnit could not discover the selected tests, so none ran{last}"
     how = f"was killed by signal {-result.exit_code}" if result.exit_code < 0 else f"exited with {result.exit_code}"
     return (

@@ -144,6 +144,7 @@ class TestRunResult(Record):
     output_tail: str = ""
     isolation: str = "none"
     seconds: float = 0.0
+    launcher: str = Field(default="", description="the console launcher that ran it (ToolChoice.summary)")
 
 
 class Counter(Record):
@@ -213,6 +214,8 @@ class ValidationReport(Record):
     main_build_reused: bool
     main_build_failed: tuple[str, ...] = ()
     seconds: dict[str, float] = Field(default_factory=dict)
+    tools: dict[str, str] = Field(default_factory=dict, description="which tools judged the run, by role "
+                                  "('junit', 'jacoco agent', 'jacoco analyzer'): ToolChoice.summary")
 
     @property
     def kept(self) -> tuple[Verdict, ...]:
@@ -230,6 +233,25 @@ class Tool(Record):
     fetched: bool = Field(default=False, description="this call fetched it (ran Maven) rather than found it cached")
     adopted: bool = Field(default=False, description="found in the cache without a record and adopted as it was")
     size_bytes: int = 0
+
+
+class ToolChoice(Record):
+    """Which Java tool plays a role in a run (the launcher, JaCoCo's agent or analyzer), and why a fallback."""
+
+    tool: str = Field(description="what it is, e.g. 'junit-platform-console-standalone'")
+    version: str | None = None
+    source: Literal["pinned", "configured", "classpath", "debian"]
+    path: Path = Field(description="the jar to run or attach")
+    classpath: tuple[Path, ...] = Field(default=(), description="the jars to run it with, when not `path` alone")
+    fallback: str | None = Field(default=None, description="why the pinned tool was not used, when it was not")
+
+    @property
+    def summary(self) -> str:
+        """`junit-platform-console-standalone 1.14.4 (pinned)`, or a fallback and why, for reports."""
+        text = " ".join(part for part in (self.tool, self.version) if part)
+        where = {"pinned": "pinned", "configured": "configured", "classpath": "from the classpath",
+                 "debian": "Debian's"}[self.source]
+        return f"{text} ({where}; fallback: {self.fallback})" if self.fallback else f"{text} ({where})"
 
 
 class MavenChoice(Record):

@@ -166,8 +166,22 @@ def ensure_tools(
         if manifest is not read:
             write_manifest(tools_dir, manifest)
         if failures:
-            raise ToolUnavailableError(_unavailable(failures, tools_dir))
+            why = "; ".join(dict.fromkeys(failures.values()))
+            raise ToolUnavailableError(_unavailable(failures, tools_dir), reason=why)
         return found
+
+
+def cached_tool(name: ToolName, *, tools_dir: Path) -> Tool | None:
+    """The pinned tool `name` when the cache in `tools_dir` holds it intact (or adoptable); never runs Maven."""
+    tools_dir = tools_dir.absolute()
+    if not tools_dir.is_dir():
+        return None
+    with locked(tools_dir):
+        read, trusted = read_manifest(tools_dir)
+        tool, manifest = _cached(name, tools_dir, read, trusted=trusted)
+        if manifest is not read:
+            write_manifest(tools_dir, manifest)
+        return tool
 
 
 def _cached(name: ToolName, tools_dir: Path, manifest: Manifest, *, trusted: bool) -> tuple[Tool | None, Manifest]:

@@ -43,6 +43,7 @@ from junitbot.validation.models import (
 from junitbot.validation.repair import RepairContext, repair_compile_errors
 from junitbot.validation.sandbox import describe_isolation, detect_isolation
 from junitbot.validation.static import passed, run_static_checks
+from junitbot.validation.toolchoice import judging_tools
 
 log = logging.getLogger(__name__)
 
@@ -124,7 +125,8 @@ def merge_reports(reports: Sequence[ValidationReport]) -> ValidationReport:
         verdicts=tuple(sorted((v for r in reports for v in r.verdicts), key=lambda v: v.path)),
         classpath_source=first.classpath_source, frameworks=first.frameworks, isolation=reports[-1].isolation,
         main_build_reused=all(r.main_build_reused for r in reports),
-        main_build_failed=tuple(dict.fromkeys(f for r in reports for f in r.main_build_failed)), seconds=seconds)
+        main_build_failed=tuple(dict.fromkeys(f for r in reports for f in r.main_build_failed)), seconds=seconds,
+        tools={k: v for r in reports for k, v in r.tools.items()})
 
 
 def _validate_module(
@@ -154,7 +156,8 @@ def _validate_module(
         tick = time.perf_counter()
         runnable = [w for w in works if w.compiled]
         for index, conditions in enumerate(repeat_conditions(settings.repetitions), 1):
-            _judge_run(runnable, _run_isolating(runnable, test_cp, scratch, conditions, config, isolation))
+            _judge_run(runnable, _run_isolating(runnable, test_cp, scratch, conditions, config, isolation,
+                                                tools_dir=state.tools, java_home=javac.java_home))
             report("run", index, settings.repetitions + 1)
         for work in runnable:
             _settle(work)
@@ -174,6 +177,7 @@ def _validate_module(
         main_build_reused=main.reused,
         main_build_failed=main.failed,
         seconds={k: round(v, 3) for k, v in seconds.items()},
+        tools=judging_tools(classpath.entries, tools_dir=state.tools, settings=settings),
     )
 
 
@@ -272,21 +276,24 @@ def _compile(works: Sequence[_Work], scratch: Path, classpath: Sequence[str], re
 
 def _run_isolating(
     works: Sequence[_Work], classpath: Sequence[str], scratch: Path, conditions: RunConditions,
-    config: JunitbotConfig, isolation: str, agent: str | None = None,
+    config: JunitbotConfig, isolation: str, agent: str | None = None, *, tools_dir: Path | None = None,
+    java_home: str | None = None,
 ) -> list[TestCaseResult]:
     """One JVM for the batch; if it died early (System.exit, a crash), each class again in a JVM of its own."""
     if not works:
         return []
     classes = [w.test_class for w in works]
     run = run_junit(test_classes=classes, classpath=classpath, workdir=scratch / "run", conditions=conditions,
-                    settings=config.validation, isolation=isolation, java_agent_option=agent)
+                    settings=config.validation, isolation=isolation, java_agent_option=agent, tools_dir=tools_dir,
+                    java_home=java_home)
     died = {c.test_class for c in run.cases if c.method == WHOLE_CLASS and c.status in ("error", "timeout")}
     if len(classes) == 1 or not died:
         return list(run.cases)
     cases = [c for c in run.cases if c.test_class not in died]
     for test_class in sorted(died):
         single = run_junit(test_classes=[test_class], classpath=classpath, workdir=scratch / "run",
-                           conditions=conditions, settings=config.validation, isolation=isolation)
+                           conditions=conditions, settings=config.validation, isolation=isolation,
+                           tools_dir=tools_dir, java_home=java_home)
         cases.extend(single.cases)
     return cases
 
@@ -356,8 +363,9 @@ def _prune_and_measure(
     cache = state.root / "build" / "jacoco"
     includes = folder_includes(main_classes) if everything else package_includes(list(targets))
     agent = agent_option(exec_file=exec_file, includes=includes, cache_dir=cache,
-                         settings=config.validation)
-    cases = _run_isolating(keep, classpath, scratch, RunConditions(), config, isolation, agent)
+                         settings=config.validation, tools_dir=state.tools)
+    cases = _run_isolating(keep, classpath, scratch, RunConditions(), config, isolation, agent,
+                           tools_dir=state.tools, java_home=javac.java_home)
     for case in cases:
         if case.status == "passed":
             continue
@@ -368,7 +376,8 @@ def _prune_and_measure(
             work.dropped.setdefault(case.method, f"failed when run again: {_short(case.message)}")
     try:
         measured = analyze_coverage(exec_file, [main_classes], cache_dir=cache,
-                                    classes=None if everything else list(targets))
+                                    classes=None if everything else list(targets), tools_dir=state.tools,
+                                    settings=config.validation)
     except JunitbotError as e:
         log.warning("coverage could not be measured: %s", e)
         return {}

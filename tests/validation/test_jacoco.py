@@ -1,7 +1,11 @@
-"""JaCoCo through the wrapper agent (and a shaded one) on a real test run, figures from JaCoCo's analyzer."""
+"""JaCoCo on real test runs: the pinned 0.8.15 agent and analyzer, Debian's 0.8.6 through the wrapper agent (the
+fallback), a configured shaded agent; figures from JaCoCo's own analyzer, sealed types and records included."""
 
 from __future__ import annotations
 
+import logging
+import os
+import re
 import zipfile
 from pathlib import Path
 
@@ -69,26 +73,29 @@ def compiled(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
 
 
 def _covered_run(
-    compiled: tuple[Path, Path], tmp_path: Path, settings: ValidationSettings, exec_file: Path
+    compiled: tuple[Path, Path], tmp_path: Path, settings: ValidationSettings, exec_file: Path,
+    tools_dir: Path | None = None, test_class: str = "com.acme.school.GradeTest",
 ) -> Path:
-    """Run GradeTest under the agent writing `exec_file`; returns it."""
+    """Run `test_class` under the agent writing `exec_file` for the classes' package; returns it."""
     main, tests = compiled
     option = agent_option(
         exec_file=exec_file,
-        includes=package_includes(["com.acme.school.Grade"]),
+        includes=package_includes([test_class]),
         cache_dir=tmp_path / "cache",
         settings=settings,
+        tools_dir=tools_dir,
     )
     result = run_junit(
-        test_classes=["com.acme.school.GradeTest"],
+        test_classes=[test_class],
         classpath=[str(main), str(tests), *TEST_JARS],
         workdir=tmp_path / "work",
         conditions=RunConditions(),
         settings=settings,
         isolation=detect_isolation(),
         java_agent_option=option,
+        tools_dir=tools_dir,
     )
-    assert [(c.method, c.status) for c in result.cases] == [("passes", "passed")], result.output_tail
+    assert result.cases and {c.status for c in result.cases} == {"passed"}, result.output_tail
     return exec_file
 
 
@@ -115,8 +122,8 @@ def test_a_class_this_jacoco_cannot_read_costs_only_itself(
     coverage = analyze_coverage(exec_file, [compiled[0], sealed], cache_dir=tmp_path / "cache", classes=classes)
     # Debian's JaCoCo 0.8.6 cannot read the sealed interface; Grade and the record are measured all the same.
     assert coverage["com.acme.school.Grade"] == EXPECTED and "com.acme.school.Shape$Square" in coverage
-    if "com.acme.school.Shape" not in coverage:
-        assert "Shape.class" in caplog.text and "not measured" in caplog.text
+    assert "com.acme.school.Shape" not in coverage
+    assert "Shape.class" in caplog.text and "not measured" in caplog.text
 
 
 def test_shaded_agent_from_settings_is_used_as_is(compiled: tuple[Path, Path], tmp_path: Path) -> None:
@@ -130,6 +137,148 @@ def test_shaded_agent_from_settings_is_used_as_is(compiled: tuple[Path, Path], t
     coverage = analyze_coverage(exec_file, [main], cache_dir=tmp_path / "cache", classes=["com.acme.school.Grade"])
     assert coverage == {"com.acme.school.Grade": EXPECTED}
     assert not list((tmp_path / "cache").glob("jacoco-agent-*.jar"))
+
+
+def test_the_pinned_agent_and_analyzer_measure_as_jacoco_does(
+    compiled: tuple[Path, Path], tmp_path: Path, fetched: Path
+) -> None:
+    exec_file = tmp_path / "work" / "jacoco.exec"
+    option = agent_option(exec_file=exec_file, includes=["com.acme.school.*"], cache_dir=tmp_path / "cache",
+                          settings=ValidationSettings(), tools_dir=fetched)
+    # The shaded agent is attached as it is: no wrapper jar, no Debian jar on the test JVM's class path.
+    agent = fetched / "jacoco-agent-0.8.15" / "org.jacoco.agent-0.8.15-runtime.jar"
+    assert option.startswith(f"-javaagent:{agent}=destfile={exec_file},includes=com.acme.school.*")
+    _covered_run(compiled, tmp_path, ValidationSettings(), exec_file, tools_dir=fetched)
+    main, _ = compiled
+    coverage = analyze_coverage(exec_file, [main], cache_dir=tmp_path / "cache", classes=["com.acme.school.Grade"],
+                                tools_dir=fetched)
+    assert coverage == {"com.acme.school.Grade": EXPECTED}
+    assert not list((tmp_path / "cache").glob("jacoco-agent-*.jar"))
+    # Compiled once, against the CLI jar, whose relocated analysis API the analyzer's imports now name.
+    (dump,) = (tmp_path / "cache").glob("coverage-dump-*")
+    assert "import org.jacoco.cli.internal.core.analysis.Analyzer;" in (dump / "CoverageDump.java").read_text()
+
+
+SHAPES_17 = """package com.acme.shapes;
+
+public sealed interface Shape permits Shape.Square, Shape.Circle {
+    record Square(int side) implements Shape {
+        public Square {
+            if (side < 0) {
+                throw new IllegalArgumentException("side");
+            }
+        }
+    }
+
+    record Circle(int radius) implements Shape {
+    }
+
+    default int corners() {
+        if (this instanceof Square square && square.side() > 0) {
+            return 4;
+        }
+        return 0;
+    }
+}
+"""
+
+SHAPES_21 = """package com.acme.shapes;
+
+public sealed interface Shape permits Shape.Square, Shape.Circle {
+    record Square(int side) implements Shape {
+        public Square {
+            if (side < 0) {
+                throw new IllegalArgumentException("side");
+            }
+        }
+    }
+
+    record Circle(int radius) implements Shape {
+    }
+
+    default int corners() {
+        return switch (this) {
+            case Square(int side) when side > 0 -> 4;
+            case Square square -> 0;
+            case Circle circle -> 0;
+        };
+    }
+}
+"""
+
+SHAPES_TEST = """package com.acme.shapes;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import org.junit.jupiter.api.Test;
+
+class ShapeTest {
+    @Test void squaresHaveFourCorners() { assertEquals(4, new Shape.Square(2).corners()); }
+}
+"""
+
+
+def _jdk(release: int) -> Path | None:
+    """The home of a JDK under /usr/lib/jvm for `release` or later, when there is one."""
+    for home in sorted(Path("/usr/lib/jvm").glob("*")):
+        found = re.search(r'^JAVA_VERSION="(\d+)', (home / "release").read_text() if (home / "release").is_file()
+                          else "", re.MULTILINE)
+        if found and int(found.group(1)) >= release and (home / "bin" / "javac").is_file():
+            return home
+    return None
+
+
+# Shape.corners() per release: (lines, branches, uncovered lines, partly covered lines). 17: the instanceof and
+# side() > 0 (2 of 4 branches), `return 0` missed; 21: the pattern switch and its guard, the other cases missed.
+CORNERS_17 = (Counter(covered=2, missed=1), Counter(covered=2, missed=2), (19,), (16,))
+CORNERS_21 = (Counter(covered=2, missed=2), Counter(covered=3, missed=4), (18, 19), (16, 17))
+
+
+@pytest.mark.parametrize(("release", "source", "corners"), [(17, SHAPES_17, CORNERS_17), (21, SHAPES_21, CORNERS_21)])
+def test_the_pinned_jacoco_measures_sealed_interfaces_and_records(
+    fetched: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, release: int, source: str,
+    corners: tuple[Counter, Counter, tuple[int, ...], tuple[int, ...]],
+) -> None:
+    jdk = _jdk(release)
+    if jdk is None:
+        pytest.skip(f"no JDK {release} or later under /usr/lib/jvm")
+    monkeypatch.setenv("PATH", f"{jdk / 'bin'}:{os.environ['PATH']}")  # the test JVM must run release-21 classes
+    javac = str(jdk / "bin" / "javac")
+    main = compile_java({"com/acme/shapes/Shape.java": source}, tmp_path / "main", javac=javac, release=release)
+    tests = compile_java({"com/acme/shapes/ShapeTest.java": SHAPES_TEST}, tmp_path / "tests", [str(main)],
+                         javac=javac, release=release)
+    exec_file = _covered_run((main, tests), tmp_path, ValidationSettings(), tmp_path / "work" / "jacoco.exec",
+                             tools_dir=fetched, test_class="com.acme.shapes.ShapeTest")
+    coverage = analyze_coverage(exec_file, [main], cache_dir=tmp_path / "cache", classes=["com.acme.shapes.Shape"],
+                                tools_dir=fetched)
+    # Debian's 0.8.6 could read neither class file (the "failed" of test_a_class_this_jacoco_cannot_read...).
+    assert set(coverage) == {"com.acme.shapes.Shape", "com.acme.shapes.Shape$Square", "com.acme.shapes.Shape$Circle"}
+    shape = coverage["com.acme.shapes.Shape"]
+    assert (shape.lines, shape.branches, shape.uncovered_lines, shape.partly_covered_lines) == corners
+    assert [m.name for m in shape.methods] == ["corners"]
+    # The records: their generated accessors, equals, hashCode and toString filtered; the compact constructor ran
+    # (its `if` one way, not the throw); Circle's constructor never ran.
+    square = coverage["com.acme.shapes.Shape$Square"]
+    assert [m.name for m in square.methods] == ["<init>"]
+    assert (square.lines, square.branches) == (Counter(covered=3, missed=1), Counter(covered=1, missed=1))
+    assert (square.uncovered_lines, square.partly_covered_lines) == ((7,), (6,))
+    assert coverage["com.acme.shapes.Shape$Circle"].lines == Counter(covered=0, missed=1)
+
+
+def test_without_the_pinned_jacoco_debians_measures_with_a_warning(
+    compiled: tuple[Path, Path], tmp_path: Path, unreachable_maven: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    tools_dir = tmp_path / "tools"
+    exec_file = _covered_run(compiled, tmp_path, ValidationSettings(), tmp_path / "work" / "jacoco.exec",
+                             tools_dir=tools_dir)
+    main, _ = compiled
+    coverage = analyze_coverage(exec_file, [main], cache_dir=tmp_path / "cache", classes=["com.acme.school.Grade"],
+                                tools_dir=tools_dir)
+    assert coverage == {"com.acme.school.Grade": EXPECTED}
+    assert len(list((tmp_path / "cache").glob("jacoco-agent-*.jar"))) == 1, "Debian's agent, in its wrapper"
+    warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert any("using Debian's JaCoCo agent instead of the pinned jacoco-agent" in w for w in warnings), warnings
+    assert any("using Debian's JaCoCo 0.8.6 instead of the pinned jacoco-cli" in w for w in warnings), warnings
 
 
 def test_a_jar_without_premain_class_is_rejected(tmp_path: Path) -> None:

@@ -1,11 +1,12 @@
-"""run_junit against real javac-compiled JUnit 5 tests; parse_junit_xml on a launcher report."""
+"""run_junit against real javac-compiled JUnit 5 and 6 tests, on the pinned launchers and Debian's; parse_junit_xml."""
 
 from __future__ import annotations
 
+import logging
 import re
 import socket
 import subprocess
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 
 import pytest
@@ -177,15 +178,19 @@ class SandboxTest {
 """
 
 
-def compile_java(sources: Mapping[str, str], out: Path, classpath: Sequence[str] = ()) -> Path:
-    """javac the given {relative path: source} into `out`; returns `out`."""
+def compile_java(
+    sources: Mapping[str, str], out: Path, classpath: Sequence[str] = (), *, jars: Sequence[str] = TEST_JARS,
+    javac: str = "javac", release: int | None = None,
+) -> Path:
+    """javac the given {relative path: source} into `out` against `classpath` and `jars`; returns `out`."""
     src = out.with_name(out.name + "-src")
     for rel, text in sources.items():
         (src / rel).parent.mkdir(parents=True, exist_ok=True)
         (src / rel).write_text(text, encoding="utf-8")
-    cp = ":".join([*classpath, *TEST_JARS])
+    cp = ":".join([*classpath, *jars])
     files = [str(src / rel) for rel in sources]
-    subprocess.run(["javac", "-nowarn", "-d", str(out), "-cp", cp, *files], check=True, capture_output=True)
+    options = ["--release", str(release)] if release is not None else []
+    subprocess.run([javac, "-nowarn", *options, "-d", str(out), "-cp", cp, *files], check=True, capture_output=True)
     return out
 
 
@@ -211,6 +216,12 @@ def isolation() -> str:
     return detect_isolation()
 
 
+@pytest.fixture(params=["debian", "pinned"])
+def tools_dir(request: pytest.FixtureRequest) -> Path | None:
+    """None: no tools cache, so the classpath's launcher (Debian's 1.9) runs; else the pinned 1.14 launcher."""
+    return request.getfixturevalue("fetched") if request.param == "pinned" else None
+
+
 def _run(
     classes: Path, test_classes: Sequence[str], workdir: Path, isolation: str, **options: object
 ) -> models.TestRunResult:
@@ -234,8 +245,10 @@ def _outcomes(result: models.TestRunResult) -> dict[tuple[str, str], list[str]]:
     return {key: sorted(statuses) for key, statuses in outcomes.items()}  # the report's order is arbitrary
 
 
-def test_reports_each_method(classes: Path, tmp_path: Path, isolation: str) -> None:
-    result = _run(classes, ["com.acme.CalculatorTest", "com.acme.MockTest"], tmp_path, isolation)
+def test_reports_each_method(classes: Path, tmp_path: Path, isolation: str, tools_dir: Path | None) -> None:
+    result = _run(classes, ["com.acme.CalculatorTest", "com.acme.MockTest"], tmp_path, isolation, tools_dir=tools_dir)
+    assert result.launcher == ("junit-platform-console-standalone 1.14.4 (pinned)" if tools_dir else
+                               "junit-platform-console-standalone 1.9.1 (from the classpath)")
     assert not result.timed_out
     assert result.exit_code == 1  # the launcher's "some tests failed"
     assert result.isolation == isolation
@@ -257,10 +270,13 @@ def test_reports_each_method(classes: Path, tmp_path: Path, isolation: str) -> N
     }
 
 
-def test_a_test_that_never_ends_times_out_alone(classes: Path, tmp_path: Path, isolation: str) -> None:
+def test_a_test_that_never_ends_times_out_alone(
+    classes: Path, tmp_path: Path, isolation: str, tools_dir: Path | None
+) -> None:
     # SEPARATE_THREAD timeouts: even a loop that ignores interrupts fails on time, and the batch goes on.
     settings = ValidationSettings(class_timeout_s=2.0, batch_timeout_s=120.0)
-    result = _run(classes, ["com.acme.LoopTest", "com.acme.CalculatorTest"], tmp_path, isolation, settings=settings)
+    result = _run(classes, ["com.acme.LoopTest", "com.acme.CalculatorTest"], tmp_path, isolation, settings=settings,
+                  tools_dir=tools_dir)
     assert not result.timed_out
     outcomes = _outcomes(result)
     assert outcomes[("LoopTest", "spinsForever")] == ["timeout"]
@@ -272,8 +288,10 @@ def test_a_test_that_never_ends_times_out_alone(classes: Path, tmp_path: Path, i
     assert result.seconds < 30
 
 
-def test_system_exit_is_detected_and_every_class_marked(classes: Path, tmp_path: Path, isolation: str) -> None:
-    result = _run(classes, ["com.acme.CalculatorTest", "com.acme.ExitTest"], tmp_path, isolation)
+def test_system_exit_is_detected_and_every_class_marked(
+    classes: Path, tmp_path: Path, isolation: str, tools_dir: Path | None
+) -> None:
+    result = _run(classes, ["com.acme.CalculatorTest", "com.acme.ExitTest"], tmp_path, isolation, tools_dir=tools_dir)
     assert result.exit_code == 0  # System.exit(0): only the missing report tells
     assert [(c.test_class, c.method, c.status) for c in result.cases] == [
         ("com.acme.CalculatorTest", WHOLE_CLASS, "error"),
@@ -305,10 +323,10 @@ def test_batch_timeout_kills_the_jvm_and_marks_classes(classes: Path, tmp_path: 
 
 
 def test_unknown_class_or_method_fails_discovery_with_the_cause(
-    classes: Path, tmp_path: Path, isolation: str
+    classes: Path, tmp_path: Path, isolation: str, tools_dir: Path | None
 ) -> None:
     # JUnit aborts the whole launch when one selector cannot be resolved.
-    result = _run(classes, ["com.acme.NoSuchTest", "com.acme.MockTest#gone"], tmp_path, isolation)
+    result = _run(classes, ["com.acme.NoSuchTest", "com.acme.MockTest#gone"], tmp_path, isolation, tools_dir=tools_dir)
     assert [(c.test_class, c.method, c.status) for c in result.cases] == [
         ("com.acme.NoSuchTest", WHOLE_CLASS, "error"),
         ("com.acme.MockTest", "gone", "error"),
@@ -327,11 +345,13 @@ def test_the_runners_secrets_never_reach_the_tests(
     assert {c.method: c.status for c in result.cases} == {"noToken": "passed", "path": "passed"}
 
 
-def test_environment_dependent_tests_flip_across_repetitions(classes: Path, tmp_path: Path, isolation: str) -> None:
+def test_environment_dependent_tests_flip_across_repetitions(
+    classes: Path, tmp_path: Path, isolation: str, tools_dir: Path | None
+) -> None:
     runs = []
     for i, conditions in enumerate(repeat_conditions(2)):
         workdir = tmp_path / f"run{i}"
-        result = _run(classes, ["com.acme.EnvTest"], workdir, isolation, conditions=conditions)
+        result = _run(classes, ["com.acme.EnvTest"], workdir, isolation, conditions=conditions, tools_dir=tools_dir)
         runs.append(({c.method: c.status for c in result.cases}, (workdir / "order.txt").read_text()))
     (plain, plain_order), (varied, varied_order) = runs
     assert set(plain.values()) == {"passed"}
@@ -387,6 +407,113 @@ def test_sandbox_blocks_network_and_kills_forked_processes(
     else:  # unshare keeps the filesystem writable: documented, and asserted so a change is noticed
         assert outcomes["writesOutside"] == ("passed", "")
         assert outside.read_text() == "escaped"
+
+
+JUPITER_TEST = """
+package com.acme;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class JupiterTest {
+    @Test void recordsWhichJupiterRuns() throws Exception {
+        String where = Test.class.getProtectionDomain().getCodeSource().getLocation().getPath();
+        Files.writeString(Path.of("jupiter.txt"), where);
+    }
+    @ParameterizedTest @CsvSource({"1, 2, 3", "2, 2, 4"}) void adds(int a, int b, int sum) {
+        assertEquals(sum, new Calculator().add(a, b));
+    }
+    @Nested class Inner { @Test void nested() { } }
+}
+"""
+
+JUPITER_6_TEST = """
+package com.acme;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+@TestMethodOrder(MethodOrderer.Default.class)  // new in Jupiter 6: the 1.x launcher's Jupiter 5 fails discovery
+class SixTest {
+    @Test void adds() { assertEquals(3, new Calculator().add(1, 2)); }
+    @Test void spins() { while (true) { } }
+}
+"""
+
+
+def test_a_project_on_jupiter_5_11_runs_on_the_pinned_launchers_platform(
+    fetched: Path, maven_jars: Callable[[str], list[str]], tmp_path: Path, isolation: str
+) -> None:
+    jars = maven_jars("org.junit.jupiter:junit-jupiter:5.11.4")
+    assert any(Path(jar).name == "junit-platform-engine-1.11.4.jar" for jar in jars)
+    sources = {"com/acme/Calculator.java": CALCULATOR, "com/acme/JupiterTest.java": JUPITER_TEST}
+    compiled = compile_java(sources, tmp_path / "classes", jars=jars)
+    result = run_junit(test_classes=["com.acme.JupiterTest"], classpath=[str(compiled), *jars],
+                       workdir=tmp_path / "work", conditions=RunConditions(), settings=SETTINGS, isolation=isolation,
+                       tools_dir=fetched)
+    assert result.launcher == "junit-platform-console-standalone 1.14.4 (pinned)"
+    assert _outcomes(result) == {
+        ("JupiterTest", "recordsWhichJupiterRuns"): ["passed"],
+        ("JupiterTest", "adds"): ["passed", "passed"],
+        ("JupiterTest$Inner", "nested"): ["passed"],
+    }, result.output_tail
+    # The launcher's Jupiter (5.14) ran the tests: the project's 5.11 jars only stand behind it.
+    ran_on = (tmp_path / "work" / "jupiter.txt").read_text(encoding="utf-8")
+    assert ran_on == str(fetched / "junit-console-1.14.4" / "junit-platform-console-standalone-1.14.4.jar")
+
+
+def test_a_project_on_jupiter_6_runs_on_the_6_launcher(
+    fetched: Path, maven_jars: Callable[[str], list[str]], tmp_path: Path, isolation: str
+) -> None:
+    jars = maven_jars("org.junit.jupiter:junit-jupiter:6.0.0")
+    sources = {"com/acme/Calculator.java": CALCULATOR, "com/acme/SixTest.java": JUPITER_6_TEST}
+    compiled = compile_java(sources, tmp_path / "classes", jars=jars)
+    settings = ValidationSettings(class_timeout_s=2.0, batch_timeout_s=120.0)
+    result = run_junit(test_classes=["com.acme.SixTest"], classpath=[str(compiled), *jars],
+                       workdir=tmp_path / "work", conditions=RunConditions(), settings=settings, isolation=isolation,
+                       tools_dir=fetched)
+    assert result.launcher == "junit-platform-console-standalone 6.1.3 (pinned)"
+    # The timeout configuration holds under 6.x as under 1.x.
+    assert _outcomes(result) == {("SixTest", "adds"): ["passed"], ("SixTest", "spins"): ["timeout"]}, result.output_tail
+    # Why the launcher follows the project's Jupiter: the 1.x one (here found on the classpath) shadows Jupiter 6.
+    old = fetched / "junit-console-1.14.4" / "junit-platform-console-standalone-1.14.4.jar"
+    result = run_junit(test_classes=["com.acme.SixTest"], classpath=[str(compiled), *jars, str(old)],
+                       workdir=tmp_path / "old", conditions=RunConditions(), settings=settings, isolation=isolation)
+    assert result.launcher == "junit-platform-console-standalone 1.14.4 (from the classpath)"
+    assert _outcomes(result) == {("SixTest", "adds"): ["error"], ("SixTest", "spins"): ["error"]}
+    message = result.cases[0].message or ""
+    assert message.startswith("org.junit.platform.launcher.core.DiscoveryIssueException: ")
+    assert message.endswith("(1) [ERROR] Failed to order methods for class com.acme.SixTest "
+                            "Cause: org.junit.platform.commons.JUnitException: This class must not be instantiated")
+
+
+@pytest.mark.parametrize("on_classpath", [False, True])
+def test_without_the_pinned_launcher_debians_runs_and_maven_is_tried_once(
+    classes: Path, tmp_path: Path, isolation: str, unreachable_maven: Path, caplog: pytest.LogCaptureFixture,
+    on_classpath: bool,
+) -> None:
+    jars = TEST_JARS if on_classpath else [jar for jar in TEST_JARS if "console-standalone" not in jar]
+    where = "from the classpath" if on_classpath else "Debian's"
+    for run in range(2):
+        result = run_junit(test_classes=["com.acme.MockTest"], classpath=[str(classes), *jars],
+                           workdir=tmp_path / f"run{run}", conditions=RunConditions(), settings=SETTINGS,
+                           isolation=isolation, tools_dir=tmp_path / "tools")
+        assert {c.method: c.status for c in result.cases} == {"stubs": "passed"}, result.output_tail
+        assert result.launcher.startswith(f"junit-platform-console-standalone 1.9.1 ({where}; fallback: Maven could "
+                                          "not download from Maven Central"), result.launcher
+    # Remembered: the second JVM neither started Maven nor warned again.
+    assert unreachable_maven.read_text().splitlines() == ["run"]
+    warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert len([w for w in warnings if "instead of the pinned junit-console" in w]) == 1, warnings
 
 
 def test_repeat_conditions_vary_everything_after_the_first_run() -> None:

@@ -36,15 +36,6 @@ class CountingRunner:
         return run_process(command, cwd=cwd, timeout_s=timeout_s, max_output_bytes=max_output_bytes)
 
 
-@pytest.fixture(scope="session")
-def fetched(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """One tools cache for the session, shared by pytest-xdist's workers: its lock lets one fetch, the rest wait."""
-    base = tmp_path_factory.getbasetemp()
-    tools_dir = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "junitbot-tools"
-    ensure_tools(ALL_TOOLS, tools_dir=tools_dir, settings=SETTINGS)
-    return tools_dir
-
-
 @pytest.fixture
 def cache(fetched: Path, tmp_path: Path) -> Path:
     """A private copy of the fetched cache, for tests that change it."""

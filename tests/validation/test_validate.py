@@ -230,6 +230,12 @@ def test_report_says_what_it_ran_on(report: ValidationReport) -> None:
     assert report.frameworks.mock_setup == ("extension" if report.frameworks.mockito_extension else "openMocks")
     assert report.isolation
     assert {"main_build", "compile", "run", "total"} <= set(report.seconds)
+    # Judged by the pinned tools (in tests, the session's one cache; fetched by the first run that needs them).
+    assert report.tools == {
+        "junit": "junit-platform-console-standalone 1.14.4 (pinned)",
+        "jacoco agent": "org.jacoco.agent 0.8.15 (pinned)",
+        "jacoco analyzer": "org.jacoco.cli 0.8.15 (pinned)",
+    }
 
 
 def test_a_test_that_exits_the_jvm_at_run_time_does_not_take_the_batch_down(shop_repo: Path) -> None:

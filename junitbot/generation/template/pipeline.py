@@ -177,7 +177,8 @@ class _Prober:
                                  test_class=_test_class(p)) for p in chosen]
             observations, failed = run_probes(
                 probes, classpath=self.classpath, scratch=scratch, cache_dir=self.state.root / "build" / "recorder",
-                settings=self.config.validation, isolation=detect_isolation(self.config.validation.isolation))
+                settings=self.config.validation, isolation=detect_isolation(self.config.validation.isolation),
+                tools_dir=self.state.tools)
         finally:
             shutil.rmtree(scratch, ignore_errors=True)
         by_class = {_test_class(p): p.target.fqn for p in chosen}

@@ -120,8 +120,12 @@ def run_probes(
     cache_dir: Path,
     settings: ValidationSettings,
     isolation: str,
+    tools_dir: Path | None = None,
 ) -> tuple[dict[str, Observation], dict[str, str]]:
-    """Compile the probes in one javac and run them twice; (stable observations, probes that failed to build)."""
+    """Compile the probes in one javac and run them twice; (stable observations, probes that failed to build).
+
+    `tools_dir`: the pinned tools' cache (`StateDir.tools`) whose launcher runs them, as in validation.
+    """
     if not probes:
         return {}, {}
     # A scenario that hangs (a loop for some input) must not cost a whole test timeout: it just yields
@@ -158,7 +162,7 @@ def run_probes(
         workdir = scratch / f"probe-run-{index}"
         if runnable:
             run_junit(test_classes=runnable, classpath=full_classpath, workdir=workdir, conditions=conditions,
-                      settings=settings, isolation=isolation)
+                      settings=settings, isolation=isolation, tools_dir=tools_dir)
         observed = workdir / _OBSERVATIONS
         runs.append(parse_observations(observed.read_text(encoding="utf-8")) if observed.is_file() else {})
     first, second = runs

@@ -2,6 +2,9 @@
  * Prints JaCoCo's coverage of compiled classes as JSON on stdout, for junitbot.validation.jacoco.
  *
  * Usage: java -cp <this dir>:org.jacoco.core.jar:asm*.jar CoverageDump EXEC_FILE PATH...
+ *    or: java -cp <this dir>:org.jacoco.cli-<version>-nodeps.jar CoverageDump EXEC_FILE PATH...
+ * (the nodeps jar relocates org.jacoco.core: junitbot points the imports below at the package the
+ * jars hold before compiling).
  * PATH: class directories, jars or single class files, analysed against EXEC_FILE's probes.
  * Uses only JaCoCo's public analysis API, so the figures are JaCoCo's own. A class file this JaCoCo
  * cannot read (a sealed type's PermittedSubclasses before JaCoCo 0.8.7) is listed under "failed"
