@@ -24,25 +24,28 @@ import com.acme.shop.domain.port.ProductRepository;
 import com.acme.shop.domain.port.TimeSource;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.mockito.ArgumentCaptor;
+import org.mockito.Captor;
 import org.mockito.Mock;
-import org.mockito.MockitoAnnotations;
+import org.mockito.junit.jupiter.MockitoExtension;
 
 import java.time.Instant;
 import java.util.Optional;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertSame;
-import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.assertThatNullPointerException;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.eq;
 import static org.mockito.Mockito.atLeastOnce;
 import static org.mockito.Mockito.never;
 import static org.mockito.Mockito.verify;
-import static org.mockito.Mockito.verifyNoMoreInteractions;
+import static org.mockito.Mockito.verifyNoInteractions;
 import static org.mockito.Mockito.when;
 
+@ExtendWith(MockitoExtension.class)
 class PlaceOrderServiceTest {
 
     private static final Instant NOW = Instant.parse("2024-03-01T10:15:30Z");
@@ -60,22 +63,27 @@ class PlaceOrderServiceTest {
     @Mock
     private TimeSource time;
 
+    @Captor
+    private ArgumentCaptor<Order> savedOrder;
+    @Captor
+    private ArgumentCaptor<DomainEvent> publishedEvent;
+
     private PlaceOrderService service;
     private Customer customer;
     private Product keyboard;
 
     @BeforeEach
     void setUp() {
-        MockitoAnnotations.initMocks(this);
         service = new PlaceOrderService(orders, products, customers, new PricingService(), payments, events, time);
 
         customer = new Customer(CustomerId.of("c-1"), "Ada Lovelace", "ada@example.com");
         keyboard = new Product(ProductId.of("p-1"), "KEY-0001", "Mechanical keyboard",
                 Money.of("30.00", Currency.EUR), 10);
+    }
 
+    private void givenCustomerAndKeyboardExist() {
         when(customers.findById(customer.id())).thenReturn(Optional.of(customer));
         when(products.findById(keyboard.id())).thenReturn(Optional.of(keyboard));
-        when(time.now()).thenReturn(NOW);
     }
 
     private PlaceOrderCommand orderKeyboards(int quantity) {
@@ -84,6 +92,8 @@ class PlaceOrderServiceTest {
 
     @Test
     void placesOrderChargesCustomerAndPublishesEvent() {
+        givenCustomerAndKeyboardExist();
+        when(time.now()).thenReturn(NOW);
         when(payments.charge(eq(customer.id()), any(Money.class)))
                 .thenAnswer(invocation -> new PaymentReceipt("PAY-1", customer.id(), invocation.getArgument(1), NOW));
 
@@ -91,36 +101,34 @@ class PlaceOrderServiceTest {
 
         Money expectedCharge = Money.of("60.00", Currency.EUR);
         verify(payments).charge(customer.id(), expectedCharge);
-        assertEquals(8, keyboard.stock());
-        assertEquals(60, customer.loyaltyPoints());
+        assertThat(keyboard.stock()).isEqualTo(8);
+        assertThat(customer.loyaltyPoints()).isEqualTo(60);
 
-        ArgumentCaptor<Order> savedOrder = ArgumentCaptor.forClass(Order.class);
         verify(orders, atLeastOnce()).save(savedOrder.capture());
-        assertEquals(orderId, savedOrder.getValue().id());
-        assertEquals(OrderStatus.PAID, savedOrder.getValue().status());
+        assertThat(savedOrder.getValue().id()).isEqualTo(orderId);
+        assertThat(savedOrder.getValue().status()).isEqualTo(OrderStatus.PAID);
 
-        ArgumentCaptor<DomainEvent> event = ArgumentCaptor.forClass(DomainEvent.class);
-        verify(events).publish(event.capture());
-        OrderPlaced placed = assertInstanceOf(OrderPlaced.class, event.getValue());
-        assertEquals(orderId, placed.orderId());
-        assertEquals(expectedCharge, placed.amountPaid());
-        assertEquals(NOW, placed.occurredAt());
+        verify(events).publish(publishedEvent.capture());
+        assertThat(publishedEvent.getValue()).isInstanceOfSatisfying(OrderPlaced.class, placed -> {
+            assertThat(placed.orderId()).isEqualTo(orderId);
+            assertThat(placed.amountPaid()).isEqualTo(expectedCharge);
+            assertThat(placed.occurredAt()).isEqualTo(NOW);
+        });
     }
 
     @Test
     void cancelsOrderAndReleasesStockWhenPaymentIsDeclined() {
+        givenCustomerAndKeyboardExist();
+        when(time.now()).thenReturn(NOW);
         PaymentDeclinedException declined =
                 new PaymentDeclinedException(customer.id(), Money.of("60.00", Currency.EUR), "card expired");
         when(payments.charge(any(CustomerId.class), any(Money.class))).thenThrow(declined);
 
-        PaymentDeclinedException thrown =
-                assertThrows(PaymentDeclinedException.class, () -> service.placeOrder(orderKeyboards(2)));
+        assertThatThrownBy(() -> service.placeOrder(orderKeyboards(2))).isSameAs(declined);
 
-        assertSame(declined, thrown);
-        assertEquals(10, keyboard.stock());
-        ArgumentCaptor<Order> savedOrder = ArgumentCaptor.forClass(Order.class);
+        assertThat(keyboard.stock()).isEqualTo(10);
         verify(orders, atLeastOnce()).save(savedOrder.capture());
-        assertEquals(OrderStatus.CANCELLED, savedOrder.getValue().status());
+        assertThat(savedOrder.getValue().status()).isEqualTo(OrderStatus.CANCELLED);
         verify(events).publish(any(OrderCancelled.class));
         verify(events, never()).publish(any(OrderPlaced.class));
         verify(customers, never()).save(any(Customer.class));
@@ -128,33 +136,35 @@ class PlaceOrderServiceTest {
 
     @Test
     void reservesNothingWhenAProductIsOutOfStock() {
+        givenCustomerAndKeyboardExist();
         Product mouse = new Product(ProductId.of("p-2"), "MOU-0001", "Mouse", Money.of("15.00", Currency.EUR), 1);
         when(products.findById(mouse.id())).thenReturn(Optional.of(mouse));
         PlaceOrderCommand command = PlaceOrderCommand.of(customer.id(), Currency.EUR,
                 new PlaceOrderCommand.Item(keyboard.id(), 2),
                 new PlaceOrderCommand.Item(mouse.id(), 3));
 
-        OutOfStockException e = assertThrows(OutOfStockException.class, () -> service.placeOrder(command));
-
-        assertEquals(mouse.id(), e.productId());
-        assertEquals(10, keyboard.stock());
-        assertEquals(1, mouse.stock());
-        verifyNoMoreInteractions(payments, events);
+        assertThatThrownBy(() -> service.placeOrder(command))
+                .isInstanceOfSatisfying(OutOfStockException.class, e -> assertThat(e.productId()).isEqualTo(mouse.id()));
+        assertThat(keyboard.stock()).isEqualTo(10);
+        assertThat(mouse.stock()).isEqualTo(1);
+        verifyNoInteractions(payments, events);
     }
 
     @Test
     void rejectsUnknownCustomer() {
-        PlaceOrderCommand command = PlaceOrderCommand.of(CustomerId.of("nobody"), Currency.EUR,
+        CustomerId nobody = CustomerId.of("nobody");
+        when(customers.findById(nobody)).thenReturn(Optional.empty());
+        PlaceOrderCommand command = PlaceOrderCommand.of(nobody, Currency.EUR,
                 new PlaceOrderCommand.Item(keyboard.id(), 1));
 
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> service.placeOrder(command));
-
-        assertEquals("Unknown customer: nobody", e.getMessage());
-        verifyNoMoreInteractions(orders, payments, events);
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> service.placeOrder(command))
+                .withMessage("Unknown customer: nobody");
+        verifyNoInteractions(orders, payments, events);
     }
 
     @Test
     void rejectsNullCommand() {
-        assertThrows(NullPointerException.class, () -> service.placeOrder(null));
+        assertThatNullPointerException().isThrownBy(() -> service.placeOrder(null));
     }
 }

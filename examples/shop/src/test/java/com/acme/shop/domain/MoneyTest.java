@@ -4,10 +4,8 @@ import org.junit.jupiter.api.Test;
 
 import java.math.BigDecimal;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 class MoneyTest {
 
@@ -19,61 +17,62 @@ class MoneyTest {
     void builderDefaultsToZeroEuro() {
         Money money = Money.builder().build();
 
-        assertEquals(Money.zero(Currency.EUR), money);
-        assertTrue(money.isZero());
+        assertThat(money).isEqualTo(Money.zero(Currency.EUR));
+        assertThat(money.isZero()).isTrue();
     }
 
     @Test
     void builderScalesAmountToCurrencyDigits() {
         Money money = Money.builder().amount("9.999").currency(Currency.USD).build();
 
-        assertEquals(new BigDecimal("10.00"), money.amount());
-        assertEquals(Currency.USD, money.currency());
+        assertThat(money.amount()).isEqualTo(new BigDecimal("10.00"));
+        assertThat(money.currency()).isEqualTo(Currency.USD);
     }
 
     @Test
     void equalAmountsWithDifferentScalesAreEqual() {
-        assertEquals(eur("5"), eur("5.00"));
-        assertEquals(eur("5").hashCode(), eur("5.00").hashCode());
+        assertThat(eur("5")).isEqualTo(eur("5.00"))
+                .hasSameHashCodeAs(eur("5.00"));
     }
 
     @Test
     void addsSubtractsAndMultiplies() {
-        assertEquals(eur("15.50"), eur("10.00").add(eur("5.50")));
-        assertEquals(eur("4.50"), eur("10.00").subtract(eur("5.50")));
-        assertEquals(eur("31.50"), eur("10.50").multiply(3));
+        assertThat(eur("10.00").add(eur("5.50"))).isEqualTo(eur("15.50"));
+        assertThat(eur("10.00").subtract(eur("5.50"))).isEqualTo(eur("4.50"));
+        assertThat(eur("10.50").multiply(3)).isEqualTo(eur("31.50"));
     }
 
     @Test
     void percentageRoundsHalfEven() {
-        assertEquals(eur("1.00"), eur("10.00").percentage(10));
-        assertEquals(eur("0.12"), eur("1.25").percentage(10));
+        assertThat(eur("10.00").percentage(10)).isEqualTo(eur("1.00"));
+        assertThat(eur("1.25").percentage(10)).isEqualTo(eur("0.12"));
     }
 
     @Test
     void rejectsNegativeResults() {
-        assertThrows(IllegalArgumentException.class, () -> Money.of(new BigDecimal("-0.01"), Currency.EUR));
-        assertThrows(IllegalArgumentException.class, () -> eur("1.00").subtract(eur("2.00")));
-        assertThrows(IllegalArgumentException.class, () -> eur("1.00").multiply(-1));
+        assertThatIllegalArgumentException().isThrownBy(() -> Money.of(new BigDecimal("-0.01"), Currency.EUR));
+        assertThatIllegalArgumentException().isThrownBy(() -> eur("1.00").subtract(eur("2.00")));
+        assertThatIllegalArgumentException().isThrownBy(() -> eur("1.00").multiply(-1));
     }
 
     @Test
     void rejectsMixedCurrencies() {
         Money dollars = Money.of("1.00", Currency.USD);
 
-        assertThrows(IllegalArgumentException.class, () -> eur("1.00").add(dollars));
-        assertThrows(IllegalArgumentException.class, () -> eur("1.00").isGreaterThan(dollars));
+        assertThatIllegalArgumentException().isThrownBy(() -> eur("1.00").add(dollars))
+                .withMessageContaining("Currency mismatch");
+        assertThatIllegalArgumentException().isThrownBy(() -> eur("1.00").isGreaterThan(dollars));
     }
 
     @Test
     void comparesAmounts() {
-        assertTrue(eur("2.00").isGreaterThan(eur("1.99")));
-        assertFalse(eur("2.00").isGreaterThan(eur("2.00")));
+        assertThat(eur("2.00").isGreaterThan(eur("1.99"))).isTrue();
+        assertThat(eur("2.00").isGreaterThan(eur("2.00"))).isFalse();
     }
 
     @Test
     void yenHasNoMinorUnitsAndRoundsHalfEven() {
-        assertEquals("1234 JPY", Money.of("1234.5", Currency.JPY).toString());
-        assertEquals("1236 JPY", Money.of("1235.5", Currency.JPY).toString());
+        assertThat(Money.of("1234.5", Currency.JPY)).hasToString("1234 JPY");
+        assertThat(Money.of("1235.5", Currency.JPY)).hasToString("1236 JPY");
     }
 }

@@ -3,10 +3,9 @@ package com.acme.shop.domain;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 class OrderTest {
 
@@ -26,17 +25,17 @@ class OrderTest {
 
     @Test
     void newOrderIsAnEmptyDraft() {
-        assertEquals(OrderStatus.DRAFT, order.status());
-        assertTrue(order.lines().isEmpty());
-        assertEquals(Money.zero(Currency.EUR), order.total());
+        assertThat(order.status()).isEqualTo(OrderStatus.DRAFT);
+        assertThat(order.lines()).isEmpty();
+        assertThat(order.total()).isEqualTo(Money.zero(Currency.EUR));
     }
 
     @Test
     void totalSumsAllLines() {
         order.addLines(line(BOOK, 2, "12.50"), line(PEN, 3, "1.20"));
 
-        assertEquals(Money.of("28.60", Currency.EUR), order.total());
-        assertEquals(5, order.itemCount());
+        assertThat(order.total()).isEqualTo(Money.of("28.60", Currency.EUR));
+        assertThat(order.itemCount()).isEqualTo(5);
     }
 
     @Test
@@ -44,29 +43,30 @@ class OrderTest {
         order.addLine(line(BOOK, 1, "12.50"));
         order.addLine(line(BOOK, 2, "12.50"));
 
-        assertEquals(1, order.lines().size());
-        assertEquals(3, order.lines().get(0).quantity());
+        assertThat(order.lines()).singleElement()
+                .extracting(OrderLine::quantity)
+                .isEqualTo(3);
     }
 
     @Test
     void removesLinesWhileDraft() {
         order.addLines(line(BOOK, 1, "12.50"), line(PEN, 1, "1.20"));
 
-        assertTrue(order.removeLine(PEN));
-        assertFalse(order.removeLine(PEN));
-        assertEquals(1, order.lines().size());
+        assertThat(order.removeLine(PEN)).isTrue();
+        assertThat(order.removeLine(PEN)).isFalse();
+        assertThat(order.lines()).extracting(OrderLine::productId).containsExactly(BOOK);
     }
 
     @Test
     void rejectsLinesInAnotherCurrency() {
         OrderLine dollars = new OrderLine(BOOK, 1, Money.of("10.00", Currency.USD));
 
-        assertThrows(IllegalArgumentException.class, () -> order.addLine(dollars));
+        assertThatIllegalArgumentException().isThrownBy(() -> order.addLine(dollars));
     }
 
     @Test
     void emptyOrderCannotBePlaced() {
-        assertThrows(InvalidOrderStateException.class, order::place);
+        assertThatExceptionOfType(InvalidOrderStateException.class).isThrownBy(order::place);
     }
 
     @Test
@@ -77,9 +77,9 @@ class OrderTest {
         order.markPaid("PAY-1");
         order.ship();
 
-        assertEquals(OrderStatus.SHIPPED, order.status());
-        assertEquals("PAY-1", order.paymentReference().orElseThrow());
-        assertFalse(order.isCancellable());
+        assertThat(order.status()).isEqualTo(OrderStatus.SHIPPED);
+        assertThat(order.paymentReference()).contains("PAY-1");
+        assertThat(order.isCancellable()).isFalse();
     }
 
     @Test
@@ -87,18 +87,22 @@ class OrderTest {
         order.addLine(line(BOOK, 1, "12.50"));
         order.place();
 
-        assertThrows(InvalidOrderStateException.class, () -> order.addLine(line(PEN, 1, "1.20")));
-        assertThrows(InvalidOrderStateException.class, () -> order.removeLine(BOOK));
+        assertThatExceptionOfType(InvalidOrderStateException.class)
+                .isThrownBy(() -> order.addLine(line(PEN, 1, "1.20")));
+        assertThatExceptionOfType(InvalidOrderStateException.class)
+                .isThrownBy(() -> order.removeLine(BOOK));
     }
 
     @Test
     void cannotPayForADraftOrCancelTwice() {
         order.addLine(line(BOOK, 1, "12.50"));
 
-        assertThrows(InvalidOrderStateException.class, () -> order.markPaid("PAY-1"));
+        assertThatExceptionOfType(InvalidOrderStateException.class).isThrownBy(() -> order.markPaid("PAY-1"));
 
         order.cancel();
-        InvalidOrderStateException e = assertThrows(InvalidOrderStateException.class, order::cancel);
-        assertEquals("INVALID_ORDER_STATE", e.errorCode());
+        assertThatExceptionOfType(InvalidOrderStateException.class)
+                .isThrownBy(order::cancel)
+                .extracting(InvalidOrderStateException::errorCode)
+                .isEqualTo("INVALID_ORDER_STATE");
     }
 }

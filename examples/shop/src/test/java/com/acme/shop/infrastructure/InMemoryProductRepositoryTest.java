@@ -7,14 +7,10 @@ import com.acme.shop.domain.ProductId;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import java.util.List;
 import java.util.NoSuchElementException;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertSame;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 class InMemoryProductRepositoryTest {
 
@@ -31,14 +27,14 @@ class InMemoryProductRepositoryTest {
 
     @Test
     void findsProductsByIdAndSku() {
-        assertSame(lamp, repository.findById(lamp.id()).orElseThrow());
-        assertSame(chair, repository.findBySku("CHR-0001").orElseThrow());
-        assertTrue(repository.findBySku("XXX-9999").isEmpty());
+        assertThat(repository.findById(lamp.id())).containsSame(lamp);
+        assertThat(repository.findBySku("CHR-0001")).containsSame(chair);
+        assertThat(repository.findBySku("XXX-9999")).isEmpty();
     }
 
     @Test
     void findAllIsSortedBySku() {
-        assertEquals(List.of(chair, lamp), repository.findAll());
+        assertThat(repository.findAll()).containsExactly(chair, lamp);
     }
 
     @Test
@@ -47,16 +43,16 @@ class InMemoryProductRepositoryTest {
 
         repository.save(cheaperLamp);
 
-        assertEquals(2, repository.findAll().size());
-        assertSame(cheaperLamp, repository.getById(lamp.id()));
+        assertThat(repository.findAll()).hasSize(2);
+        assertThat(repository.getById(lamp.id())).isSameAs(cheaperLamp);
     }
 
     @Test
     void getByIdThrowsForUnknownProduct() {
         ProductId unknown = ProductId.of("unknown");
 
-        assertFalse(repository.existsById(unknown));
-        assertThrows(NoSuchElementException.class, () -> repository.getById(unknown));
+        assertThat(repository.existsById(unknown)).isFalse();
+        assertThatExceptionOfType(NoSuchElementException.class).isThrownBy(() -> repository.getById(unknown));
     }
 
     @Test
@@ -64,6 +60,6 @@ class InMemoryProductRepositoryTest {
         Product rug = new Product(ProductId.of("rug"), "RUG-0001", "Rug", Money.of("80.00", Currency.EUR), 0);
         repository.save(rug);
 
-        assertEquals(List.of(rug, lamp), repository.findLowStock(5));
+        assertThat(repository.findLowStock(5)).containsExactly(rug, lamp);
     }
 }

@@ -1,0 +1,9 @@
+package com.acme.loyalty;
+
+/**
+ * Tells members about their new tier (by e-mail in production).
+ */
+public interface TierNotifier {
+
+    void tierReached(Member member, Tier tier);
+}

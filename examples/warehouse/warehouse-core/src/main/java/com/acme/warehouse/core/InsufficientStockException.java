@@ -1,0 +1,38 @@
+/*
+ * Copyright 2026 Acme Corp.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package com.acme.warehouse.core;
+
+import lombok.Getter;
+
+/**
+ * Thrown when an order asks for more units than are available.
+ */
+@Getter
+public class InsufficientStockException extends RuntimeException {
+
+    private static final long serialVersionUID = 1L;
+
+    private final Sku sku;
+    private final int requested;
+    private final int available;
+
+    public InsufficientStockException(Sku sku, int requested, int available) {
+        super("Only " + available + " of " + requested + " requested units of " + sku + " are available");
+        this.sku = sku;
+        this.requested = requested;
+        this.available = available;
+    }
+}

@@ -1,0 +1,40 @@
+/*
+ * Copyright 2026 Acme Corp.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package com.acme.warehouse.core;
+
+import lombok.Builder;
+import lombok.NonNull;
+import lombok.Value;
+
+import java.time.Instant;
+
+/**
+ * Units of one SKU set aside for a customer order, and where to pick them.
+ */
+@Value
+@Builder
+public class Reservation {
+
+    @NonNull
+    String orderId;
+    @NonNull
+    Sku sku;
+    int quantity;
+    @NonNull
+    Location pickFrom;
+    @NonNull
+    Instant reservedAt;
+}
