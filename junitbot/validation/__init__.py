@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from junitbot.validation.classpath import detect_frameworks, discover_classpath
+from junitbot.validation.gate import gate_tests, module_of
 from junitbot.validation.maven import maven_command, required_maven_version, version_satisfies
 from junitbot.validation.models import (
     ClassCoverage,
@@ -10,6 +11,8 @@ from junitbot.validation.models import (
     CompileResult,
     Counter,
     Frameworks,
+    GateClass,
+    GateResult,
     MavenChoice,
     MethodCoverage,
     MethodVerdict,
@@ -33,6 +36,8 @@ __all__ = [
     "CompileResult",
     "Counter",
     "Frameworks",
+    "GateClass",
+    "GateResult",
     "MavenChoice",
     "MethodCoverage",
     "MethodVerdict",
@@ -51,8 +56,10 @@ __all__ = [
     "discover_classpath",
     "ensure_tool",
     "ensure_tools",
+    "gate_tests",
     "junit_console_for",
     "maven_command",
+    "module_of",
     "required_maven_version",
     "safe_test_path",
     "test_class_name",
