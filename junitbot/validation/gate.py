@@ -147,6 +147,7 @@ def gate_tests(root: Path, candidates: Sequence[TestCandidate], *, settings: Val
         return GateResult(ran=False, judged=False, why="no kept tests to judge")
     work = state.gate / "work"
     try:
+        state.ensure()  # its .gitignore keeps the scratch copy out of the user's `git status`
         copy_work_tree(root, work, skip=(state.root,))
         build = _Build(maven=maven_command(work, tools_dir=state.tools, settings=settings), work=work,
                        settings=settings, isolation=detect_isolation(settings.isolation), readable=(state.tools,))
