@@ -201,7 +201,7 @@ def _judge(batch: Sequence[_Class], result: ProcessResult, work: Path, runner: s
         ours.setdefault(path, []).append(error)
     cases = _report_cases(work, {c.module for c in batch})
     if not result.ok and not ours and not any(_failures(cases.get(c.test_class, ())) for c in batch):
-        return "Maven failed before it ran the tests"
+        return "Maven failed, but not in the generated tests"
     for c in batch:
         if c.path in ours:
             _drop_uncompiled(c, ours[c.path], runner)
@@ -214,10 +214,10 @@ def _judge(batch: Sequence[_Class], result: ProcessResult, work: Path, runner: s
 
 def _drop_uncompiled(c: _Class, errors: Sequence[CompilerError], runner: str) -> None:
     """Remove the test methods the compiler's errors lie in; an error elsewhere drops the class."""
-    methods = parse_test_class(c.source).methods
+    parsed = parse_test_class(c.source)
     found: dict[str, str] = {}
     for error in errors:
-        method = next((m for m in methods if m.span.start_line <= error.line <= m.span.end_line), None)
+        method = parsed.method_at(error.line)
         if method is None or not method.is_test:
             _drop_class(c, f"does not compile in {runner}: line {error.line}: {error.message}")
             return
@@ -231,8 +231,7 @@ def _drop_failed(c: _Class, cases: Sequence[TestCaseResult], runner: str) -> Non
     if not failures:
         c.status = "passed"
         return
-    tests = {m.name for m in parse_test_class(c.source).methods if m.is_test}
-    if not set(failures) <= tests:
+    if not set(failures) <= set(parse_test_class(c.source).test_names):
         _drop_class(c, f"failed in {runner}: {next(iter(failures.values()))}")
         return
     _remove(c, {name: f"failed in {runner}: {message}" for name, message in failures.items()})
@@ -241,7 +240,7 @@ def _drop_failed(c: _Class, cases: Sequence[TestCaseResult], runner: str) -> Non
 def _remove(c: _Class, reasons: Mapping[str, str]) -> None:
     c.dropped += [MethodVerdict(name=name, kept=False, reason=why[:500]) for name, why in reasons.items()]
     c.source = remove_methods(c.source, set(reasons))
-    if not any(m.is_test for m in parse_test_class(c.source).methods):
+    if not parse_test_class(c.source).test_names:
         c.status, c.reason = "dropped", "the build failed every test method"
     else:
         c.status, c.edited = "pending", True
