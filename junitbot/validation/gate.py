@@ -182,7 +182,7 @@ def _judge_all(build: _Build, classes: Sequence[_Class]) -> tuple[str | None, tu
         result = build.test(batch)
         why = _judge(batch, result, build.work, runner)
         if why is not None:
-            _settle(classes, f"not judged by the build: {why}")
+            _settle(classes, why)
             return why, error_lines(_output(result))
     _settle(classes, None, runs=build.runs)
     return None, ()
@@ -208,7 +208,7 @@ def _judge(batch: Sequence[_Class], result: ProcessResult, work: Path, runner: s
         elif c.test_class in cases:
             _drop_failed(c, cases[c.test_class], runner)
         elif result.ok:
-            c.status, c.reason = "unjudged", f"{runner} ran none of its tests (does the build's surefire see them?)"
+            c.status, c.reason = "unjudged", "the build ran none of its tests (does its surefire see them?)"
     return None
 
 

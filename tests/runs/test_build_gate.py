@@ -9,8 +9,18 @@ from pathlib import Path
 
 from junitbot.config import load_config
 from junitbot.generation import GenerationResult
-from junitbot.runs import RunReport, RunRequest, gate_in_build, markdown_report, run_pipeline
+from junitbot.runs import RunReport, RunRequest, apply_gate, gate_in_build, judged_by, markdown_report, run_pipeline
 from junitbot.state import StateDir
+from junitbot.validation import (
+    Frameworks,
+    GateClass,
+    GateResult,
+    MavenChoice,
+    MethodVerdict,
+    TestCandidate,
+    ValidationReport,
+    Verdict,
+)
 from tests.maven_builds import SINGLE
 
 # flavour() returns "plain" under junitbot's runner; surefire sets build.flavour=maven (tests/maven_builds.py).
@@ -67,3 +77,40 @@ def test_switched_off_or_without_a_pom_the_gate_does_not_run_and_the_report_says
     report = RunReport(commit=None, mode="full", backend="template", dry_run=False, targets=0, results=(), gate=off)
     assert "Build gate: not run (switched off (validation.build_gate: false))." in markdown_report(report)
     assert no_pom.why == "not a Maven build (no pom.xml at the root)"
+
+
+def test_what_the_build_dropped_leaves_verdicts_and_candidates() -> None:
+    two = "package a;\nimport org.junit.jupiter.api.Test;\nclass {name} {{\n    @Test\n    void one() {{}}\n\n" \
+          "    @Test\n    void two() {{}}\n}}\n"
+    paths = {name: f"src/test/java/a/{name}.java" for name in ("ATest", "BTest", "CTest")}
+    verdicts = tuple(Verdict(path=path, target=f"a.{name[0]}", kept=True, compiled=True, source=two.format(name=name),
+                             methods=(MethodVerdict(name="one", kept=True), MethodVerdict(name="two", kept=True)))
+                     for name, path in paths.items())
+    result = GenerationResult(
+        candidates=tuple(TestCandidate(path=v.path, source=v.source or "", target=v.target) for v in verdicts),
+        validation=ValidationReport(verdicts=verdicts, classpath_source="maven", frameworks=Frameworks(),
+                                    isolation="none", main_build_reused=False))
+    maven = MavenChoice(command=("mvn",), source="system", version="3.9.16", reason="system")
+    failed = MethodVerdict(name="two", kept=False, reason="failed in mvn test (Maven 3.9.16): boom")
+    gate = GateResult(ran=True, judged=True, maven=maven, classes=(
+        GateClass(path=paths["ATest"], test_class="a.ATest", module="", judged=True, kept=True, dropped=(failed,),
+                  source=two.format(name="ATest").replace("    @Test\n    void two() {}\n", "")),
+        GateClass(path=paths["BTest"], test_class="a.BTest", module="", judged=True, kept=False,
+                  reason="does not compile in mvn test (Maven 3.9.16): line 2: cannot find symbol"),
+        GateClass(path=paths["CTest"], test_class="a.CTest", module="", judged=False, kept=True,
+                  reason="the build ran none of its tests")))
+
+    gated = apply_gate(result, gate)
+
+    assert gated.validation is not None
+    a, b, c = gated.validation.verdicts
+    assert a.kept and [(m.name, m.kept, m.reason) for m in a.methods] == [
+        ("one", True, None), ("two", False, "failed in mvn test (Maven 3.9.16): boom")]
+    assert a.source is not None and "two()" not in a.source
+    assert not b.kept and b.source is None and all(not m.kept for m in b.methods)
+    assert b.issues[-1].category == "build-failure" and "cannot find symbol" in b.issues[-1].message
+    assert c == verdicts[2], "a class the build did not judge keeps what junitbot's runner kept"
+    assert [cand.path for cand in gated.candidates] == [paths["ATest"], paths["CTest"]]
+    assert "two()" not in gated.candidates[0].source and gated.gate == gate
+    assert judged_by(a, gate) == ("junitbot runner", "mvn test (Maven 3.9.16)")
+    assert judged_by(c, gate) == ("junitbot runner",) and judged_by(None, gate) == ()
