@@ -166,7 +166,7 @@ def _add_run(commands: Subcommands) -> None:
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
-    from junitbot.runs import RunRequest, percent
+    from junitbot.runs import RunRequest, gate_summary, percent
 
     root, config, state = _setup(args, generation__backend=args.backend)
     if args.max_classes is not None and args.max_classes < 1:
@@ -201,6 +201,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
         table.add_row(result.target, f"[{colour}]{result.status}[/]", str(len(result.kept)), str(len(result.dropped)),
                       percent(result.line_coverage), percent(result.branch_coverage), result.reason)
     console.print(table)
+    if report.gate is not None:
+        console.print(gate_summary(report.gate), highlight=False, soft_wrap=True)
     written = [f for f in report.files if f.action != "unchanged"]
     for outcome in written:
         console.print(f"{outcome.action}: {outcome.path}" + (f" ({outcome.reason})" if outcome.reason else ""),

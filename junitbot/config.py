@@ -70,6 +70,11 @@ class ValidationSettings(Record):
     isolation: Literal["auto", "bwrap", "unshare", "none"] = Field(
         default="auto", description="how test JVMs are isolated; auto picks the strongest that works"
     )
+    build_gate: bool = Field(
+        default=True,
+        description="kept tests must also pass the project's own build (mvn test, in a scratch copy) when the "
+                    "repository has a root pom.xml; false skips that last gate",
+    )
 
     @field_validator("disabled_passes")
     @classmethod

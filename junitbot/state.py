@@ -47,6 +47,11 @@ class StateDir:
         return self.root / "tools"
 
     @property
+    def gate(self) -> Path:
+        """The build gate's scratch copy of the work tree, where `mvn test` runs (never the user's tree)."""
+        return self.root / "gate"
+
+    @property
     def reports(self) -> Path:
         return self.root / "reports"
 

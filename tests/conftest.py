@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import shutil
 from collections.abc import Callable, Iterator, Mapping
@@ -98,3 +99,35 @@ def config_for() -> Callable[[Path], JunitbotConfig]:
 @pytest.fixture
 def state_for(tmp_path: Path) -> Callable[[Path], StateDir]:
     return lambda root: StateDir(tmp_path / f"state-{root.name}")
+
+
+@pytest.fixture(scope="session")
+def maven_tools(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A tools folder with Maven 3.9, after one online build of the tiny Maven projects (`tests/maven_builds.py`)
+    put their artifacts into the local repository: the build gate's runs in the tests then work offline."""
+    from tests.maven_builds import resolve_online
+
+    tools = tmp_path_factory.mktemp("maven-tools")
+    maven, seconds = resolve_online(tmp_path_factory.mktemp("maven-resolve"), tools)
+    logging.getLogger(__name__).info("tiny Maven builds resolved online with %s in %.1f s", maven.label, seconds)
+    return tools
+
+
+@pytest.fixture
+def make_maven_repo(tmp_path: Path, maven_tools: Path) -> Callable[..., tuple[Path, StateDir]]:
+    """make_maven_repo(files) -> (a git repository with one commit, its state directory `.junitbot` whose
+    tools folder is the session's, so Maven 3.9 is fetched once)."""
+    counter = iter(range(1000))
+
+    def make(files: Mapping[str, str], *, use_git: bool = True) -> tuple[Path, StateDir]:
+        from tests.maven_builds import write_files
+
+        root = write_files(tmp_path / f"maven{next(counter)}", files)
+        if use_git:
+            with git.Repo.init(root, initial_branch="main") as repo:
+                commit_all(repo, "initial")
+        state = StateDir(root / ".junitbot").ensure()
+        state.tools.symlink_to(maven_tools, target_is_directory=True)
+        return root, state
+
+    return make

@@ -54,7 +54,7 @@ from junitbot.analysis.parser import (
 )
 from junitbot.analysis.resolve import resolve_classes, resolve_edges, resolve_supertypes
 from junitbot.analysis.source import SourceText
-from junitbot.analysis.sources import matches_any
+from junitbot.analysis.sources import matches_any, module_of
 from junitbot.analysis.testclass import (
     add_imports,
     insert_members,
@@ -114,6 +114,7 @@ __all__ = [
     "jdk_fqn",
     "matches_any",
     "member_node",
+    "module_of",
     "node_text",
     "open_checkout",
     "package_query",

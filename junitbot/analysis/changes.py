@@ -43,12 +43,17 @@ class GitCheckout:
 
     def list_java_files(self, ignore: Sequence[str]) -> list[str]:
         """Tracked and untracked-but-not-ignored `.java` files, relative to the folder."""
+        return [p for p in self.list_files() if is_candidate(p, ignore)]
+
+    def list_files(self) -> list[str]:
+        """Every tracked and untracked-but-not-ignored file, relative to the folder: what a checkout of HEAD plus
+        the work in progress holds (a tracked file deleted in the work tree is still listed)."""
         try:
             output = self.repo.git.ls_files("-z", "--cached", "--others", "--exclude-standard", "--", ".")
         except git.GitCommandError as e:
             raise GitError(f"git ls-files failed in {self.repo.working_tree_dir}: {e.stderr.strip()}") from e
         paths = {self._relative(p) for p in output.split("\0") if p}
-        return sorted(p for p in paths if p is not None and is_candidate(p, ignore))
+        return sorted(p for p in paths if p is not None)
 
     def ignored(self, paths: Iterable[str]) -> set[str]:
         """Which of the (folder-relative) paths .gitignore excludes; tracked files never count as ignored."""

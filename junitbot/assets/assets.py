@@ -1,6 +1,6 @@
 """The assets of one run: changeset → code_graph, embedding_index → impacted_classes → generated_tests →
-validated_tests → test_report → test_pull_request. Each calls one step of `junitbot.runs` and reports what it
-did as metadata."""
+gated_tests → validated_tests → test_report → test_pull_request. Each calls one step of `junitbot.runs` and
+reports what it did as metadata."""
 
 # No `from __future__ import annotations`: Dagster reads these annotations at definition time.
 
@@ -22,12 +22,15 @@ from junitbot.runs import (
     TargetList,
     coverage_table,
     finish_run,
+    gate_in_build,
+    gate_summary,
     generate_for_plan,
     markdown_report,
     plan_run,
     save_report,
     select_targets,
 )
+from junitbot.validation import GateResult
 
 GROUP = "junitbot"
 GPU_POOL = "gpu"
@@ -134,12 +137,37 @@ def generated_tests(context: AssetExecutionContext, impacted_classes: TargetList
     })
 
 
+@asset(group_name=GROUP, description="The kept tests after the last gate: they also pass in the project's own "
+                                    "build (mvn test in a scratch copy), or the build says why it did not judge them.")
+def gated_tests(context: AssetExecutionContext, generated_tests: GenerationResult,
+                repository: RepositoryResource) -> Output[GenerationResult]:
+    result = gate_in_build(repository.root, repository.config(), repository.state(), generated_tests)
+    if result.gate is not None:
+        context.log.info(gate_summary(result.gate))
+    return Output(result, metadata=_gate_metadata(result.gate))
+
+
+def _gate_metadata(gate: GateResult | None) -> dict[str, Any]:
+    if gate is None:
+        return {"ran": False}
+    dropped = [(c.test_class, m.name, m.reason or "") for c in gate.classes for m in c.dropped]
+    dropped += [(c.test_class, "(class)", c.reason or "") for c in gate.classes if not c.kept]
+    return {
+        "ran": gate.ran, "judged": gate.judged, "why": gate.why or "", "runner": gate.runner,
+        "maven": gate.maven.reason if gate.maven else "", "command": " ".join(gate.command), "runs": gate.runs,
+        "online": gate.online or "", "isolation": gate.isolation, "seconds": gate.seconds,
+        "classes": len(gate.classes), "dropped": len(dropped), "summary": MetadataValue.md(gate_summary(gate)),
+        "dropped_tests": MetadataValue.md("\n".join(f"- `{cls}.{name}`: {why}" for cls, name, why in dropped)
+                                          or "(none)"),
+    }
+
+
 @asset(group_name=GROUP,
        description="Only tests that compiled and passed, written to the repository (unless a dry run).")
-def validated_tests(context: AssetExecutionContext, generated_tests: GenerationResult, impacted_classes: TargetList,
+def validated_tests(context: AssetExecutionContext, gated_tests: GenerationResult, impacted_classes: TargetList,
                     changeset: RunPlan, repository: RepositoryResource) -> Output[RunReport]:
     tick = time.perf_counter()
-    report = finish_run(repository.root, repository.state(), changeset, impacted_classes.targets, generated_tests)
+    report = finish_run(repository.root, repository.state(), changeset, impacted_classes.targets, gated_tests)
     written = [f.path for f in report.files if f.action == "written"]
     seconds = {**report.seconds, "write": round(time.perf_counter() - tick, 3)}
     return Output(report.model_copy(update={"seconds": seconds}), metadata={
@@ -177,5 +205,5 @@ def test_pull_request(context: AssetExecutionContext, test_report: RunReport, re
     })
 
 
-ALL_ASSETS: list[Any] = [changeset, code_graph, embedding_index, impacted_classes, generated_tests, validated_tests,
-                         test_report, test_pull_request]
+ALL_ASSETS: list[Any] = [changeset, code_graph, embedding_index, impacted_classes, generated_tests, gated_tests,
+                         validated_tests, test_report, test_pull_request]

@@ -15,7 +15,7 @@ from junitbot.config import JunitbotConfig
 from junitbot.generation.imports import ImportSet
 from junitbot.records import Record
 from junitbot.state import StateDir
-from junitbot.validation import TestCandidate, ValidationReport, Verdict
+from junitbot.validation import GateResult, TestCandidate, ValidationReport, Verdict
 
 ValueStrategy = Literal[
     "literal", "jdk", "enum", "record", "builder", "constructor", "factory", "collection", "optional", "array",
@@ -229,6 +229,8 @@ class GenerationResult(Record):
     backend: str = "template"
     backend_reason: str = ""
     llm: tuple[TargetOutcome, ...] = ()
+    gate: GateResult | None = Field(default=None, description="the last gate, the project's own build; None "
+                                                               "until the run's build-gate step")
 
     def origin(self, target: str) -> Origin | None:
         """Where the kept test class of `target` came from: llm, merged, corrected or template; None: nothing kept."""

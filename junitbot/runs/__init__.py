@@ -1,19 +1,21 @@
-"""One run of the main job: request → plan → targets → generation → finish → report, with its history.
+"""One run of the main job: request → plan → targets → generation → build gate → finish → report, and history.
 
 The same steps whether `run_pipeline` calls them in order or Dagster's assets call them one each.
 """
 
 from __future__ import annotations
 
+from junitbot.runs.gate import JUNITBOT_RUNNER, apply_gate, judged_by
 from junitbot.runs.history import CoverageDrop, CoverageEntry, coverage_drops, load_coverage, record_coverage
 from junitbot.runs.models import ClassResult, RunMode, RunPlan, RunReport, RunRequest, TargetList
 from junitbot.runs.pipeline import run_pipeline
 from junitbot.runs.plan import last_run, plan_run, record_run
-from junitbot.runs.report import coverage_table, markdown_report, percent, save_report
-from junitbot.runs.steps import finish_run, generate_for_plan, select_targets
+from junitbot.runs.report import coverage_table, gate_summary, markdown_report, percent, save_report
+from junitbot.runs.steps import finish_run, gate_in_build, generate_for_plan, select_targets
 from junitbot.runs.targets import prioritize_full_pass, selected_by_config, targets_for
 
 __all__ = [
+    "JUNITBOT_RUNNER",
     "ClassResult",
     "CoverageDrop",
     "CoverageEntry",
@@ -22,10 +24,14 @@ __all__ = [
     "RunReport",
     "RunRequest",
     "TargetList",
+    "apply_gate",
     "coverage_drops",
     "coverage_table",
     "finish_run",
+    "gate_in_build",
+    "gate_summary",
     "generate_for_plan",
+    "judged_by",
     "last_run",
     "load_coverage",
     "markdown_report",

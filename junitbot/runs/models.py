@@ -9,6 +9,7 @@ from pydantic import Field
 from junitbot.config import BackendName
 from junitbot.generation import Origin, Target, WriteOutcome
 from junitbot.records import Record
+from junitbot.validation import GateResult
 
 RunMode = Literal["incremental", "full", "regenerate"]
 
@@ -66,6 +67,8 @@ class ClassResult(Record):
     tokens_in: int = 0
     tokens_out: int = 0
     notes: tuple[str, ...] = ()
+    judged_by: tuple[str, ...] = Field(default=(), description="the runners that said pass or fail: 'junitbot "
+                                                               "runner', then the build's ('mvn test (Maven 3.9.16)')")
 
 
 class RunReport(Record):
@@ -81,6 +84,7 @@ class RunReport(Record):
     files: tuple[WriteOutcome, ...] = ()
     report_dir: str | None = None
     seconds: dict[str, float] = Field(default_factory=dict)
+    gate: GateResult | None = Field(default=None, description="the last gate, the project's own build")
 
     @property
     def kept(self) -> int:

@@ -14,13 +14,13 @@ from junitbot.generation import ProgressCallback
 from junitbot.runs.models import RunReport, RunRequest
 from junitbot.runs.plan import plan_run
 from junitbot.runs.report import save_report
-from junitbot.runs.steps import finish_run, generate_for_plan, select_targets
+from junitbot.runs.steps import finish_run, gate_in_build, generate_for_plan, select_targets
 from junitbot.state import StateDir
 
 
 def run_pipeline(root: Path, config: JunitbotConfig, state: StateDir, request: RunRequest, *,
                  progress: ProgressCallback | None = None) -> RunReport:
-    """Graph (and embeddings) up to date → plan → targets → generation → finish → saved report."""
+    """Graph (and embeddings) up to date → plan → targets → generation → build gate → finish → saved report."""
     started = time.perf_counter()
     summary = update_graph(root, state, config, progress=progress)
     if config.retrieval.enabled:
@@ -31,6 +31,7 @@ def run_pipeline(root: Path, config: JunitbotConfig, state: StateDir, request: R
     with CodeGraph.open(state.graph_db) as graph:
         targets = select_targets(graph, config, plan, state).targets
         result = generate_for_plan(root, config, state, plan, targets, graph=graph, progress=progress)
+    result = gate_in_build(root, config, state, result)
     report = finish_run(root, state, plan, targets, result)
     seconds = {**report.seconds, "total": round(time.perf_counter() - started, 3)}
     return save_report(report.model_copy(update={"seconds": seconds}), state)

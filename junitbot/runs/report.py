@@ -6,17 +6,27 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 
 from junitbot.generation import GenerationResult, Skip, Target, TargetOutcome
+from junitbot.runs.gate import judged_by
 from junitbot.runs.models import ClassResult, RunReport
 from junitbot.state import StateDir
-from junitbot.validation import Verdict
+from junitbot.validation import GateResult, Verdict
 
 
 def class_results(targets: Sequence[Target], result: GenerationResult) -> tuple[ClassResult, ...]:
     """What became of each target: kept or dropped tests with coverage, or why it was skipped; and its origin."""
     verdicts = {v.target: v for v in (result.validation.verdicts if result.validation else ())}
     outcomes = {o.target: o for o in result.llm}
-    return tuple(_with_origin(_plain_result(t.fqn, t.reason, verdicts.get(t.fqn), result.skipped), result,
-                              outcomes.get(t.fqn)) for t in targets)
+    return tuple(_with_gate(_with_origin(_plain_result(t.fqn, t.reason, verdicts.get(t.fqn), result.skipped), result,
+                                         outcomes.get(t.fqn)), verdicts.get(t.fqn), result.gate) for t in targets)
+
+
+def _with_gate(result: ClassResult, verdict: Verdict | None, gate: GateResult | None) -> ClassResult:
+    """Which runners judged the class; when the build ran but did not judge it, a note saying why."""
+    gated = next((c for c in gate.classes if verdict and c.path == verdict.path), None) if gate else None
+    notes = result.notes
+    if gate is not None and gated is not None and not gated.judged:
+        notes = (*notes, f"not judged by {gate.runner}: {gated.reason}")
+    return result.model_copy(update={"judged_by": judged_by(verdict, gate), "notes": notes})
 
 
 def _plain_result(target: str, reason: str, verdict: Verdict | None, skipped: Sequence[Skip]) -> ClassResult:
@@ -77,13 +87,17 @@ def markdown_report(report: RunReport) -> str:
         f"{f' ({report.backend_reason})' if report.backend_reason else ''}"
         f"{'; dry run, nothing written' if report.dry_run else ''}).",
         "",
-        "| class | status | from | tests kept | dropped | lines | branches | note |",
-        "|---|---|---|---|---|---|---|---|",
+        *([gate_summary(report.gate), ""] if report.gate else []),
+        "| class | status | from | tests kept | dropped | lines | branches | judged by | note |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for r in report.results:
         note = r.reason.replace("|", "\\|")
         lines.append(f"| `{r.target}` | {r.status} | {r.origin or '–'} | {len(r.kept)} | {len(r.dropped)} | "
-                     f"{percent(r.line_coverage)} | {percent(r.branch_coverage)} | {note} |")
+                     f"{percent(r.line_coverage)} | {percent(r.branch_coverage)} | {', '.join(r.judged_by) or '–'} | "
+                     f"{note} |")
+    if report.gate and report.gate.errors:
+        lines += ["", f"Maven's first errors ({report.gate.runner}):", "", "```", *report.gate.errors, "```"]
     model_runs = [r for r in report.results if r.model]
     if model_runs:
         lines += ["", "## Model", "", "| class | model | rounds | tokens in | tokens out |", "|---|---|---|---|---|"]
@@ -100,6 +114,23 @@ def markdown_report(report: RunReport) -> str:
         lines += ["", "## Files", ""]
         lines += [f"- {f.action}: `{f.path}`" + (f" ({f.reason})" if f.reason else "") for f in report.files]
     return "\n".join(lines) + "\n"
+
+
+def gate_summary(gate: GateResult) -> str:
+    """One line on the build gate: not run and why, not judged and why, or what the build dropped."""
+    if not gate.ran:
+        return f"Build gate: not run ({gate.why})."
+    how = f"{gate.runner}, {gate.runs} run{'s' if gate.runs != 1 else ''}, {gate.seconds:.0f} s"
+    how += f"; went online once ({gate.online})" if gate.online else ""
+    if gate.why and not gate.judged:
+        return f"Build gate ({how}): not judged by the build: {gate.why}; nothing dropped."
+    methods = sum(len(c.dropped) for c in gate.classes)
+    classes = sum(1 for c in gate.classes if not c.kept)
+    judged = sum(1 for c in gate.classes if c.judged)
+    dropped = f"{methods} method{'s' if methods != 1 else ''}"
+    dropped += f" and {classes} whole class{'es' if classes != 1 else ''}" if classes else ""
+    also = f"; {gate.why}" if gate.why else ""
+    return f"Build gate ({how}): judged {judged} of {len(gate.classes)} test classes, dropped {dropped}{also}."
 
 
 def coverage_table(report: RunReport) -> str:

@@ -1,4 +1,5 @@
-"""The steps of one run after planning: targets (capped), generation with the plan's backend, finish.
+"""The steps of one run after planning: targets (capped), generation with the plan's backend, the build gate,
+finish.
 
 `pipeline.run_pipeline` calls them in order; each Dagster asset calls one of them.
 """
@@ -21,12 +22,14 @@ from junitbot.generation import (
     write_tests,
 )
 from junitbot.generation.llm import get_backend
+from junitbot.runs.gate import apply_gate
 from junitbot.runs.history import load_coverage, record_coverage
 from junitbot.runs.models import RunPlan, RunReport, TargetList
 from junitbot.runs.plan import record_run
 from junitbot.runs.report import class_results
 from junitbot.runs.targets import prioritize_full_pass, targets_for
 from junitbot.state import StateDir
+from junitbot.validation import GateResult, TestCandidate, gate_tests
 
 
 def select_targets(graph: CodeGraph, config: JunitbotConfig, plan: RunPlan, state: StateDir) -> TargetList:
@@ -52,6 +55,21 @@ def generate_for_plan(
     return generate(targets, job, backend).model_copy(update={"backend_reason": choice.source})
 
 
+def gate_in_build(root: Path, config: JunitbotConfig, state: StateDir, result: GenerationResult) -> GenerationResult:
+    """The last gate: the kept tests run in the project's own build (`mvn test`, in a scratch copy), and what it
+    drops leaves `result`. Only for a Maven build (a root pom.xml) with `validation.build_gate` on; the result
+    records the gate either way, so the report can say whether the build judged the tests and why not."""
+    if not config.validation.build_gate:
+        gate = GateResult(ran=False, judged=False, why="switched off (validation.build_gate: false)")
+    elif not (root / "pom.xml").is_file():
+        gate = GateResult(ran=False, judged=False, why="not a Maven build (no pom.xml at the root)")
+    else:
+        verdicts = result.validation.verdicts if result.validation else ()
+        kept = [TestCandidate(path=v.path, source=v.source, target=v.target) for v in verdicts if v.kept and v.source]
+        gate = gate_tests(root, kept, settings=config.validation, state=state)
+    return apply_gate(result, gate)
+
+
 def finish_run(
     root: Path, state: StateDir, plan: RunPlan, targets: Sequence[Target], result: GenerationResult,
 ) -> RunReport:
@@ -69,7 +87,8 @@ def finish_run(
         record_run(state, plan.head)
     report = RunReport(commit=plan.head, mode=plan.mode, backend=result.backend,
                        backend_reason=result.backend_reason, dry_run=plan.dry_run,
-                       targets=len(targets), results=results, files=tuple(files), seconds=dict(result.seconds))
+                       targets=len(targets), results=results, files=tuple(files), seconds=dict(result.seconds),
+                       gate=result.gate)
     if not plan.dry_run:
         record_coverage(state, report)
     return report

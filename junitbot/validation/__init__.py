@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from junitbot.validation.classpath import discover_classpath, discover_classpaths
 from junitbot.validation.frameworks import detect_frameworks
+from junitbot.validation.gate import gate_tests, module_of
 from junitbot.validation.maven import maven_command, required_maven_version, version_satisfies
 from junitbot.validation.models import (
     ClassCoverage,
@@ -11,6 +12,8 @@ from junitbot.validation.models import (
     CompileResult,
     Counter,
     Frameworks,
+    GateClass,
+    GateResult,
     MavenChoice,
     MethodCoverage,
     MethodVerdict,
@@ -51,6 +54,8 @@ __all__ = [
     "CompileResult",
     "Counter",
     "Frameworks",
+    "GateClass",
+    "GateResult",
     "MavenChoice",
     "MethodCoverage",
     "MethodVerdict",
@@ -74,10 +79,12 @@ __all__ = [
     "discover_classpaths",
     "ensure_tool",
     "ensure_tools",
+    "gate_tests",
     "judging_tools",
     "junit_console_for",
     "maven_command",
     "merge_reports",
+    "module_of",
     "required_maven_version",
     "safe_test_path",
     "test_class_name",

@@ -262,5 +262,52 @@ class MavenChoice(Record):
     version: str | None = Field(default=None, description="None: a wrapper whose version is not declared")
     reason: str
 
+    @property
+    def label(self) -> str:
+        """`Maven 3.9.16`, or `mvnw` for a wrapper that does not say which Maven it brings."""
+        return f"Maven {self.version}" if self.version else "mvnw"
+
+
+class GateClass(Record):
+    """What the project's own build made of one kept test class: the methods it dropped and why.
+
+    `judged` is False when the build never said pass or fail for the class (it ran none of its tests, or
+    failed for reasons of its own); such a class keeps what junitbot's runner kept, and `reason` says why.
+    """
+
+    path: str
+    test_class: str
+    module: str = Field(description="the Maven module's folder, relative to the repository root ('' = root)")
+    judged: bool
+    kept: bool = Field(description="the class keeps at least one test method")
+    dropped: tuple[MethodVerdict, ...] = Field(default=(), description="methods the build dropped, with why")
+    reason: str | None = Field(default=None, description="why the whole class was dropped or not judged")
+    source: str | None = Field(default=None, exclude=True,
+                               description="the source as the build kept it (not in JSON: reports carry no code)")
+
+
+class GateResult(Record):
+    """The last gate: the kept tests run in the project's own build (`mvn test` in a scratch copy).
+
+    `judged` False means the build said nothing about the tests and dropped nothing: the gate was switched
+    off or had nothing to do (`ran` False), or Maven failed for reasons unrelated to them (`why`, `errors`).
+    """
+
+    ran: bool
+    judged: bool
+    why: str | None = Field(default=None, description="why the build did not judge the tests")
+    classes: tuple[GateClass, ...] = ()
+    command: tuple[str, ...] = Field(default=(), description="the last Maven command line")
+    maven: MavenChoice | None = None
+    isolation: str = "none"
+    online: str | None = Field(default=None, description="why Maven had to go online (offline it lacked this)")
+    runs: int = 0
+    errors: tuple[str, ...] = Field(default=(), description="Maven's first error lines when it was not judged")
+    seconds: float = 0.0
+
+    @property
+    def runner(self) -> str:
+        """The runner's name for reports: `mvn test (Maven 3.9.16)`, or `mvn test (mvnw)`."""
+        return f"mvn test ({self.maven.label})" if self.maven else "mvn test"
 
 ProjectClasspath.model_rebuild()

@@ -87,16 +87,18 @@ def sandboxed(
     readable: Sequence[Path] = (),
     writable: Sequence[Path] = (),
     max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
+    network: bool = False,
 ) -> list[str]:
     """`argv` wrapped in `isolation` and resource limits, to run with cwd `workdir`.
 
     Under bwrap, /tmp is private, so `readable` must name what the command reads (class dirs, jars;
-    only those under /tmp get bound) and `writable` what it writes outside `workdir`.
+    only those under /tmp get bound) and `writable` what it writes outside `workdir`. `network` keeps
+    the network: only for the build gate's one online Maven run, which must resolve what is missing.
     """
     if isolation == "bwrap":
-        wrapped = [*_bwrap_prefix(workdir.resolve(), readable, writable), *argv]
+        wrapped = [*_bwrap_prefix(workdir.resolve(), readable, writable, network=network), *argv]
     elif isolation == "unshare":
-        wrapped = [*_UNSHARE, *argv]
+        wrapped = [*(part for part in _UNSHARE if not (network and part == "--net")), *argv]
     elif isolation == "none":
         wrapped = list(argv)
     else:
@@ -104,7 +106,8 @@ def sandboxed(
     return [*_limits(max_file_bytes), *wrapped]
 
 
-def _bwrap_prefix(workdir: Path, readable: Sequence[Path], writable: Sequence[Path]) -> list[str]:
+def _bwrap_prefix(workdir: Path, readable: Sequence[Path], writable: Sequence[Path], *,
+                  network: bool = False) -> list[str]:
     size = ["--size", str(DEFAULT_TMP_BYTES)] if _bwrap_has_size() else []
     # The private /tmp and /dev/shm are RAM: capped, so a test cannot fill memory through them.
     args = ["bwrap", "--ro-bind", "/", "/", "--dev", "/dev", *size, "--tmpfs", "/dev/shm", "--proc", "/proc"]
@@ -121,7 +124,7 @@ def _bwrap_prefix(workdir: Path, readable: Sequence[Path], writable: Sequence[Pa
         args += ["--bind", str(path.resolve()), str(path.resolve())]
     return [
         *args,
-        "--unshare-net",
+        *([] if network else ["--unshare-net"]),
         "--unshare-pid",
         "--unshare-ipc",
         "--die-with-parent",

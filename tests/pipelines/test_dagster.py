@@ -210,7 +210,8 @@ def test_the_ui_serves_the_asset_lineage_and_the_latest_materialisations(
         edges = {(dep["path"][0], node["assetKey"]["path"][0])
                  for node in nodes["data"]["assetNodes"] for dep in node["dependencyKeys"]}  # type: ignore[index]
         assert {("changeset", "code_graph"), ("code_graph", "embedding_index"), ("embedding_index", "impacted_classes"),
-                ("impacted_classes", "generated_tests"), ("generated_tests", "validated_tests"),
+                ("impacted_classes", "generated_tests"), ("generated_tests", "gated_tests"),
+                ("gated_tests", "validated_tests"),
                 ("validated_tests", "test_report"), ("test_report", "test_pull_request")} <= edges
         latest = _graphql(port, "{ assetsOrError { ... on AssetConnection { nodes { key { path } "
                                 "assetMaterializations(limit: 1) { runId metadataEntries { label } } } } } }")
@@ -231,7 +232,7 @@ def test_the_ui_serves_the_asset_lineage_and_the_latest_materialisations(
         # Graph nodes, not the asset list beside the graph: each asset is drawn as an AssetNode.
         drawn = set(re.findall(r'class="AssetNode_assetName[^"]*">(\w+)<', dom))
         assert drawn == {"changeset", "code_graph", "embedding_index", "impacted_classes", "generated_tests",
-                         "validated_tests", "test_report", "test_pull_request"}, \
+                         "gated_tests", "validated_tests", "test_report", "test_pull_request"}, \
             "the rendered page draws every asset of the graph"
         shot = tmp_path / "asset-graph.png"
         subprocess.run([*flags, f"--user-data-dir={tmp_path / 'c2'}", f"--screenshot={shot}", page], check=True,
