@@ -6,8 +6,8 @@ from junitbot.config import STATIC_PASSES, ValidationSettings
 from junitbot.validation.static import PASSES, passed
 from tests.conftest import EXAMPLE
 from tests.validation.test_static.conftest import (
+    EXTENSION,
     GOOD,
-    MOCKITO_2,
     NULL_COMMAND,
     Repo,
     variant,
@@ -26,7 +26,7 @@ def test_passes_follow_the_configured_order() -> None:
 
 def test_the_examples_own_tests_pass_with_their_mock_setup(shop: Repo) -> None:
     source = (EXAMPLE / "src/test/java/com/acme/shop/application/PlaceOrderServiceTest.java").read_text()
-    assert shop.check(source, frameworks=MOCKITO_2) == []
+    assert shop.check(source, frameworks=EXTENSION) == []
 
 
 def test_a_syntax_error_stops_the_later_passes(shop: Repo) -> None:
