@@ -84,7 +84,7 @@ def make_java_repo(tmp_path: Path) -> Callable[..., Path]:
 def shop_repo(tmp_path: Path) -> Iterator[Path]:
     """The bundled example as its own git repository, one commit."""
     root = tmp_path / "shop"
-    shutil.copytree(EXAMPLE, root, ignore=shutil.ignore_patterns(".junitbot", "*GeneratedTest.java"))
+    shutil.copytree(EXAMPLE, root, ignore=shutil.ignore_patterns(".junitbot", "*GeneratedTest.java", "target"))
     repo = git.Repo.init(root, initial_branch="main")
     commit_all(repo, "shop: initial import")
     yield root
