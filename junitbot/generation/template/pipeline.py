@@ -19,6 +19,7 @@ from junitbot.analysis import ClassInfo, CodeGraph, DependencyAnalyzer, MethodIn
 from junitbot.config import JunitbotConfig
 from junitbot.errors import JunitbotError
 from junitbot.generation.imports import ImportSet
+from junitbot.generation.javalevel import MODERN, JavaLevel
 from junitbot.generation.literals import java_string
 from junitbot.generation.models import GenerationJob, GenerationResult, Skip, Target, TestShell
 from junitbot.generation.output import marker_line, test_path
@@ -70,6 +71,7 @@ class _Plan:
     receivers: list[Receiver] = field(default_factory=list)
     style: AssertionStyle = "junit"
     naming: NamingStyle = "underscore"
+    level: JavaLevel = MODERN
 
 
 def generate_tests(targets: Sequence[Target], job: GenerationJob, *,
@@ -113,7 +115,8 @@ def _generate_module(targets: Sequence[Target], job: GenerationJob, classpath: C
     tick = time.perf_counter()
     style = assertion_style(graph, classpath.frameworks)
     naming = naming_style(graph)
-    plans, skipped = _plan(targets, graph, config, classpath.frameworks, job.commit, style, naming)
+    level = JavaLevel(release=classpath.release)
+    plans, skipped = _plan(targets, graph, config, classpath.frameworks, job.commit, style, naming, level)
     report("plan", len(targets), len(targets))
     seconds["plan"] = time.perf_counter() - tick
     if not plans:
@@ -121,7 +124,8 @@ def _generate_module(targets: Sequence[Target], job: GenerationJob, classpath: C
     tick = time.perf_counter()
     main = module_main_classes(root, graph.source_files(test=False), classpath=classpath,
                                cache_root=state.root / "build" / "main")
-    probe = _Prober(classpath=[str(main.classes_dir), *classpath.entries], state=state, config=config)
+    probe = _Prober(classpath=[str(main.classes_dir), *classpath.entries], state=state, config=config,
+                    module=classpath)
     observations, failed = probe.run(plans, {p.target.fqn: p.scenarios for p in plans})
     seconds["probe"] = time.perf_counter() - tick
     report("probe", len(plans), len(plans))
@@ -159,10 +163,11 @@ def _generate_module(targets: Sequence[Target], job: GenerationJob, classpath: C
 class _Prober:
     """Runs probe classes for plans' scenarios in scratch directories of the state directory."""
 
-    def __init__(self, *, classpath: list[str], state: StateDir, config: JunitbotConfig) -> None:
+    def __init__(self, *, classpath: list[str], state: StateDir, config: JunitbotConfig, module: Classpath) -> None:
         self.classpath = classpath
         self.state = state
         self.config = config
+        self.module = module  # probes compile as the module's tests do: its release, processors and JDK
 
     def run(
         self, plans: Sequence[_Plan], scenarios: dict[str, list[Scenario]]
@@ -178,7 +183,8 @@ class _Prober:
             observations, failed = run_probes(
                 probes, classpath=self.classpath, scratch=scratch, cache_dir=self.state.root / "build" / "recorder",
                 settings=self.config.validation, isolation=detect_isolation(self.config.validation.isolation),
-                tools_dir=self.state.tools)
+                tools_dir=self.state.tools, release=self.module.release, processor_path=self.module.processor_path,
+                java_home=self.module.java_home)
         finally:
             shutil.rmtree(scratch, ignore_errors=True)
         by_class = {_test_class(p): p.target.fqn for p in chosen}
@@ -256,14 +262,14 @@ def generated_test_path(info: ClassInfo, config: JunitbotConfig) -> str:
 
 def class_shell(
     info: ClassInfo, *, graph: CodeGraph, analyzer: DependencyAnalyzer, frameworks: Frameworks,
-    config: JunitbotConfig, commit: str | None,
+    config: JunitbotConfig, commit: str | None, level: JavaLevel = MODERN,
 ) -> TestShell | Skip:
     """The test class shell of `info` as the no-model generator writes it (the model's skeleton), or why not."""
     try:
         context = analyzer.test_context_for(info.fqn)
         return test_shell(info, context, frameworks, lookup=graph.class_info,
                           test_class_name=Path(generated_test_path(info, config)).stem,
-                          header_comment=marker_line(info.fqn, commit))
+                          header_comment=marker_line(info.fqn, commit), level=level)
     except JunitbotError as e:
         return Skip(target=info.fqn, reason=str(e))
 
@@ -275,6 +281,7 @@ def _plan(
     targets: Sequence[Target], graph: CodeGraph, config: JunitbotConfig, frameworks: Frameworks, commit: str | None,
     style: AssertionStyle,
     naming: NamingStyle,
+    level: JavaLevel,
 ) -> tuple[list[_Plan], list[Skip]]:
     analyzer = DependencyAnalyzer(graph)
     plans: list[_Plan] = []
@@ -284,21 +291,22 @@ def _plan(
         if info is None:
             skipped.append(Skip(target=target.fqn, reason="not in the graph"))
             continue
-        shell = class_shell(info, graph=graph, analyzer=analyzer, frameworks=frameworks, config=config, commit=commit)
+        shell = class_shell(info, graph=graph, analyzer=analyzer, frameworks=frameworks, config=config, commit=commit,
+                            level=level)
         if isinstance(shell, Skip):
             skipped.append(shell)
             continue
         imports = shell.import_set(local=lambda fqn: graph.class_info(fqn) is not None)
         for member in _STATIC_IMPORTS[style]:
             imports.add_static(member)
-        plan = _Plan(target=target, info=info, shell=shell, imports=imports, style=style, naming=naming)
+        plan = _Plan(target=target, info=info, shell=shell, imports=imports, style=style, naming=naming, level=level)
         if shell.subject_field is not None:
             taken = {shell.subject_field, "result", "thrown", *(m.name for m in shell.mocks),
                      *(p.name for m in testable_methods(info) for p in m.parameters)}
             plan.receivers = receivers(
                 info, field_name=shell.subject_field, built=shell.subject_class, lookup=graph.class_info,
                 implementations=analyzer.test_context_for(info.fqn).implementations if info.is_abstract else (),
-                imports=imports, taken=taken)
+                imports=imports, taken=taken, level=level)
         mocks = {mock.name: mock.fqn for mock in shell.mocks}
         for number, method in enumerate(testable_methods(info)):
             plan.scenarios += _method_scenarios(plan, method, lookup=graph.class_info, prefix=f"c{index}m{number}",
@@ -306,7 +314,7 @@ def _plan(
         for number, constructor in enumerate(testable_constructors(info)):
             plan.scenarios += constructor_scenarios(
                 info, constructor, mocks=mocks, lookup=graph.class_info, imports=imports, prefix=f"c{index}k{number}",
-                limit=config.generation.max_scenarios_per_method)
+                limit=config.generation.max_scenarios_per_method, level=level)
         if plan.scenarios:
             plans.append(plan)
         else:
@@ -326,13 +334,13 @@ def _method_scenarios(plan: _Plan, method: MethodInfo, *, lookup: Callable[[str]
             info.fqn, package=info.package)
         return scenarios_for(info, method, receiver=receiver, mocks=mocks, lookup=lookup, imports=imports,
                              prefix=prefix, limit=limit, extra_variants=extra_variants,
-                             instance=not static and bool(shell.subject_field))
+                             instance=not static and bool(shell.subject_field), level=plan.level)
     found: list[Scenario] = []
     for number, each in enumerate(plan.receivers):
         found += scenarios_for(info, method, receiver=each.name, mocks=mocks, lookup=lookup, imports=imports,
                                prefix=f"{prefix}r{number}" if number else prefix, limit=limit,
                                extra_variants=extra_variants, setup=each.arrange, title=each.title,
-                               bindings=each.bindings)
+                               bindings=each.bindings, level=plan.level)
     return found
 
 
@@ -391,8 +399,13 @@ def _body(
         return [*lines, "// Act", f"{scenario.call};", "// Assert", *state, *verify]
     if observed.value is None:
         return None
-    assertions = value_assertions(observed.value, "result", imports=imports, declared=scenario.returns)
-    return [*lines, "// Act", f"var result = {scenario.call};", "// Assert", *assertions, *state, *verify]
+    # Below Java 10 the result is declared with its type; a type the test cannot name is Object, and then
+    # only assertions that compile against Object are written.
+    declared = scenario.declared or "var"
+    opaque = scenario.returns == "java.lang.Object" or declared in ("Object", "java.lang.Object")
+    assertions = value_assertions(observed.value, "result", imports=imports, declared=scenario.returns,
+                                  opaque=opaque)
+    return [*lines, "// Act", f"{declared} result = {scenario.call};", "// Assert", *assertions, *state, *verify]
 
 
 def _in_assertj(body: list[str]) -> list[str]:
