@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from junitbot.analysis import DependencyAnalyzer
+from junitbot.generation.javalevel import JavaLevel
 from junitbot.generation.llm.backends import Backend, LLMSettings
 from junitbot.generation.llm.context import ContextBuilder, TokenCounter, token_counter
 from junitbot.generation.llm.corrections import correct_expected
@@ -92,7 +93,8 @@ def _with_model(targets: list[Target], backend: Backend, settings: LLMSettings,
     with open_similar_tests(job.state, job.config, job.root) as similar:
         builder = ContextBuilder(job.graph, frameworks=validator.classpath.primary.frameworks,
                                  budget=settings.context_tokens, counter=_counter(settings, backend),
-                                 similar_tests=similar, k_similar=settings.similar_tests)
+                                 similar_tests=similar, k_similar=settings.similar_tests,
+                                 level=_lowest_level(validator.classpath))
         outcomes = run_llm_loop(loop_targets, backend=backend, builder=builder,
                                 env=prompt_environment(job.root), validate=validator,
                                 settings=settings) if loop_targets else []
@@ -128,12 +130,19 @@ def _loop_targets(targets: Sequence[Target], validator: _Validator) -> list[Loop
         info = job.graph.class_info(target.fqn)
         if info is None:
             continue  # the no-model generator reports it: "not in the graph"
-        frameworks = validator.classpath.module_for(info.file).frameworks
-        shell = class_shell(info, graph=job.graph, analyzer=analyzer, frameworks=frameworks, config=job.config,
-                            commit=job.commit)
+        module = validator.classpath.module_for(info.file)
+        shell = class_shell(info, graph=job.graph, analyzer=analyzer, frameworks=module.frameworks, config=job.config,
+                            commit=job.commit, level=JavaLevel(release=module.release))
         found.append(LoopTarget(fqn=info.fqn, path=generated_test_path(info, job.config),
                                 shell=shell if isinstance(shell, TestShell) else None))
     return found
+
+
+def _lowest_level(project: ProjectClasspath) -> JavaLevel:
+    """The lowest Java release of the build's modules: one prompt's rules serve every target, and code that
+    compiles there compiles in every module."""
+    releases = [m.release for m in project.modules if m.release is not None]
+    return JavaLevel(release=min(releases) if releases else None)
 
 
 def _counter(settings: LLMSettings, backend: Backend) -> TokenCounter:
