@@ -34,6 +34,7 @@ from junitbot.generation.models import (
     TargetOutcome,
     TestShell,
 )
+from junitbot.generation.output import file_header, licence_header
 from junitbot.generation.template.pipeline import class_shell, generate_tests, generated_test_path
 from junitbot.validation import (
     ProjectClasspath,
@@ -54,6 +55,8 @@ def generate(targets: Sequence[Target], job: GenerationJob, backend: Backend | N
     The model's settings (sampling, repair rounds, context budget) are `job.config.generation.llm`.
     """
     classpath = discover_classpaths(job.root, job.config.validation, state=job.state)
+    if job.licence_header is None:
+        job = job.model_copy(update={"licence_header": licence_header(job.graph)})
     if backend is None:
         return generate_tests(targets, job, classpath=classpath)
     return _with_model(list(targets), backend, job.config.generation.llm_settings(), _Validator(job, classpath))
@@ -132,9 +135,10 @@ def _loop_targets(targets: Sequence[Target], validator: _Validator) -> list[Loop
             continue  # the no-model generator reports it: "not in the graph"
         module = validator.classpath.module_for(info.file)
         shell = class_shell(info, graph=job.graph, analyzer=analyzer, frameworks=module.frameworks, config=job.config,
-                            commit=job.commit, level=JavaLevel(release=module.release))
+                            commit=job.commit, level=JavaLevel(release=module.release), licence=job.licence_header)
         found.append(LoopTarget(fqn=info.fqn, path=generated_test_path(info, job.config),
-                                shell=shell if isinstance(shell, TestShell) else None))
+                                shell=shell if isinstance(shell, TestShell) else None,
+                                header=file_header(info.fqn, job.commit, job.licence_header)))
     return found
 
 

@@ -162,6 +162,9 @@ class GenerationJob(BaseModel):
     state: StateDir
     commit: str | None = None
     progress: ProgressCallback = _no_progress
+    # The licence header of the repository's files (output.licence_header), atop every generated test;
+    # `generate` detects it once per run.
+    licence_header: str | None = None
 
 
 class Target(Record):

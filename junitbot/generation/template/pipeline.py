@@ -22,7 +22,7 @@ from junitbot.generation.imports import ImportSet
 from junitbot.generation.javalevel import MODERN, JavaLevel
 from junitbot.generation.literals import java_string
 from junitbot.generation.models import GenerationJob, GenerationResult, Skip, Target, TestShell
-from junitbot.generation.output import marker_line, test_path
+from junitbot.generation.output import file_header, test_path
 from junitbot.generation.style import AssertionStyle, NamingStyle, assertion_style, naming_style, test_name
 from junitbot.generation.template.assertions import assertj_statement, value_assertions, verify_lines
 from junitbot.generation.template.observations import Observation
@@ -116,7 +116,7 @@ def _generate_module(targets: Sequence[Target], job: GenerationJob, classpath: C
     style = assertion_style(graph, classpath.frameworks)
     naming = naming_style(graph)
     level = JavaLevel(release=classpath.release)
-    plans, skipped = _plan(targets, graph, config, classpath.frameworks, job.commit, style, naming, level)
+    plans, skipped = _plan(targets, graph, config, classpath.frameworks, job, style, naming, level)
     report("plan", len(targets), len(targets))
     seconds["plan"] = time.perf_counter() - tick
     if not plans:
@@ -262,14 +262,19 @@ def generated_test_path(info: ClassInfo, config: JunitbotConfig) -> str:
 
 def class_shell(
     info: ClassInfo, *, graph: CodeGraph, analyzer: DependencyAnalyzer, frameworks: Frameworks,
-    config: JunitbotConfig, commit: str | None, level: JavaLevel = MODERN,
+    config: JunitbotConfig, commit: str | None, level: JavaLevel = MODERN, licence: str | None = None,
 ) -> TestShell | Skip:
-    """The test class shell of `info` as the no-model generator writes it (the model's skeleton), or why not."""
+    """The test class shell of `info` as the no-model generator writes it (the model's skeleton), or why not.
+
+    The shell opens with the file header (`licence`, then the marker): every file the no-model generator
+    writes and every skeleton the model fills starts from here, so validation, the final gate and the
+    written file all see the same text.
+    """
     try:
         context = analyzer.test_context_for(info.fqn)
         return test_shell(info, context, frameworks, lookup=graph.class_info,
                           test_class_name=Path(generated_test_path(info, config)).stem,
-                          header_comment=marker_line(info.fqn, commit), level=level)
+                          header_comment=file_header(info.fqn, commit, licence), level=level)
     except JunitbotError as e:
         return Skip(target=info.fqn, reason=str(e))
 
@@ -278,7 +283,7 @@ class_shell.__test__ = False  # type: ignore[attr-defined]  # pytest must not co
 
 
 def _plan(
-    targets: Sequence[Target], graph: CodeGraph, config: JunitbotConfig, frameworks: Frameworks, commit: str | None,
+    targets: Sequence[Target], graph: CodeGraph, config: JunitbotConfig, frameworks: Frameworks, job: GenerationJob,
     style: AssertionStyle,
     naming: NamingStyle,
     level: JavaLevel,
@@ -291,8 +296,8 @@ def _plan(
         if info is None:
             skipped.append(Skip(target=target.fqn, reason="not in the graph"))
             continue
-        shell = class_shell(info, graph=graph, analyzer=analyzer, frameworks=frameworks, config=config, commit=commit,
-                            level=level)
+        shell = class_shell(info, graph=graph, analyzer=analyzer, frameworks=frameworks, config=config,
+                            commit=job.commit, level=level, licence=job.licence_header)
         if isinstance(shell, Skip):
             skipped.append(shell)
             continue
