@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from junitbot.analysis import ClassInfo, CodeGraph, DependencyAnalyzer, MethodInfo
+from junitbot.analysis import ClassInfo, CodeGraph, DependencyAnalyzer, MethodInfo, remove_unused_imports
 from junitbot.config import JunitbotConfig
 from junitbot.errors import JunitbotError
 from junitbot.generation.imports import ImportSet
@@ -34,6 +34,7 @@ from junitbot.generation.template.scenarios import (
     testable_constructors,
     testable_methods,
 )
+from junitbot.generation.template.stubs import unused_stub
 from junitbot.generation.template.subtypes import Receiver, receivers
 from junitbot.state import StateDir
 from junitbot.validation import (
@@ -196,7 +197,9 @@ def _test_class(plan: _Plan) -> str:
 
 
 def _candidate(plan: _Plan, config: JunitbotConfig) -> TestCandidate:
-    source = plan.shell.render(list(plan.methods.values()), imports=plan.imports)
+    # The imports are collected for every scenario tried (and the shell adds `Mockito.*` whenever Mockito is
+    # there): the final class keeps only those its methods use.
+    source = remove_unused_imports(plan.shell.render(list(plan.methods.values()), imports=plan.imports))
     return TestCandidate(path=_path(plan, config), source=source, target=plan.target.fqn)
 
 
@@ -383,9 +386,11 @@ def _body(
     scenario: Scenario, observed: Observation, imports: ImportSet, mock_types: dict[str, str | None],
     graph: CodeGraph,
 ) -> list[str] | None:
-    used = {(call.mock, call.method) for call in observed.calls}
-    # Only the stubs the code really used: strict Mockito fails a test on an unused one.
-    arrange = [line for line in scenario.arrange if not _unused_stub(line, used)]
+    if observed.outcome == "threw" and (observed.exception or "").startswith("org.mockito."):
+        return None  # Mockito's complaint about the scenario (strict stubs), not the code's behaviour
+    # Only the stubs a call really matched: strict stubs (MockitoExtension) fail a test on an unused one.
+    used = {(call.mock, call.method, call.arguments) for call in observed.calls if call.stubbed}
+    arrange = [line for line in scenario.arrange if not unused_stub(line, used)]
     lines = ["// Arrange", *arrange] if arrange else []
     verify = verify_lines(tuple(c for c in observed.calls if not c.stubbed), mock_types=mock_types,
                           class_info=graph.class_info, imports=imports)
@@ -435,11 +440,6 @@ def _own_message(exception: str) -> bool:
         "java.lang.UnsupportedOperationException")
 
 
-def _unused_stub(line: str, used: set[tuple[str, str]]) -> bool:
-    for prefix in ("when(", "doThrow("):
-        if line.startswith(prefix):
-            return not any(f"{mock}.{method}(" in line or f"when({mock}).{method}(" in line for mock, method in used)
-    return False
 
 
 def _test_name(scenario: Scenario, observed: Observation, naming: NamingStyle) -> str:

@@ -1,4 +1,4 @@
-"""generate_tests on a module that compiles at Java 8: real probes, real validation, and `javac --release 8`."""
+"""generate_tests end to end: a module at Java 8 (`javac --release 8`), the shop under Mockito 5's strict stubs."""
 
 from __future__ import annotations
 
@@ -9,11 +9,26 @@ from pathlib import Path
 
 import pytest
 
+from junitbot.analysis import unused_imports
 from junitbot.generation import GenerationJob, GenerationResult, Target
 from junitbot.generation.template import generate_tests
 from junitbot.validation import Classpath, detect_frameworks
 from junitbot.validation.classpath import system_jars
 from tests.generation.conftest import Indexed, index, write_files
+
+SHOP = "com.acme.shop"
+# Mockito 5 with its JUnit 5 extension, and a launcher of the same Jupiter (no second engine on the path).
+_MOCKITO_5_POM = """<project xmlns="http://maven.apache.org/POM/4.0.0"><modelVersion>4.0.0</modelVersion>
+<groupId>junitbot.test</groupId><artifactId>mockito5</artifactId><version>0</version><packaging>pom</packaging>
+<dependencies>
+<dependency><groupId>org.junit.jupiter</groupId><artifactId>junit-jupiter-api</artifactId><version>5.11.4</version>
+</dependency>
+<dependency><groupId>org.mockito</groupId><artifactId>mockito-junit-jupiter</artifactId><version>5.14.2</version>
+</dependency>
+<dependency><groupId>org.junit.platform</groupId><artifactId>junit-platform-console-standalone</artifactId>
+<version>1.11.4</version></dependency>
+</dependencies></project>
+"""
 
 _MAIN = "src/main/java/legacy"
 # Java 8 sources: generics, nested types, arrays, a generic method, a JDK 11 type (Path) and a collaborator.
@@ -158,3 +173,42 @@ def test_a_java_8_module_gets_tests_that_javac_compiles_at_release_8(legacy: Ind
     test_file.write_text(source)
     compiled = _javac(8, test_out, [str(main_out), *classpath.entries], [test_file])
     assert compiled.returncode == 0, compiled.stderr + source
+
+
+@pytest.fixture(scope="session")
+def mockito_5(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, ...]:
+    """Mockito 5.14.2 + mockito-junit-jupiter + JUnit 5.11 from Maven Central, resolved once per session (~10 s)."""
+    folder = tmp_path_factory.mktemp("mockito5")
+    (folder / "pom.xml").write_text(_MOCKITO_5_POM)
+    done = subprocess.run(["mvn", "-q", "-B", "dependency:build-classpath", "-Dmdep.outputFile=cp.txt"],
+                          cwd=folder, capture_output=True, text=True, check=False, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return tuple((folder / "cp.txt").read_text().strip().split(":"))
+
+
+def test_the_shop_under_mockito_5_uses_its_extension_and_keeps_only_stubs_a_call_matched(
+        shop_repo: Path, mockito_5: tuple[str, ...]) -> None:
+    classpath = Classpath(entries=mockito_5, source="config", frameworks=detect_frameworks(mockito_5))
+    assert classpath.frameworks.mockito_extension and classpath.frameworks.mock_setup == "extension"
+    config = "validation:\n  repetitions: 1\ngeneration:\n  coverage_rounds: 0\n"
+    fqns = (f"{SHOP}.application.PlaceOrderService", f"{SHOP}.application.InventoryService", f"{SHOP}.domain.Money")
+    for shop in index(shop_repo, config_text=config, use_git=False):
+        job = GenerationJob(root=shop.root, graph=shop.graph, config=shop.config, state=shop.state)
+        result = generate_tests([Target(fqn=f, file=shop.info(f).file, reason="named") for f in fqns], job,
+                                classpath=classpath)
+
+    assert result.validation is not None
+    verdicts = {v.target: v for v in result.validation.verdicts}
+    assert all(verdicts[f].kept for f in fqns), result.validation
+    # Strict stubs: no kept or dropped method failed on an unused or mismatched stub.
+    reasons = [m.reason or "" for v in verdicts.values() for m in v.methods] + [
+        i.message for v in verdicts.values() for i in v.issues]
+    assert not [r for r in reasons if "Stubbing" in r or "strict stubs" in r], reasons
+    sources = {f: verdicts[f].source or "" for f in fqns}
+    for fqn in fqns[:2]:
+        source = sources[fqn]
+        assert "@ExtendWith(MockitoExtension.class)" in source and "initMocks" not in source, source
+        assert "import static org.mockito.Mockito.*;" in source and "when(" in source and "verify(" in source
+    # A class without mocks imports nothing of Mockito; no class keeps an import it does not use.
+    assert "mockito" not in sources[f"{SHOP}.domain.Money"].lower()
+    assert all(unused_imports(source) == () for source in sources.values())
