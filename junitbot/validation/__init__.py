@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from junitbot.validation.advice import missing_test_dependencies
 from junitbot.validation.classpath import discover_classpath, discover_classpaths
 from junitbot.validation.frameworks import detect_frameworks
 from junitbot.validation.maven import maven_command, required_maven_version, version_satisfies
@@ -10,6 +11,7 @@ from junitbot.validation.models import (
     Classpath,
     CompileResult,
     Counter,
+    DependencyAdvice,
     Frameworks,
     MavenChoice,
     MethodCoverage,
@@ -50,6 +52,7 @@ __all__ = [
     "Classpath",
     "CompileResult",
     "Counter",
+    "DependencyAdvice",
     "Frameworks",
     "MavenChoice",
     "MethodCoverage",
@@ -78,6 +81,7 @@ __all__ = [
     "junit_console_for",
     "maven_command",
     "merge_reports",
+    "missing_test_dependencies",
     "required_maven_version",
     "safe_test_path",
     "test_class_name",
