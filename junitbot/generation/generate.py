@@ -218,7 +218,8 @@ def _result(targets: Sequence[Target], outcomes: Sequence[TargetOutcome], templa
                        for v in verdicts if v.kept and v.source)
     return GenerationResult(candidates=candidates, validation=_report(verdicts, reports),
                             skipped=tuple(skipped), scenarios=template.scenarios, observed=template.observed,
-                            seconds=seconds, backend=backend, llm=tuple(outcomes))
+                            seconds=seconds, backend=backend, llm=tuple(outcomes),
+                            frameworks=validator.classpath.frameworks, java_release=validator.classpath.release)
 
 
 def _final_verdict(outcome: TargetOutcome | None, template: Verdict | None) -> Verdict | None:

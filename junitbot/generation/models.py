@@ -15,7 +15,7 @@ from junitbot.config import JunitbotConfig
 from junitbot.generation.imports import ImportSet
 from junitbot.records import Record
 from junitbot.state import StateDir
-from junitbot.validation import TestCandidate, ValidationReport, Verdict
+from junitbot.validation import Frameworks, TestCandidate, ValidationReport, Verdict
 
 ValueStrategy = Literal[
     "literal", "jdk", "enum", "record", "builder", "constructor", "factory", "collection", "optional", "array",
@@ -232,6 +232,10 @@ class GenerationResult(Record):
     backend: str = "template"
     backend_reason: str = ""
     llm: tuple[TargetOutcome, ...] = ()
+    # What the module's test classpath offered and the release it compiles at: the run report says which
+    # test dependencies are missing.
+    frameworks: Frameworks | None = None
+    java_release: int | None = None
 
     def origin(self, target: str) -> Origin | None:
         """Where the kept test class of `target` came from: llm, merged, corrected or template; None: nothing kept."""

@@ -121,7 +121,8 @@ def _generate_module(targets: Sequence[Target], job: GenerationJob, classpath: C
     report("plan", len(targets), len(targets))
     seconds["plan"] = time.perf_counter() - tick
     if not plans:
-        return GenerationResult(candidates=(), validation=None, skipped=tuple(skipped), seconds=seconds)
+        return GenerationResult(candidates=(), validation=None, skipped=tuple(skipped), seconds=seconds,
+                                frameworks=classpath.frameworks, java_release=classpath.release)
     tick = time.perf_counter()
     main = module_main_classes(root, graph.source_files(test=False), classpath=classpath,
                                cache_root=state.root / "build" / "main")
@@ -158,7 +159,8 @@ def _generate_module(targets: Sequence[Target], job: GenerationJob, classpath: C
     final = tuple(_candidate(p, config) for p in plans if p.target.fqn in kept)
     return GenerationResult(candidates=final, validation=validation, skipped=tuple(skipped),
                             scenarios=sum(len(p.scenarios) for p in plans), observed=len(observations),
-                            seconds={k: round(v, 3) for k, v in seconds.items()})
+                            seconds={k: round(v, 3) for k, v in seconds.items()}, frameworks=classpath.frameworks,
+                            java_release=classpath.release)
 
 
 class _Prober:
