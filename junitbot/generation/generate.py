@@ -219,7 +219,8 @@ def _result(targets: Sequence[Target], outcomes: Sequence[TargetOutcome], templa
     return GenerationResult(candidates=candidates, validation=_report(verdicts, reports),
                             skipped=tuple(skipped), scenarios=template.scenarios, observed=template.observed,
                             seconds=seconds, backend=backend, llm=tuple(outcomes),
-                            frameworks=validator.classpath.frameworks, java_release=validator.classpath.release)
+                            frameworks=validator.classpath.primary.frameworks,
+                            java_release=_lowest_level(validator.classpath).release)
 
 
 def _final_verdict(outcome: TargetOutcome | None, template: Verdict | None) -> Verdict | None:

@@ -107,7 +107,8 @@ def merge_results(results: Sequence[GenerationResult]) -> GenerationResult:
                             validation=merge_reports(reports) if reports else None,
                             skipped=tuple(s for r in results for s in r.skipped),
                             scenarios=sum(r.scenarios for r in results), observed=sum(r.observed for r in results),
-                            seconds=seconds)
+                            seconds=seconds, frameworks=results[0].frameworks,
+                            java_release=min((r.java_release for r in results if r.java_release), default=None))
 
 
 def _generate_module(targets: Sequence[Target], job: GenerationJob, classpath: Classpath) -> GenerationResult:
