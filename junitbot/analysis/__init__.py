@@ -61,10 +61,12 @@ from junitbot.analysis.testclass import (
     member_node,
     parse_test_class,
     parse_test_class_tree,
+    remove_imports,
     remove_methods,
     rename_class,
 )
 from junitbot.analysis.typeref import type_ref
+from junitbot.analysis.unused import remove_unused_imports, unused_imports
 
 __all__ = [
     "LIFECYCLE_ANNOTATIONS",
@@ -122,7 +124,9 @@ __all__ = [
     "parse_test_class",
     "parse_test_class_tree",
     "query_captures",
+    "remove_imports",
     "remove_methods",
+    "remove_unused_imports",
     "rename_class",
     "resolve_classes",
     "resolve_edges",
@@ -133,5 +137,6 @@ __all__ = [
     "type_declaration",
     "type_outline",
     "type_ref",
+    "unused_imports",
     "update_graph",
 ]

@@ -223,6 +223,32 @@ def add_imports(source: str, imports: Iterable[str | JavaImport]) -> str:
     return _apply(source.encode("utf-8"), _import_edits(parsed, tree.root_node, imports))
 
 
+def remove_imports(source: str, imports: Iterable[str | JavaImport]) -> str:
+    """The source without the given import declarations; the import block keeps its groups, one blank
+    line between them, and no blank-line run is left where a group or the whole block went."""
+    drop = {i.statement for i in map(_as_import, imports)}
+    parsed = parse_test_class(source)
+    spans = [i.span for i in parsed.imports if i.span is not None]
+    if not spans or not any(i.statement in drop for i in parsed.imports):
+        return source
+    data = source.encode("utf-8")
+    start = data.rfind(b"\n", 0, spans[0].start_byte) + 1
+    end = spans[-1].end_byte
+    kept: list[str] = []
+    for line in data[start:end].decode("utf-8").split("\n"):
+        match = _STATEMENT.match(line)
+        if match is not None and _as_import(line).statement in drop:
+            continue
+        if line.strip() or (kept and kept[-1].strip()):
+            kept.append(line)
+    while kept and not kept[-1].strip():
+        kept.pop()
+    head, tail = data[:start].decode("utf-8"), data[end:].decode("utf-8")
+    if kept:
+        return head + "\n".join(kept) + tail
+    return (head.rstrip("\n") + "\n\n" if head.strip() else "") + tail.lstrip("\n")
+
+
 def rename_class(source: str, name: str) -> str:
     """The source with its top-level class, and that class's constructors, renamed to `name`.
 

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from junitbot.analysis import DependencyAnalyzer
+from junitbot.generation.javalevel import JavaLevel
 from junitbot.generation.llm.backends import Backend, LLMSettings
 from junitbot.generation.llm.context import ContextBuilder, TokenCounter, token_counter
 from junitbot.generation.llm.corrections import correct_expected
@@ -33,6 +34,7 @@ from junitbot.generation.models import (
     TargetOutcome,
     TestShell,
 )
+from junitbot.generation.output import file_header, licence_header
 from junitbot.generation.template.pipeline import class_shell, generate_tests, generated_test_path
 from junitbot.validation import (
     ProjectClasspath,
@@ -53,6 +55,8 @@ def generate(targets: Sequence[Target], job: GenerationJob, backend: Backend | N
     The model's settings (sampling, repair rounds, context budget) are `job.config.generation.llm`.
     """
     classpath = discover_classpaths(job.root, job.config.validation, state=job.state)
+    if job.licence_header is None:
+        job = job.model_copy(update={"licence_header": licence_header(job.graph)})
     if backend is None:
         return generate_tests(targets, job, classpath=classpath)
     return _with_model(list(targets), backend, job.config.generation.llm_settings(), _Validator(job, classpath))
@@ -92,7 +96,8 @@ def _with_model(targets: list[Target], backend: Backend, settings: LLMSettings,
     with open_similar_tests(job.state, job.config, job.root) as similar:
         builder = ContextBuilder(job.graph, frameworks=validator.classpath.primary.frameworks,
                                  budget=settings.context_tokens, counter=_counter(settings, backend),
-                                 similar_tests=similar, k_similar=settings.similar_tests)
+                                 similar_tests=similar, k_similar=settings.similar_tests,
+                                 level=_lowest_level(validator.classpath))
         outcomes = run_llm_loop(loop_targets, backend=backend, builder=builder,
                                 env=prompt_environment(job.root), validate=validator,
                                 settings=settings) if loop_targets else []
@@ -128,12 +133,20 @@ def _loop_targets(targets: Sequence[Target], validator: _Validator) -> list[Loop
         info = job.graph.class_info(target.fqn)
         if info is None:
             continue  # the no-model generator reports it: "not in the graph"
-        frameworks = validator.classpath.module_for(info.file).frameworks
-        shell = class_shell(info, graph=job.graph, analyzer=analyzer, frameworks=frameworks, config=job.config,
-                            commit=job.commit)
+        module = validator.classpath.module_for(info.file)
+        shell = class_shell(info, graph=job.graph, analyzer=analyzer, frameworks=module.frameworks, config=job.config,
+                            commit=job.commit, level=JavaLevel(release=module.release), licence=job.licence_header)
         found.append(LoopTarget(fqn=info.fqn, path=generated_test_path(info, job.config),
-                                shell=shell if isinstance(shell, TestShell) else None))
+                                shell=shell if isinstance(shell, TestShell) else None,
+                                header=file_header(info.fqn, job.commit, job.licence_header)))
     return found
+
+
+def _lowest_level(project: ProjectClasspath) -> JavaLevel:
+    """The lowest Java release of the build's modules: one prompt's rules serve every target, and code that
+    compiles there compiles in every module."""
+    releases = [m.release for m in project.modules if m.release is not None]
+    return JavaLevel(release=min(releases) if releases else None)
 
 
 def _counter(settings: LLMSettings, backend: Backend) -> TokenCounter:
@@ -205,7 +218,9 @@ def _result(targets: Sequence[Target], outcomes: Sequence[TargetOutcome], templa
                        for v in verdicts if v.kept and v.source)
     return GenerationResult(candidates=candidates, validation=_report(verdicts, reports),
                             skipped=tuple(skipped), scenarios=template.scenarios, observed=template.observed,
-                            seconds=seconds, backend=backend, llm=tuple(outcomes))
+                            seconds=seconds, backend=backend, llm=tuple(outcomes),
+                            frameworks=validator.classpath.primary.frameworks,
+                            java_release=_lowest_level(validator.classpath).release)
 
 
 def _final_verdict(outcome: TargetOutcome | None, template: Verdict | None) -> Verdict | None:

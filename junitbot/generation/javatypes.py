@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 
 from junitbot.analysis import ClassInfo, TypeKind, TypeRef, jdk_fqn
 
 PRIMITIVES = frozenset({"boolean", "byte", "char", "short", "int", "long", "float", "double"})
 STRING = TypeRef(text="String", name="String", fqn="java.lang.String")
+OBJECT = TypeRef(text="Object", name="Object", fqn="java.lang.Object")
+_UNBOUNDED = TypeRef(text="?", name="?")
 # `T`, `ID`, `E2`: what a type variable looks like when the analysis could not tell.
 _TYPE_VARIABLE = re.compile(r"[A-Z][A-Z0-9_]{0,2}")
 
@@ -111,6 +113,51 @@ def java_type(ref: TypeRef, *, name: Namer, bindings: Bindings, erased: bool = F
         inner = ", ".join(java_type(a, name=name, bindings=bindings) for a in element.arguments)
         head = f"{head}<{inner}>"
     return head + suffix
+
+
+def declared_type(
+    ref: TypeRef, *, name: Namer, bindings: Bindings, method_variables: Collection[str] = (),
+    nameable: Callable[[str, bool], bool] = lambda fqn, in_repo: True,
+) -> str | None:
+    """How a test declares a local of `ref` without `var`; None when some type in it cannot be named.
+
+    The method's own type variables (`method_variables`) are erased: `T` to `Object`, `List<T>` to
+    `List<?>`, since what the compiler infers for them depends on the call. `nameable(fqn, in_repo)` says
+    whether the test may name a type (a private nested type may not).
+    """
+    erased = _erase(ref, frozenset(method_variables), top=True)
+    if not _nameable(erased, bindings, nameable):
+        return None
+    return java_type(erased, name=name, bindings=bindings)
+
+
+def _erase(ref: TypeRef, variables: frozenset[str], *, top: bool) -> TypeRef:
+    if not variables or not any(re.search(rf"\b{re.escape(v)}\b", ref.text) for v in variables):
+        return ref
+    if not top:
+        return _UNBOUNDED
+    if ref.name in variables and not ref.arguments:
+        dims = array_dims(ref)
+        return OBJECT.model_copy(update={"text": "Object" + "[]" * dims, "array": dims > 0})
+    return ref.model_copy(update={"arguments": tuple(_erase(a, variables, top=False) for a in ref.arguments)})
+
+
+def _nameable(ref: TypeRef, bindings: Bindings, nameable: Callable[[str, bool], bool]) -> bool:
+    element = ref
+    while element.array:
+        element = element_of(element)
+    found = wildcard(element)
+    if found is not None:
+        return found[1] is None or _nameable(found[1], bindings, nameable)
+    if element.name in PRIMITIVES and element.fqn is None:
+        return True
+    if is_type_variable(element, bindings):
+        bound, rest = bind(element, bindings)
+        return _nameable(bound, rest, nameable)
+    fqn = resolved_fqn(element)
+    if fqn is None or not nameable(fqn, element.in_repo):
+        return False
+    return all(_nameable(a, bindings, nameable) for a in element.arguments)
 
 
 def is_generic(info: ClassInfo) -> bool:

@@ -15,7 +15,7 @@ from junitbot.config import JunitbotConfig
 from junitbot.generation.imports import ImportSet
 from junitbot.records import Record
 from junitbot.state import StateDir
-from junitbot.validation import GateResult, TestCandidate, ValidationReport, Verdict
+from junitbot.validation import Frameworks, GateResult, TestCandidate, ValidationReport, Verdict
 
 ValueStrategy = Literal[
     "literal", "jdk", "enum", "record", "builder", "constructor", "factory", "collection", "optional", "array",
@@ -162,6 +162,9 @@ class GenerationJob(BaseModel):
     state: StateDir
     commit: str | None = None
     progress: ProgressCallback = _no_progress
+    # The licence header of the repository's files (output.licence_header), atop every generated test;
+    # `generate` detects it once per run.
+    licence_header: str | None = None
 
 
 class Target(Record):
@@ -231,6 +234,10 @@ class GenerationResult(Record):
     llm: tuple[TargetOutcome, ...] = ()
     gate: GateResult | None = Field(default=None, description="the last gate, the project's own build; None "
                                                                "until the run's build-gate step")
+    # What the module's test classpath offered and the release it compiles at: the run report says which
+    # test dependencies are missing.
+    frameworks: Frameworks | None = None
+    java_release: int | None = None
 
     def origin(self, target: str) -> Origin | None:
         """Where the kept test class of `target` came from: llm, merged, corrected or template; None: nothing kept."""

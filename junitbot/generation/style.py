@@ -21,7 +21,7 @@ def assertion_style(graph: CodeGraph, frameworks: Frameworks) -> AssertionStyle:
     assertj = junit = 0
     for path, _ in graph.source_files(test=True):
         source = graph.source(path) or b""
-        if generated_target(source[:400].decode("utf-8", "replace")) is not None:
+        if generated_target(source.decode("utf-8", "replace")) is not None:
             continue  # our own output says nothing about the team's style
         assertj += _ASSERTJ in source
         junit += _JUNIT in source
@@ -33,7 +33,7 @@ def naming_style(graph: CodeGraph) -> NamingStyle:
     underscore = camel = 0
     for path, _ in graph.source_files(test=True):
         source = (graph.source(path) or b"").decode("utf-8", "replace")
-        if generated_target(source[:400]) is not None:
+        if generated_target(source) is not None:
             continue
         for name in parse_test_class(source).test_names:
             if "_" in name:

@@ -9,7 +9,7 @@ from pydantic import Field
 from junitbot.config import BackendName
 from junitbot.generation import Origin, Target, WriteOutcome
 from junitbot.records import Record
-from junitbot.validation import GateResult
+from junitbot.validation import DependencyAdvice, GateResult
 
 RunMode = Literal["incremental", "full", "regenerate"]
 
@@ -82,6 +82,7 @@ class RunReport(Record):
     targets: int
     results: tuple[ClassResult, ...]
     files: tuple[WriteOutcome, ...] = ()
+    advice: tuple[DependencyAdvice, ...] = Field(default=(), description="test dependencies the module lacks")
     report_dir: str | None = None
     seconds: dict[str, float] = Field(default_factory=dict)
     gate: GateResult | None = Field(default=None, description="the last gate, the project's own build")

@@ -9,7 +9,11 @@ from junitbot.generation import GenerationResult, Skip, Target, TargetOutcome
 from junitbot.runs.gate import judged_by
 from junitbot.runs.models import ClassResult, RunReport
 from junitbot.state import StateDir
-from junitbot.validation import GateResult, Verdict
+from junitbot.validation import DependencyAdvice, GateResult, Verdict, missing_test_dependencies
+
+# Where a run shows that a test needed junit-jupiter-params: javac's complaint, or a test the model wrote.
+_PARAMS = ("org.junit.jupiter.params", "@ParameterizedTest")
+_NO_MOCKITO = "has no Mockito"
 
 
 def class_results(targets: Sequence[Target], result: GenerationResult) -> tuple[ClassResult, ...]:
@@ -63,6 +67,19 @@ def _with_origin(result: ClassResult, generation: GenerationResult, outcome: Tar
         "tokens_in": outcome.tokens_in, "tokens_out": outcome.tokens_out, "notes": (*notes, *outcome.notes)})
 
 
+def dependency_advice(result: GenerationResult) -> tuple[DependencyAdvice, ...]:
+    """The test dependencies the module lacks for the generated tests, from what the run saw."""
+    if result.frameworks is None:
+        return ()
+    verdicts = result.validation.verdicts if result.validation else ()
+    texts = [*(i.message for v in verdicts for i in v.issues), *(v.source or "" for v in verdicts),
+             *(o.source or "" for o in result.llm), *(p for o in result.llm for r in o.history for p in r.problems)]
+    parameterized = any(marker in text for text in texts for marker in _PARAMS)
+    mocking = any(_NO_MOCKITO in s.reason for s in result.skipped)
+    return tuple(missing_test_dependencies(result.frameworks, release=result.java_release,
+                                           parameterized=parameterized, mocking=mocking))
+
+
 def save_report(report: RunReport, state: StateDir) -> RunReport:
     """Write report.json and report.md into a new run directory; returns the report with its path."""
     directory = state.ensure().root / "runs" / datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
@@ -110,6 +127,11 @@ def markdown_report(report: RunReport) -> str:
     if dropped:
         lines += ["", "## Dropped tests", ""]
         lines += [f"- `{target}.{name}`: {why}" for target, name, why in dropped]
+    if report.advice:
+        lines += ["", "## Test dependencies to add", ""]
+        for advice in report.advice:
+            lines += [f"- `{advice.coordinates}`: {advice.reason}.", "", "```xml", advice.pom_snippet, "```", ""]
+        lines.pop()
     if report.files:
         lines += ["", "## Files", ""]
         lines += [f"- {f.action}: `{f.path}`" + (f" ({f.reason})" if f.reason else "") for f in report.files]

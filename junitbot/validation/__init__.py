@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from junitbot.validation.advice import missing_test_dependencies
 from junitbot.validation.classpath import discover_classpath, discover_classpaths
 from junitbot.validation.frameworks import detect_frameworks
 from junitbot.validation.gate import gate_tests, module_of
@@ -11,6 +12,7 @@ from junitbot.validation.models import (
     Classpath,
     CompileResult,
     Counter,
+    DependencyAdvice,
     Frameworks,
     GateClass,
     GateResult,
@@ -53,6 +55,7 @@ __all__ = [
     "Classpath",
     "CompileResult",
     "Counter",
+    "DependencyAdvice",
     "Frameworks",
     "GateClass",
     "GateResult",
@@ -84,6 +87,7 @@ __all__ = [
     "junit_console_for",
     "maven_command",
     "merge_reports",
+    "missing_test_dependencies",
     "module_of",
     "required_maven_version",
     "safe_test_path",

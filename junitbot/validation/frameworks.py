@@ -16,6 +16,7 @@ log = logging.getLogger(__name__)
 
 _MARKERS = {
     "junit": "org/junit/jupiter/api/Test.class",
+    "params": "org/junit/jupiter/params/ParameterizedTest.class",
     "mockito": "org/mockito/Mockito.class",
     "extension": "org/mockito/junit/jupiter/MockitoExtension.class",
     "assertj": "org/assertj/core/api/Assertions.class",
@@ -38,6 +39,7 @@ def detect_frameworks(entries: Sequence[str]) -> Frameworks:
             inline = True
     return Frameworks(
         junit_jupiter=found.get("junit") or ("5" if "junit" in found else None),
+        junit_params="params" in found,
         mockito=found.get("mockito") or ("2" if "mockito" in found else None),
         mockito_extension="extension" in found,
         mockito_inline=inline,

@@ -44,6 +44,7 @@ class Frameworks(Record):
     """What the test classpath offers, so generation can adapt its style."""
 
     junit_jupiter: str | None = None
+    junit_params: bool = Field(default=False, description="junit-jupiter-params (@ParameterizedTest) is there")
     mockito: str | None = None
     mockito_extension: bool = False
     mockito_inline: bool = False
@@ -220,6 +221,30 @@ class ValidationReport(Record):
     @property
     def kept(self) -> tuple[Verdict, ...]:
         return tuple(v for v in self.verdicts if v.kept)
+
+
+class DependencyAdvice(Record):
+    """A test dependency the module lacks for the generated tests, and the pom entry that adds it."""
+
+    group_id: str
+    artifact_id: str
+    version: str
+    reason: str
+
+    @property
+    def coordinates(self) -> str:
+        return f"{self.group_id}:{self.artifact_id}:{self.version}"
+
+    @property
+    def pom_snippet(self) -> str:
+        """The `<dependency>` element to add to the module's pom, in test scope."""
+        return (f"<dependency>\n    <groupId>{self.group_id}</groupId>\n"
+                f"    <artifactId>{self.artifact_id}</artifactId>\n    <version>{self.version}</version>\n"
+                "    <scope>test</scope>\n</dependency>")
+
+    @property
+    def gradle_line(self) -> str:
+        return f'testImplementation("{self.coordinates}")'
 
 
 class Tool(Record):

@@ -17,7 +17,15 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from junitbot.analysis import ClassInfo, CodeGraph, DependencyAnalyzer, TestContext, parse_test_class, remove_methods
+from junitbot.analysis import (
+    ClassInfo,
+    CodeGraph,
+    DependencyAnalyzer,
+    TestContext,
+    parse_test_class,
+    remove_methods,
+    remove_unused_imports,
+)
 from junitbot.config import JunitbotConfig
 from junitbot.errors import JunitbotError, UnknownClassError
 from junitbot.state import StateDir
@@ -338,21 +346,27 @@ def _prune_and_measure(
     works: Sequence[_Work], scratch: Path, classpath: Sequence[str], main_classes: Path, config: JunitbotConfig,
     isolation: str, state: StateDir, *, binary_name: Callable[[str], str], javac: _Javac,
 ) -> dict[str, ClassCoverage]:
-    """Remove dropped methods, compile the pruned classes, and run what is kept once more under JaCoCo.
+    """Remove dropped methods and the imports nothing uses any more, compile the changed classes, and run what
+    is kept once more under JaCoCo.
 
     Coverage is keyed by the classes' source names (`Money.Builder`; JaCoCo knows it as `Money$Builder`): the
     targets', or every main class's when a test names no class (to say which classes it exercised).
     """
     keep = [w for w in works if w.failure is None and set(parse_test_class(w.source).test_names) - set(w.dropped)]
-    pruned = [w for w in keep if w.dropped]
-    for work in pruned:
-        work.source = remove_methods(work.source, set(work.dropped))
-        work.file.write_text(work.source, encoding="utf-8")
+    pruned = []
+    for work in keep:
+        # An import only a dropped method used, or one the class never used (`Mockito.*` in a class
+        # without mocks), is left out of the kept class (issue "Real Maven builds ...": lint and review).
+        tidy = remove_unused_imports(remove_methods(work.source, set(work.dropped)) if work.dropped else work.source)
+        if tidy != work.source:
+            work.source = tidy
+            work.file.write_text(work.source, encoding="utf-8")
+            pruned.append(work)
     if pruned:
         results = javac([w.file for w in pruned], classpath=classpath, out_dir=scratch / "classes")
         for work in pruned:
             if not results[work.file].compiled:
-                work.failure = "does not compile once failing methods are removed"
+                work.failure = "does not compile once failing methods and unused imports are removed"
     keep = [w for w in keep if w.failure is None]
     if not keep:
         return {}

@@ -18,6 +18,7 @@ from junitbot.bot.report import (
 )
 from junitbot.errors import JunitbotError
 from junitbot.runs import ClassResult, RunReport
+from junitbot.validation import Frameworks, missing_test_dependencies
 
 MONEY = ClassResult(target="com.acme.Money", status="kept", reason="changed",
                     test_path="src/test/java/com/acme/MoneyGeneratedTest.java", kept=("adds", "subtracts"),
@@ -55,6 +56,15 @@ def test_the_body_reports_every_class_with_coverage_before_and_after() -> None:
     assert "| `template` | `Qwen2.5-Coder-7B-Instruct` | incremental since abc | aaaaaaaaaaaa |" in body
     assert "plan 1.2 s · validate 3.5 s · total 5.0 s" in body
     assert "`/junitbot regenerate [Class ...]`" in body and "`/junitbot recreate`" in body
+    assert "### Test dependencies to add" not in body
+
+
+def test_the_body_says_which_test_dependencies_to_add() -> None:
+    advice = missing_test_dependencies(Frameworks(junit_jupiter="5.9.2", mockito="4.11.0"))
+    _, body = render_pull_request(template_environment(), _view(report=REPORT.model_copy(update={"advice": advice})))
+    assert "### Test dependencies to add" in body
+    assert "- `org.mockito:mockito-junit-jupiter:4.11.0`: Mockito 4.11.0 is there without its JUnit 5 extension" in body
+    assert "```xml\n<dependency>\n    <groupId>org.mockito</groupId>\n" in body and "<scope>test</scope>" in body
 
 
 def test_the_marker_round_trips_and_is_hidden() -> None:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from junitbot.generation import Correction, GenerationResult, RoundRecord, Target, TargetOutcome
 from junitbot.runs import RunReport, markdown_report
-from junitbot.runs.report import class_results
+from junitbot.runs.report import class_results, dependency_advice
+from junitbot.validation import Frameworks, Severity, ValidationIssue, ValidationReport, Verdict
 
 
 def test_report_shows_origin_model_rounds_and_corrections() -> None:
@@ -26,3 +27,25 @@ def test_report_shows_origin_model_rounds_and_corrections() -> None:
     assert "| `com.acme.Cart` | qwen-coder | 2 | 1200 | 340 |" in text
     assert "round 2 (kept): fixed cannot find symbol: Basket" in text
     assert "corrected total_of_two_items: expected 15 -> 10" in text
+
+
+def test_the_report_says_which_test_dependencies_to_add_with_their_pom_entries() -> None:
+    frameworks = Frameworks(junit_jupiter="5.9.2", mockito="4.11.0")
+    params = ValidationIssue(severity=Severity.ERROR, pass_name="javac", category="missing-package",
+                             message="package org.junit.jupiter.params does not exist", line=5)
+    verdict = Verdict(path="src/test/java/com/acme/CartGeneratedTest.java", target="com.acme.Cart", kept=False,
+                      issues=(params,))
+    validation = ValidationReport(verdicts=(verdict,), classpath_source="maven", frameworks=frameworks,
+                                  isolation="none", main_build_reused=False)
+    generation = GenerationResult(candidates=(), validation=validation, frameworks=frameworks, java_release=8,
+                                  skipped=())
+    advice = dependency_advice(generation)
+    assert [a.coordinates for a in advice] == ["org.junit.jupiter:junit-jupiter-params:5.9.2",
+                                               "org.mockito:mockito-junit-jupiter:4.11.0"]
+    text = markdown_report(RunReport(commit="abc", mode="full", backend="template", dry_run=True, targets=1,
+                                     results=(), advice=advice))
+    assert "## Test dependencies to add" in text
+    assert "- `org.mockito:mockito-junit-jupiter:4.11.0`: Mockito 4.11.0 is there without its JUnit 5 extension" in text
+    assert ("```xml\n<dependency>\n    <groupId>org.mockito</groupId>\n    <artifactId>mockito-junit-jupiter"
+            "</artifactId>\n    <version>4.11.0</version>\n    <scope>test</scope>\n</dependency>\n```") in text
+    assert dependency_advice(GenerationResult(candidates=(), validation=None)) == ()  # nothing known

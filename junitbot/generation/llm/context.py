@@ -24,6 +24,7 @@ from junitbot.analysis import (
     type_declaration,
     type_outline,
 )
+from junitbot.generation.javalevel import MODERN, JavaLevel
 from junitbot.generation.llm.answer import parse_code
 from junitbot.generation.style import AssertionStyle, NamingStyle, assertion_style, naming_style
 from junitbot.records import Record
@@ -74,6 +75,8 @@ class Conventions(Record):
     hamcrest: str | None
     assertion_style: AssertionStyle
     naming_style: NamingStyle
+    java_release: int | None = None
+    java_level: str | None = None  # "Java 8: no `var`, ...", what the release forbids; None: nothing
 
 
 class TargetContext(Record):
@@ -169,14 +172,16 @@ class ContextBuilder:
     """Per-target context from the code graph, within `budget` tokens of the model's tokenizer.
 
     `similar_tests(target_fqn, k)` returns (path, source) of the repo's most similar tests (retrieval);
-    without it, the target's own existing tests and tests of its package stand in.
+    without it, the target's own existing tests and tests of its package stand in. `level` is the Java
+    release the module compiles at, which the prompt's rules name.
     """
 
     def __init__(self, graph: CodeGraph, *, frameworks: Frameworks, budget: int, counter: TokenCounter | None = None,
                  similar_tests: SimilarTests | None = None, k_similar: int = 2,
-                 analyzer: DependencyAnalyzer | None = None) -> None:
+                 analyzer: DependencyAnalyzer | None = None, level: JavaLevel = MODERN) -> None:
         self.graph = graph
         self.frameworks = frameworks
+        self.level = level
         self.budget = budget
         self.counter = counter or EstimatedCounter()
         self.similar_tests = similar_tests or self._tests_nearby
@@ -192,7 +197,8 @@ class ContextBuilder:
             self._conventions = Conventions(
                 junit=f.junit_jupiter, mockito=f.mockito, mock_setup=f.mock_setup, assertj=f.assertj,
                 hamcrest=f.hamcrest, assertion_style=assertion_style(self.graph, f),
-                naming_style=naming_style(self.graph))
+                naming_style=naming_style(self.graph), java_release=self.level.release,
+                java_level=self.level.describe())
         return self._conventions
 
     def build(self, fqn: str) -> TargetContext:

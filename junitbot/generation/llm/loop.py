@@ -26,6 +26,7 @@ from junitbot.generation.llm.context import ContextBuilder, TargetContext
 from junitbot.generation.llm.prompts import RepairInput, compiler_lines, generation_messages, repair_messages
 from junitbot.generation.llm.skeleton import fit_class, merge_into_shell
 from junitbot.generation.models import AttemptStatus, RoundRecord, TargetOutcome, TestShell
+from junitbot.generation.output import with_file_header
 from junitbot.records import Record
 from junitbot.validation import Severity, TestCandidate, ValidationIssue, Verdict
 
@@ -36,11 +37,16 @@ _ANSWER_SHOWN = 4000  # characters of an unusable answer shown back to the model
 
 
 class LoopTarget(Record):
-    """A class to test with the model: its FQN, the test file's repo-relative path and the skeleton, if any."""
+    """A class to test with the model: its FQN, the test file's repo-relative path and the skeleton, if any.
+
+    `header` opens a class the model writes without the skeleton (the skeleton has it already): the
+    licence header and junitbot's marker.
+    """
 
     fqn: str
     path: str
     shell: TestShell | None = None
+    header: str = ""
 
 
 @dataclass
@@ -169,6 +175,8 @@ def _assemble(state: _State, text: str, builder: ContextBuilder,
         header = f"package {state.context.package};\n\n" if state.context.package else ""
         source = insert_members(f"{header}class {test_class} {{\n}}\n", [m.source for m in code.members],
                                 imports=code.imports)
+    if state.skeleton is None and state.target.header:
+        source = with_file_header(source, state.target.header)
     candidate = TestCandidate(path=state.target.path, source=source, target=state.context.target)
     hostile = hostile_reasons(candidate, subject=state.subject, context=state.context.test_context,
                               frameworks=builder.frameworks, class_info=builder.graph.class_info)

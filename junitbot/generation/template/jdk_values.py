@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from junitbot.generation.javalevel import Feature
+
 
 class Template(NamedTuple):
     code: str
@@ -108,6 +110,11 @@ JDK_LITERALS: dict[str, tuple[Template, ...]] = dict([
     _of("java.util.OptionalDouble", "OptionalDouble.of(1.0)", "OptionalDouble.empty()"),
 ])
 
+# JDK_LITERALS entries newer than Java 8, with what an older release writes instead (the feature says when).
+LEGACY_LITERALS: dict[str, tuple[Feature, tuple[Template, ...]]] = {
+    "java.nio.file.Path": ("path_of", (Template('Paths.get("example.txt")', ("java.nio.file.Paths",)),)),
+}
+
 
 class CollectionShape(NamedTuple):
     """How to write a collection type: `List.of(e)` wrapped in `new ArrayList<>(...)` when concrete."""
@@ -142,6 +149,14 @@ COLLECTIONS: dict[str, CollectionShape] = {
     "java.util.concurrent.ConcurrentMap": CollectionShape(_MAP, "java.util.concurrent.ConcurrentHashMap"),
     "java.util.concurrent.ConcurrentHashMap": CollectionShape(_MAP, "java.util.concurrent.ConcurrentHashMap"),
     "java.util.stream.Stream": CollectionShape("java.util.stream.Stream"),
+}
+
+# Before Java 9 there is no `List.of`: (empty, one element) factories of Java 8 per collection factory. The
+# generator builds at most one element (Map: one entry); `Stream.of` is Java 8 already.
+LEGACY_COLLECTIONS: dict[str, tuple[str, str]] = {
+    _LIST: ("java.util.Collections.emptyList", "java.util.Collections.singletonList"),
+    _SET: ("java.util.Collections.emptySet", "java.util.Collections.singleton"),
+    _MAP: ("java.util.Collections.emptyMap", "java.util.Collections.singletonMap"),
 }
 
 

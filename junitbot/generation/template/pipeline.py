@@ -15,13 +15,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from junitbot.analysis import ClassInfo, CodeGraph, DependencyAnalyzer, MethodInfo
+from junitbot.analysis import ClassInfo, CodeGraph, DependencyAnalyzer, MethodInfo, remove_unused_imports
 from junitbot.config import JunitbotConfig
 from junitbot.errors import JunitbotError
 from junitbot.generation.imports import ImportSet
+from junitbot.generation.javalevel import MODERN, JavaLevel
 from junitbot.generation.literals import java_string
 from junitbot.generation.models import GenerationJob, GenerationResult, Skip, Target, TestShell
-from junitbot.generation.output import marker_line, test_path
+from junitbot.generation.output import file_header, test_path
 from junitbot.generation.style import AssertionStyle, NamingStyle, assertion_style, naming_style, test_name
 from junitbot.generation.template.assertions import assertj_statement, value_assertions, verify_lines
 from junitbot.generation.template.observations import Observation
@@ -33,6 +34,7 @@ from junitbot.generation.template.scenarios import (
     testable_constructors,
     testable_methods,
 )
+from junitbot.generation.template.stubs import unused_stub
 from junitbot.generation.template.subtypes import Receiver, receivers
 from junitbot.state import StateDir
 from junitbot.validation import (
@@ -70,6 +72,7 @@ class _Plan:
     receivers: list[Receiver] = field(default_factory=list)
     style: AssertionStyle = "junit"
     naming: NamingStyle = "underscore"
+    level: JavaLevel = MODERN
 
 
 def generate_tests(targets: Sequence[Target], job: GenerationJob, *,
@@ -104,7 +107,8 @@ def merge_results(results: Sequence[GenerationResult]) -> GenerationResult:
                             validation=merge_reports(reports) if reports else None,
                             skipped=tuple(s for r in results for s in r.skipped),
                             scenarios=sum(r.scenarios for r in results), observed=sum(r.observed for r in results),
-                            seconds=seconds)
+                            seconds=seconds, frameworks=results[0].frameworks,
+                            java_release=min((r.java_release for r in results if r.java_release), default=None))
 
 
 def _generate_module(targets: Sequence[Target], job: GenerationJob, classpath: Classpath) -> GenerationResult:
@@ -113,15 +117,18 @@ def _generate_module(targets: Sequence[Target], job: GenerationJob, classpath: C
     tick = time.perf_counter()
     style = assertion_style(graph, classpath.frameworks)
     naming = naming_style(graph)
-    plans, skipped = _plan(targets, graph, config, classpath.frameworks, job.commit, style, naming)
+    level = JavaLevel(release=classpath.release)
+    plans, skipped = _plan(targets, graph, config, classpath.frameworks, job, style, naming, level)
     report("plan", len(targets), len(targets))
     seconds["plan"] = time.perf_counter() - tick
     if not plans:
-        return GenerationResult(candidates=(), validation=None, skipped=tuple(skipped), seconds=seconds)
+        return GenerationResult(candidates=(), validation=None, skipped=tuple(skipped), seconds=seconds,
+                                frameworks=classpath.frameworks, java_release=classpath.release)
     tick = time.perf_counter()
     main = module_main_classes(root, graph.source_files(test=False), classpath=classpath,
                                cache_root=state.root / "build" / "main")
-    probe = _Prober(classpath=[str(main.classes_dir), *classpath.entries], state=state, config=config)
+    probe = _Prober(classpath=[str(main.classes_dir), *classpath.entries], state=state, config=config,
+                    module=classpath)
     observations, failed = probe.run(plans, {p.target.fqn: p.scenarios for p in plans})
     seconds["probe"] = time.perf_counter() - tick
     report("probe", len(plans), len(plans))
@@ -153,16 +160,18 @@ def _generate_module(targets: Sequence[Target], job: GenerationJob, classpath: C
     final = tuple(_candidate(p, config) for p in plans if p.target.fqn in kept)
     return GenerationResult(candidates=final, validation=validation, skipped=tuple(skipped),
                             scenarios=sum(len(p.scenarios) for p in plans), observed=len(observations),
-                            seconds={k: round(v, 3) for k, v in seconds.items()})
+                            seconds={k: round(v, 3) for k, v in seconds.items()}, frameworks=classpath.frameworks,
+                            java_release=classpath.release)
 
 
 class _Prober:
     """Runs probe classes for plans' scenarios in scratch directories of the state directory."""
 
-    def __init__(self, *, classpath: list[str], state: StateDir, config: JunitbotConfig) -> None:
+    def __init__(self, *, classpath: list[str], state: StateDir, config: JunitbotConfig, module: Classpath) -> None:
         self.classpath = classpath
         self.state = state
         self.config = config
+        self.module = module  # probes compile as the module's tests do: its release, processors and JDK
 
     def run(
         self, plans: Sequence[_Plan], scenarios: dict[str, list[Scenario]]
@@ -178,7 +187,8 @@ class _Prober:
             observations, failed = run_probes(
                 probes, classpath=self.classpath, scratch=scratch, cache_dir=self.state.root / "build" / "recorder",
                 settings=self.config.validation, isolation=detect_isolation(self.config.validation.isolation),
-                tools_dir=self.state.tools)
+                tools_dir=self.state.tools, release=self.module.release, processor_path=self.module.processor_path,
+                java_home=self.module.java_home)
         finally:
             shutil.rmtree(scratch, ignore_errors=True)
         by_class = {_test_class(p): p.target.fqn for p in chosen}
@@ -190,7 +200,9 @@ def _test_class(plan: _Plan) -> str:
 
 
 def _candidate(plan: _Plan, config: JunitbotConfig) -> TestCandidate:
-    source = plan.shell.render(list(plan.methods.values()), imports=plan.imports)
+    # The imports are collected for every scenario tried (and the shell adds `Mockito.*` whenever Mockito is
+    # there): the final class keeps only those its methods use.
+    source = remove_unused_imports(plan.shell.render(list(plan.methods.values()), imports=plan.imports))
     return TestCandidate(path=_path(plan, config), source=source, target=plan.target.fqn)
 
 
@@ -256,14 +268,19 @@ def generated_test_path(info: ClassInfo, config: JunitbotConfig) -> str:
 
 def class_shell(
     info: ClassInfo, *, graph: CodeGraph, analyzer: DependencyAnalyzer, frameworks: Frameworks,
-    config: JunitbotConfig, commit: str | None,
+    config: JunitbotConfig, commit: str | None, level: JavaLevel = MODERN, licence: str | None = None,
 ) -> TestShell | Skip:
-    """The test class shell of `info` as the no-model generator writes it (the model's skeleton), or why not."""
+    """The test class shell of `info` as the no-model generator writes it (the model's skeleton), or why not.
+
+    The shell opens with the file header (`licence`, then the marker): every file the no-model generator
+    writes and every skeleton the model fills starts from here, so validation, the final gate and the
+    written file all see the same text.
+    """
     try:
         context = analyzer.test_context_for(info.fqn)
         return test_shell(info, context, frameworks, lookup=graph.class_info,
                           test_class_name=Path(generated_test_path(info, config)).stem,
-                          header_comment=marker_line(info.fqn, commit))
+                          header_comment=file_header(info.fqn, commit, licence), level=level)
     except JunitbotError as e:
         return Skip(target=info.fqn, reason=str(e))
 
@@ -272,9 +289,10 @@ class_shell.__test__ = False  # type: ignore[attr-defined]  # pytest must not co
 
 
 def _plan(
-    targets: Sequence[Target], graph: CodeGraph, config: JunitbotConfig, frameworks: Frameworks, commit: str | None,
+    targets: Sequence[Target], graph: CodeGraph, config: JunitbotConfig, frameworks: Frameworks, job: GenerationJob,
     style: AssertionStyle,
     naming: NamingStyle,
+    level: JavaLevel,
 ) -> tuple[list[_Plan], list[Skip]]:
     analyzer = DependencyAnalyzer(graph)
     plans: list[_Plan] = []
@@ -284,21 +302,22 @@ def _plan(
         if info is None:
             skipped.append(Skip(target=target.fqn, reason="not in the graph"))
             continue
-        shell = class_shell(info, graph=graph, analyzer=analyzer, frameworks=frameworks, config=config, commit=commit)
+        shell = class_shell(info, graph=graph, analyzer=analyzer, frameworks=frameworks, config=config,
+                            commit=job.commit, level=level, licence=job.licence_header)
         if isinstance(shell, Skip):
             skipped.append(shell)
             continue
         imports = shell.import_set(local=lambda fqn: graph.class_info(fqn) is not None)
         for member in _STATIC_IMPORTS[style]:
             imports.add_static(member)
-        plan = _Plan(target=target, info=info, shell=shell, imports=imports, style=style, naming=naming)
+        plan = _Plan(target=target, info=info, shell=shell, imports=imports, style=style, naming=naming, level=level)
         if shell.subject_field is not None:
             taken = {shell.subject_field, "result", "thrown", *(m.name for m in shell.mocks),
                      *(p.name for m in testable_methods(info) for p in m.parameters)}
             plan.receivers = receivers(
                 info, field_name=shell.subject_field, built=shell.subject_class, lookup=graph.class_info,
                 implementations=analyzer.test_context_for(info.fqn).implementations if info.is_abstract else (),
-                imports=imports, taken=taken)
+                imports=imports, taken=taken, level=level)
         mocks = {mock.name: mock.fqn for mock in shell.mocks}
         for number, method in enumerate(testable_methods(info)):
             plan.scenarios += _method_scenarios(plan, method, lookup=graph.class_info, prefix=f"c{index}m{number}",
@@ -306,7 +325,7 @@ def _plan(
         for number, constructor in enumerate(testable_constructors(info)):
             plan.scenarios += constructor_scenarios(
                 info, constructor, mocks=mocks, lookup=graph.class_info, imports=imports, prefix=f"c{index}k{number}",
-                limit=config.generation.max_scenarios_per_method)
+                limit=config.generation.max_scenarios_per_method, level=level)
         if plan.scenarios:
             plans.append(plan)
         else:
@@ -326,13 +345,13 @@ def _method_scenarios(plan: _Plan, method: MethodInfo, *, lookup: Callable[[str]
             info.fqn, package=info.package)
         return scenarios_for(info, method, receiver=receiver, mocks=mocks, lookup=lookup, imports=imports,
                              prefix=prefix, limit=limit, extra_variants=extra_variants,
-                             instance=not static and bool(shell.subject_field))
+                             instance=not static and bool(shell.subject_field), level=plan.level)
     found: list[Scenario] = []
     for number, each in enumerate(plan.receivers):
         found += scenarios_for(info, method, receiver=each.name, mocks=mocks, lookup=lookup, imports=imports,
                                prefix=f"{prefix}r{number}" if number else prefix, limit=limit,
                                extra_variants=extra_variants, setup=each.arrange, title=each.title,
-                               bindings=each.bindings)
+                               bindings=each.bindings, level=plan.level)
     return found
 
 
@@ -370,9 +389,11 @@ def _body(
     scenario: Scenario, observed: Observation, imports: ImportSet, mock_types: dict[str, str | None],
     graph: CodeGraph,
 ) -> list[str] | None:
-    used = {(call.mock, call.method) for call in observed.calls}
-    # Only the stubs the code really used: strict Mockito fails a test on an unused one.
-    arrange = [line for line in scenario.arrange if not _unused_stub(line, used)]
+    if observed.outcome == "threw" and (observed.exception or "").startswith("org.mockito."):
+        return None  # Mockito's complaint about the scenario (strict stubs), not the code's behaviour
+    # Only the stubs a call really matched: strict stubs (MockitoExtension) fail a test on an unused one.
+    used = {(call.mock, call.method, call.arguments) for call in observed.calls if call.stubbed}
+    arrange = [line for line in scenario.arrange if not unused_stub(line, used)]
     lines = ["// Arrange", *arrange] if arrange else []
     verify = verify_lines(tuple(c for c in observed.calls if not c.stubbed), mock_types=mock_types,
                           class_info=graph.class_info, imports=imports)
@@ -391,8 +412,13 @@ def _body(
         return [*lines, "// Act", f"{scenario.call};", "// Assert", *state, *verify]
     if observed.value is None:
         return None
-    assertions = value_assertions(observed.value, "result", imports=imports, declared=scenario.returns)
-    return [*lines, "// Act", f"var result = {scenario.call};", "// Assert", *assertions, *state, *verify]
+    # Below Java 10 the result is declared with its type; a type the test cannot name is Object, and then
+    # only assertions that compile against Object are written.
+    declared = scenario.declared or "var"
+    opaque = scenario.returns == "java.lang.Object" or declared in ("Object", "java.lang.Object")
+    assertions = value_assertions(observed.value, "result", imports=imports, declared=scenario.returns,
+                                  opaque=opaque)
+    return [*lines, "// Act", f"{declared} result = {scenario.call};", "// Assert", *assertions, *state, *verify]
 
 
 def _in_assertj(body: list[str]) -> list[str]:
@@ -417,11 +443,6 @@ def _own_message(exception: str) -> bool:
         "java.lang.UnsupportedOperationException")
 
 
-def _unused_stub(line: str, used: set[tuple[str, str]]) -> bool:
-    for prefix in ("when(", "doThrow("):
-        if line.startswith(prefix):
-            return not any(f"{mock}.{method}(" in line or f"when({mock}).{method}(" in line for mock, method in used)
-    return False
 
 
 def _test_name(scenario: Scenario, observed: Observation, naming: NamingStyle) -> str:

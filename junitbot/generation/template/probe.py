@@ -39,6 +39,8 @@ class Scenario(Record):
     call: str
     returns_void: bool = False
     returns: str | None = None
+    # The type the final test declares `result` as where the release has no `var` (None: `var`).
+    declared: str | None = None
     subject: str | None = None
     mocks: tuple[str, ...] = ()
     constructor: bool = False
@@ -121,10 +123,16 @@ def run_probes(
     settings: ValidationSettings,
     isolation: str,
     tools_dir: Path | None = None,
+    release: int | None = None,
+    processor_path: Sequence[str] = (),
+    java_home: str | None = None,
 ) -> tuple[dict[str, Observation], dict[str, str]]:
     """Compile the probes in one javac and run them twice; (stable observations, probes that failed to build).
 
     `tools_dir`: the pinned tools' cache (`StateDir.tools`) whose launcher runs them, as in validation.
+    Probes compile and run as the module's tests do (its `release`, `processor_path` and JDK, `java_home`),
+    so a scenario the release cannot compile costs only itself here. The recorder is compiled apart by the
+    default JDK: javac reads its class files at any `--release`, and every JVM that runs probes is as new.
     """
     if not probes:
         return {}, {}
@@ -140,7 +148,8 @@ def run_probes(
         files.append(file)
     out = scratch / "probe-classes"
     full_classpath = [str(out), str(recorder), *classpath]
-    compiled = compile_batch(files, classpath=full_classpath, out_dir=out, timeout_s=settings.batch_timeout_s)
+    compiled = compile_batch(files, classpath=full_classpath, out_dir=out, timeout_s=settings.batch_timeout_s,
+                             release=release, processor_path=processor_path, java_home=java_home)
     # A scenario that does not compile costs only itself: drop its probe method and compile the rest again.
     retry = []
     for probe, file in zip(probes, files, strict=True):
@@ -153,7 +162,8 @@ def run_probes(
             file.write_text(remove_methods(probe.source, {b for b in broken if b}), encoding="utf-8")
             retry.append(file)
     if retry:
-        compiled.update(compile_batch(retry, classpath=full_classpath, out_dir=out, timeout_s=settings.batch_timeout_s))
+        compiled.update(compile_batch(retry, classpath=full_classpath, out_dir=out, timeout_s=settings.batch_timeout_s,
+                                      release=release, processor_path=processor_path, java_home=java_home))
     failed = {probe.test_class: "; ".join(i.message for i in compiled[file].issues)[:500]
               for probe, file in zip(probes, files, strict=True) if not compiled[file].compiled}
     runnable = [p.test_class for p in probes if p.test_class not in failed]
@@ -162,7 +172,7 @@ def run_probes(
         workdir = scratch / f"probe-run-{index}"
         if runnable:
             run_junit(test_classes=runnable, classpath=full_classpath, workdir=workdir, conditions=conditions,
-                      settings=settings, isolation=isolation, tools_dir=tools_dir)
+                      settings=settings, isolation=isolation, tools_dir=tools_dir, java_home=java_home)
         observed = workdir / _OBSERVATIONS
         runs.append(parse_observations(observed.read_text(encoding="utf-8")) if observed.is_file() else {})
     first, second = runs

@@ -24,6 +24,7 @@ from junitbot.analysis import (
     TypeRef,
 )
 from junitbot.generation.imports import ImportSet
+from junitbot.generation.javalevel import MODERN, JavaLevel
 from junitbot.generation.javatypes import (
     PRIMITIVES,
     STRING,
@@ -59,6 +60,7 @@ class _Shell:
     """The parts of a shell while it is assembled; frozen into a TestShell at the end."""
 
     imports: ImportSet
+    level: JavaLevel = MODERN
     mocks: list[MockField] = field(default_factory=list)
     fields: list[str] = field(default_factory=list)
     set_up: list[str] = field(default_factory=list)
@@ -76,11 +78,13 @@ def test_shell(
     test_class_name: str,
     header_comment: str,
     concrete: ClassInfo | None = None,
+    level: JavaLevel = MODERN,
 ) -> TestShell | Skip:
     """The class shell of a test of `subject`, or a Skip saying why it cannot be tested.
 
     `concrete` is a concrete subtype to instantiate when `subject` is abstract or an interface; without
-    it, the first of the context's implementations that can be built is.
+    it, the first of the context's implementations that can be built is. `level` is the Java release
+    the test compiles at.
     """
     targets: list[ClassInfo] = [concrete or subject]
     if subject.is_abstract and concrete is None:
@@ -94,7 +98,7 @@ def test_shell(
     for target in targets:
         imports = ImportSet(subject.package, reserved=(test_class_name,), local=lambda fqn: lookup(fqn) is not None)
         bindings = class_bindings(subject, None, {}) if target is subject else subject_bindings(subject, target, lookup)
-        shell = _Shell(imports)
+        shell = _Shell(imports, level)
         instance = not _static_only(subject)
         field_name = _subject_field(subject, context) if instance else None
         found = _build_subject(shell, subject, target, context, frameworks, lookup, field_name) if field_name else None
@@ -247,7 +251,8 @@ def _build_without_constructor(shell: _Shell, target: ClassInfo, inputs: _Inputs
     lookup = inputs.lookup
     bindings = class_bindings(target, None, {})
     if target.builder is not None:
-        built = value_expression(class_ref(target), lookup=lookup, imports=shell.imports, bindings=bindings)
+        built = value_expression(class_ref(target), lookup=lookup, imports=shell.imports, bindings=bindings,
+                                 level=shell.level)
         if built is not None:
             shell.set_up.append(f"{field_name} = {built.text};")
             return None
@@ -288,7 +293,8 @@ def _add_collaborators(shell: _Shell, subject: ClassInfo, context: TestContext, 
             continue
         type_text = java_type(collaborator.type, name=_namer(shell.imports, lookup), bindings={})
         if not _mockable(collaborator.type, lookup, frameworks) and frameworks.mockito is not None:
-            built = value_expression(collaborator.type, lookup=lookup, imports=shell.imports, hint=collaborator.name)
+            built = value_expression(collaborator.type, lookup=lookup, imports=shell.imports, hint=collaborator.name,
+                                     level=shell.level)
             if built is not None:
                 shell.fields.append(f"private final {type_text} {collaborator.name} = {built.text};")
                 handed[collaborator.name] = collaborator.name
@@ -332,7 +338,8 @@ def _field_note(collaborator: Collaborator) -> str:
 
 def _value_or_mock(shell: _Shell, ref: TypeRef, hint: str, lookup: ClassLookup, frameworks: Frameworks,
                    bindings: dict[str, TypeRef], checks: Sequence[ComparedLiteral] = ()) -> str | None:
-    built = value_expression(ref, lookup=lookup, imports=shell.imports, hint=hint, bindings=bindings, checks=checks)
+    built = value_expression(ref, lookup=lookup, imports=shell.imports, hint=hint, bindings=bindings, checks=checks,
+                             level=shell.level)
     if built is not None:
         return built.text
     if not _mockable(ref, lookup, frameworks):

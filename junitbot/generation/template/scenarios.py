@@ -15,7 +15,9 @@ from dataclasses import dataclass
 
 from junitbot.analysis import CallSite, ClassInfo, ComparedLiteral, MethodInfo, ParameterInfo, TypeKind, TypeRef
 from junitbot.generation.imports import ImportSet
-from junitbot.generation.javatypes import is_generic
+from junitbot.generation.javalevel import MODERN, JavaLevel
+from junitbot.generation.javatypes import class_bindings, class_ref, declared_type, is_generic
+from junitbot.generation.template.access import visible
 from junitbot.generation.template.assertions import find_method, matcher_for
 from junitbot.generation.template.constraints import rejected_values
 from junitbot.generation.template.probe import Scenario
@@ -83,15 +85,17 @@ def constructor_scenarios(
     imports: ImportSet,
     prefix: str,
     limit: int,
+    level: JavaLevel = MODERN,
 ) -> list[Scenario]:
     """Up to `limit` scenarios calling a validating constructor: arguments its checks accept, then per
     check one argument it rejects, the values around the literals it compares with, and empty values.
 
-    A parameter named like one of the shell's mocks (`mocks`) is handed that mock.
+    A parameter named like one of the shell's mocks (`mocks`) is handed that mock; `level` is the Java
+    release the test compiles at.
     """
     params = constructor.parameters
     checks = constructor.compared_literals
-    base = _arguments(params, lookup=lookup, imports=imports, variant=0, checks=checks, given=mocks)
+    base = _arguments(params, lookup=lookup, imports=imports, variant=0, checks=checks, given=mocks, level=level)
     if base is None:
         return []
     variants: list[tuple[str, list[str]]] = [("", base)]
@@ -104,11 +108,13 @@ def constructor_scenarios(
             changed[index] = f"{base[index].split(' = ', 1)[0]} = {value};"
             variants.append((f"when{_camel(param.name)}Is{_title(value)}", changed))
     variants += _input_variants(constructor, base, lookup, imports)
-    empty = _arguments(params, lookup=lookup, imports=imports, variant=1, given=mocks)
+    empty = _arguments(params, lookup=lookup, imports=imports, variant=1, given=mocks, level=level)
     if empty is not None:
         variants.append(("withEmptyValues", empty))
     name = imports.name(subject.fqn, package=subject.package)
     call = f"new {name}{'<>' if is_generic(subject) else ''}({', '.join(p.name for p in params)})"
+    declared = None if level.allows("var") else _declared(
+        class_ref(subject), imports=imports, lookup=lookup, bindings=class_bindings(subject, None, {}))
     scenarios: list[Scenario] = []
     seen: set[tuple[str, ...]] = set()
     for hint, values in variants:
@@ -117,8 +123,8 @@ def constructor_scenarios(
             continue
         seen.add(arrange)
         scenarios.append(Scenario(id=f"{prefix}_{len(scenarios)}", method=f"new{subject.name}", hint=hint,
-                                  arrange=arrange, call=call, returns=subject.fqn, mocks=tuple(mocks),
-                                  constructor=True))
+                                  arrange=arrange, call=call, returns=subject.fqn, declared=declared,
+                                  mocks=tuple(mocks), constructor=True))
     return scenarios
 
 
@@ -137,18 +143,20 @@ def scenarios_for(
     setup: Sequence[str] = (),
     title: str = "",
     bindings: Mapping[str, TypeRef] | None = None,
+    level: JavaLevel = MODERN,
 ) -> list[Scenario]:
     """Up to `limit` scenarios for one method; `mocks` maps mock field names to their types' FQNs.
 
     `extra_variants` (coverage feedback rounds) add arguments built with further value variants:
     negative, boundary and other values, with and without collaborator answers. `setup` opens every
     scenario's arrange step (a local `receiver` built there), `title` leads each hint (`onErr`), and
-    `bindings` say what the receiver's type variables are.
+    `bindings` say what the receiver's type variables are. `level` is the Java release the test compiles at:
+    without `var`, each scenario says the type to declare the result as (`declared`).
     """
-    args = _arguments(method.parameters, lookup=lookup, imports=imports, variant=0, bindings=bindings)
+    args = _arguments(method.parameters, lookup=lookup, imports=imports, variant=0, bindings=bindings, level=level)
     if args is None:
         return []
-    stubs = _stubs(reachable_calls(subject, method), mocks=mocks, lookup=lookup, imports=imports)
+    stubs = _stubs(reachable_calls(subject, method), mocks=mocks, lookup=lookup, imports=imports, level=level)
     answers = [a for a in (s.answer() for s in stubs) if a is not None]
     call = f"{receiver}.{method.name}({', '.join(p.name for p in method.parameters)})"
     returns_void = method.return_type is None or method.return_type.text == "void"
@@ -162,18 +170,24 @@ def scenarios_for(
     if stubs:
         variants.append((f"when{stubs[0].title}Fails", [stubs[0].failure(), *answers[1:]], args))
     variants += [(hint, answers, changed) for hint, changed in _input_variants(method, args, lookup, imports)]
-    empty = _arguments(method.parameters, lookup=lookup, imports=imports, variant=1, bindings=bindings)
+    empty = _arguments(method.parameters, lookup=lookup, imports=imports, variant=1, bindings=bindings, level=level)
     if empty is not None and empty != args:
         variants.append(("withEmptyValues", answers, empty))
     if extra_variants:
         variants = []  # a feedback round tries only what the first round did not
     for variant in extra_variants:
-        other = _arguments(method.parameters, lookup=lookup, imports=imports, variant=variant, bindings=bindings)
+        other = _arguments(method.parameters, lookup=lookup, imports=imports, variant=variant, bindings=bindings,
+                           level=level)
         if other is not None and other != args:
             title = _VARIANT_TITLES.get(variant, f"Values{variant}")
             variants.append((f"with{title}", answers, other))
             if answers:
                 variants.append((f"with{title}AndNoAnswers", [], other))
+    declared = None
+    if not returns_void and method.return_type is not None and not level.allows("var"):
+        declared = _declared(method.return_type, imports=imports, lookup=lookup,
+                             bindings=bindings if bindings is not None else class_bindings(subject, None, {}),
+                             method_variables=method.type_parameters)
     scenarios: list[Scenario] = []
     seen: set[tuple[tuple[str, ...], tuple[str, ...]]] = set()
     for hint, arranged, values in variants:
@@ -184,7 +198,7 @@ def scenarios_for(
         scenarios.append(Scenario(id=f"{prefix}_{len(scenarios)}", method=method.name, hint=_lead(title, hint),
                                   arrange=(*setup, *values, *arranged), call=call, returns_void=returns_void,
                                   returns=method.return_type.fqn if method.return_type else None,
-                                  subject=receiver if instance else None, mocks=tuple(mocks)))
+                                  declared=declared, subject=receiver if instance else None, mocks=tuple(mocks)))
     return scenarios
 
 
@@ -215,7 +229,7 @@ def reachable_calls(subject: ClassInfo, method: MethodInfo) -> list[CallSite]:
 def _arguments(
     params: Sequence[ParameterInfo], *, lookup: ClassLookup, imports: ImportSet, variant: int,
     checks: Sequence[ComparedLiteral] = (), given: Mapping[str, object] | None = None,
-    bindings: Mapping[str, TypeRef] | None = None,
+    bindings: Mapping[str, TypeRef] | None = None, level: JavaLevel = MODERN,
 ) -> list[str] | None:
     """Local declarations for the parameters; None when one cannot be built or mocked.
 
@@ -228,7 +242,7 @@ def _arguments(
             lines.append("")
             continue
         built = value_expression(param.type, lookup=lookup, variant=variant, imports=imports, hint=param.name,
-                                 checks=checks, bindings=bindings)
+                                 checks=checks, bindings=bindings, level=level)
         if built is None:
             return None
         lines.append(f"{built.type_text} {param.name} = {built.text};")
@@ -236,7 +250,8 @@ def _arguments(
 
 
 def _stubs(
-    calls: Sequence[CallSite], *, mocks: Mapping[str, str | None], lookup: ClassLookup, imports: ImportSet
+    calls: Sequence[CallSite], *, mocks: Mapping[str, str | None], lookup: ClassLookup, imports: ImportSet,
+    level: JavaLevel = MODERN,
 ) -> list[_Stub]:
     stubs: list[_Stub] = []
     seen: set[tuple[str, str, int]] = set()
@@ -256,10 +271,30 @@ def _stubs(
         if returned is None or returned.text == "void":
             stubs.append(_Stub(mock, call.method, matchers, None))
             continue
-        built = value_expression(returned, lookup=lookup, variant=0, imports=imports, bindings=bindings)
+        built = value_expression(returned, lookup=lookup, variant=0, imports=imports, bindings=bindings, level=level)
         if built is not None:
             stubs.append(_Stub(mock, call.method, matchers, built.text))
     return stubs
+
+
+def _declared(ref: TypeRef, *, imports: ImportSet, lookup: ClassLookup, bindings: Mapping[str, TypeRef],
+              method_variables: Sequence[str] = ()) -> str:
+    """The type a test declares a method's result as where `var` is not available (Java < 10).
+
+    The method's own type variables are erased (`Object`, `List<?>`); a type the test cannot name (not
+    resolved, or not visible from the test's package) is declared `Object`, and the assertions then
+    stay to what compiles against Object.
+    """
+    def name(fqn: str, in_repo: bool) -> str:
+        info = lookup(fqn) if in_repo else None
+        return imports.name(fqn, package=info.package if info is not None else None)
+
+    def nameable(fqn: str, in_repo: bool) -> bool:
+        info = lookup(fqn) if in_repo else None
+        return info is None or visible(info, package=imports.package, lookup=lookup)
+
+    found = declared_type(ref, name=name, bindings=bindings, method_variables=method_variables, nameable=nameable)
+    return found if found is not None else imports.name("java.lang.Object")
 
 
 def _input_variants(

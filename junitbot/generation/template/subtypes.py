@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from junitbot.analysis import ClassInfo, TypeRef
 from junitbot.generation.imports import ImportSet
+from junitbot.generation.javalevel import MODERN, JavaLevel
 from junitbot.generation.javatypes import class_bindings, class_ref, java_type
 from junitbot.generation.template.access import ClassLookup, is_inner
 from junitbot.generation.template.values import value_expression
@@ -90,10 +91,12 @@ def receivers(
     lookup: ClassLookup,
     imports: ImportSet,
     taken: set[str],
+    level: JavaLevel = MODERN,
 ) -> list[Receiver]:
     """The subject field, then for an abstract subject each other implementation a value can be built of.
 
-    `built` is the implementation the subject field holds; `taken` the names the test already uses.
+    `built` is the implementation the subject field holds; `taken` the names the test already uses;
+    `level` the Java release the test compiles at.
     """
     if built is None or not subject.is_abstract:
         return [Receiver(field_name)]
@@ -106,7 +109,7 @@ def receivers(
             continue
         bindings = subject_bindings(subject, info, lookup)
         value = value_expression(class_ref(info), lookup=lookup, imports=imports, bindings=class_bindings(
-            info, None, {}))
+            info, None, {}), level=level)
         if value is None:
             continue
         local = _local_name(info.name, taken)

@@ -24,6 +24,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 from junitbot.analysis import ClassInfo, ComparedLiteral, MethodInfo, ParameterInfo, TypeKind, TypeRef
 from junitbot.generation.imports import ImportSet
+from junitbot.generation.javalevel import MODERN, JavaLevel
 from junitbot.generation.javatypes import (
     PRIMITIVES,
     STRING,
@@ -48,6 +49,8 @@ from junitbot.generation.template.jdk_values import (
     COLLECTIONS,
     FUNCTIONS,
     JDK_LITERALS,
+    LEGACY_COLLECTIONS,
+    LEGACY_LITERALS,
     PRIMITIVE_LITERALS,
     STRING_HINTS,
     STRING_LIKE,
@@ -68,6 +71,7 @@ def value_expression(
     hint: str | None = None,
     bindings: Mapping[str, TypeRef] | None = None,
     checks: Sequence[ComparedLiteral] = (),
+    level: JavaLevel = MODERN,
 ) -> ValueExpr | None:
     """A Java expression building a value of `ref`, or None when nothing legal can be built.
 
@@ -75,9 +79,10 @@ def value_expression(
     when a value is built). `hint` is the parameter or field name, which picks plausible strings
     (`email` → an e-mail address); `bindings` say what type variables stand for (String otherwise).
     `checks` are the comparisons the receiving constructor or method makes (those on `hint` count): the
-    value is one they accept where the mined literals and patterns give one.
+    value is one they accept where the mined literals and patterns give one. `level` is the Java release the
+    test compiles at: below 9 collections are built with `Collections`/`Arrays`, not `List.of`.
     """
-    builder = _Builder(lookup, imports)
+    builder = _Builder(lookup, imports, level=level)
     built = builder.value(ref, variant=variant, depth=depth, hint=hint, bindings=dict(bindings or {}),
                           checks=checks)
     if built is None:
@@ -106,17 +111,19 @@ class _Built:
 class _Builder:
     """One value under construction: its imports (forked per attempt) and the repo types being built."""
 
-    def __init__(self, lookup: ClassLookup, imports: ImportSet, stack: tuple[str, ...] = ()) -> None:
+    def __init__(self, lookup: ClassLookup, imports: ImportSet, stack: tuple[str, ...] = (), *,
+                 level: JavaLevel = MODERN) -> None:
         self.lookup = lookup
         self.imports = imports
         self.stack = stack
+        self.level = level
         self.used: set[str] = set()
 
     # -- plumbing ------------------------------------------------------------------------------------
 
     def attempt(self, build: Callable[[_Builder], _Built | None]) -> _Built | None:
         """Run `build` on a fork of the imports; keep what it named only when it succeeds."""
-        trial = _Builder(self.lookup, self.imports.fork(), self.stack)
+        trial = _Builder(self.lookup, self.imports.fork(), self.stack, level=self.level)
         built = build(trial)
         if built is not None:
             self.imports.adopt(trial.imports)
@@ -184,7 +191,9 @@ class _Builder:
         if fqn in BOXES:
             return _Built(self._pick(PRIMITIVE_LITERALS[BOXES[fqn]], variant), self.name(fqn), "literal")
         if fqn in JDK_LITERALS:
-            return _Built(self._pick(JDK_LITERALS[fqn], variant), self.type_text(ref, bindings), "jdk")
+            legacy = LEGACY_LITERALS.get(fqn)
+            templates = legacy[1] if legacy is not None and not self.level.allows(legacy[0]) else JDK_LITERALS[fqn]
+            return _Built(self._pick(templates, variant), self.type_text(ref, bindings), "jdk")
         if fqn in COLLECTIONS:
             return self._collection(fqn, ref, variant, depth, bindings)
         if fqn == "java.util.Optional":
@@ -210,12 +219,20 @@ class _Builder:
         arity = 2 if shape.factory == _MAP else 1
         element_refs = [ref.arguments[i] if i < len(ref.arguments) else STRING for i in range(arity)]
         parts = None if variant == 1 else self._parts(element_refs, _element_variant(variant), depth, bindings)
-        factory = self.name(shape.factory)
-        inner = f"{factory}.of({', '.join(parts or [])})"
+        inner = self._factory_call(shape.factory, parts or [])
         if shape.wrapper is not None:
             wrapper = self.name(shape.wrapper)
             inner = f"new {wrapper}<>({inner})" if parts else f"new {wrapper}<>()"
         return _Built(inner, self.type_text(ref, bindings), "collection")
+
+    def _factory_call(self, factory: str, parts: Sequence[str]) -> str:
+        """`List.of(e)`, or before Java 9 what Java 8 has for it (`Collections.singletonList(e)`)."""
+        legacy = LEGACY_COLLECTIONS.get(factory)
+        if legacy is None or self.level.allows("collection_factories"):
+            return f"{self.name(factory)}.of({', '.join(parts)})"
+        empty, single = legacy
+        owner, method = (single if parts else empty).rsplit(".", 1)
+        return f"{self.name(owner)}.{method}({', '.join(parts)})"
 
     def _optional(self, ref: TypeRef, variant: int, depth: int, bindings: Bindings) -> _Built:
         optional = self.name("java.util.Optional")
@@ -270,7 +287,7 @@ class _Builder:
         key = _type_key(fqn, local)
         if depth <= 0 or key in self.stack:
             return None
-        inner = _Builder(self.lookup, self.imports, (*self.stack, key))
+        inner = _Builder(self.lookup, self.imports, (*self.stack, key), level=self.level)
         inner.used = self.used
         if info.kind is TypeKind.RECORD:
             return inner._record(info, variant, depth - 1, local)

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from junitbot.errors import ConfigError
+from junitbot.generation.javalevel import JavaLevel
 from junitbot.generation.llm.backends import render_chat
 from junitbot.generation.llm.context import ContextBuilder, TargetContext
 from junitbot.generation.llm.prompts import RepairInput, generation_messages, prompt_environment, repair_messages
@@ -40,6 +41,18 @@ def test_the_mockito_style_follows_the_classpath(context: TargetContext) -> None
     system, user = generation_messages(prompt_environment(), extension, test_class="T", skeleton=None)
     assert "@ExtendWith(MockitoExtension.class)" in system.content and "initMocks" not in system.content
     assert "Write the complete test class `T` in package `com.acme.shop.application`" in user.content
+
+
+def test_the_rules_name_the_module_s_java_level(shop: Indexed, context: TargetContext) -> None:
+    java8 = ContextBuilder(shop.graph, frameworks=FRAMEWORKS, budget=8000, level=JavaLevel(release=8)).build(INVENTORY)
+    system, _ = generation_messages(prompt_environment(), java8, test_class="T", skeleton=None)
+    assert "The project compiles at Java 8: no `var`, `List.of`/`Set.of`/`Map.of`," in system.content
+    assert "text blocks, records" in system.content and "Collections.singletonList" in system.content
+    modern, _ = generation_messages(prompt_environment(), context, test_class="T", skeleton=None)
+    assert "compiles at" not in modern.content  # the JDK's own release: nothing to restrict
+    java11 = JavaLevel(release=11).describe()
+    assert java11 is not None and "`var`" not in java11 and "records" in java11
+    assert JavaLevel(release=17).describe() is None
 
 
 def test_the_repair_prompt_shows_code_issues_diagnostics_and_failures(context: TargetContext) -> None:

@@ -8,6 +8,7 @@ import pytest
 
 from junitbot.analysis import TypeRef
 from junitbot.generation import ImportSet, ValueExpr
+from junitbot.generation.javalevel import JavaLevel
 from junitbot.generation.template import string_value, value_expression
 from tests.generation.conftest import Indexed, copy_shop, index, write_files
 
@@ -177,6 +178,28 @@ def test_collections_optionals_arrays_and_lambdas(edge: Indexed) -> None:
     assert value("totals") == 'new TreeMap<>(Map.of("text", 1L))'
     assert value("nodes") == "List.of()"  # a Node needs a Node: the element cannot be built, the list stays empty
     assert build(edge, params["index"], EDGE).type_text == "Map<String, List<Integer>>"
+
+
+def test_below_java_9_collections_are_built_with_java_8_factories(edge: Indexed) -> None:
+    holder = edge.info(f"{EDGE}.Holder")
+    params = {p.name: p.type for p in holder.constructors[0].parameters}
+    java8 = JavaLevel(release=8)
+
+    def value(name: str, variant: int = 0) -> ValueExpr:
+        return build(edge, params[name], EDGE, variant=variant, level=java8)
+
+    index = value("index")
+    assert index.text == 'Collections.singletonMap("text", Collections.singletonList(1))'
+    assert "java.util.Collections" in index.imports and index.type_text == "Map<String, List<Integer>>"
+    assert value("index", 1).text == "Collections.emptyMap()"
+    assert value("levels").text == "Collections.singleton(Level.LOW)"
+    assert value("totals").text == 'new TreeMap<>(Collections.singletonMap("text", 1L))'
+    assert value("nodes").text == "Collections.emptyList()"
+    assert value("note").text == 'Optional.of("text")'  # Java 8 has Optional
+    path = TypeRef(text="Path", name="Path", fqn="java.nio.file.Path")
+    assert build(edge, path, EDGE, level=java8).text == 'Paths.get("example.txt")'
+    assert build(edge, path, EDGE, level=JavaLevel(release=11)).text == 'Path.of("example.txt")'
+    assert build(edge, params["index"], EDGE, level=JavaLevel(release=9)).text == 'Map.of("text", List.of(1))'
 
 
 def test_cycles_depth_and_type_variables(edge: Indexed) -> None:
