@@ -201,6 +201,11 @@ def _cmd_run(args: argparse.Namespace) -> int:
         table.add_row(result.target, f"[{colour}]{result.status}[/]", str(len(result.kept)), str(len(result.dropped)),
                       percent(result.line_coverage), percent(result.branch_coverage), result.reason)
     console.print(table)
+    for module in report.modules:
+        mockito = f"Mockito {module.mockito}" + (" + mockito-junit-jupiter" if module.mockito_extension else "")
+        console.print(f"module {module.module or '.'}: {module.source} classpath ({report.resolution}), release "
+                      f"{module.release or '?'}, JUnit {module.junit_jupiter or '–'}, "
+                      f"{mockito if module.mockito else 'no Mockito'}", highlight=False, soft_wrap=True)
     if report.gate is not None:
         console.print(gate_summary(report.gate), highlight=False, soft_wrap=True)
     written = [f for f in report.files if f.action != "unchanged"]

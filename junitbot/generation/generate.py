@@ -58,8 +58,10 @@ def generate(targets: Sequence[Target], job: GenerationJob, backend: Backend | N
     if job.licence_header is None:
         job = job.model_copy(update={"licence_header": licence_header(job.graph)})
     if backend is None:
-        return generate_tests(targets, job, classpath=classpath)
-    return _with_model(list(targets), backend, job.config.generation.llm_settings(), _Validator(job, classpath))
+        result = generate_tests(targets, job, classpath=classpath)
+    else:
+        result = _with_model(list(targets), backend, job.config.generation.llm_settings(), _Validator(job, classpath))
+    return result.model_copy(update={"classpath": classpath})
 
 
 @dataclass

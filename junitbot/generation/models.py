@@ -15,7 +15,7 @@ from junitbot.config import JunitbotConfig
 from junitbot.generation.imports import ImportSet
 from junitbot.records import Record
 from junitbot.state import StateDir
-from junitbot.validation import Frameworks, GateResult, TestCandidate, ValidationReport, Verdict
+from junitbot.validation import Frameworks, GateResult, ProjectClasspath, TestCandidate, ValidationReport, Verdict
 
 ValueStrategy = Literal[
     "literal", "jdk", "enum", "record", "builder", "constructor", "factory", "collection", "optional", "array",
@@ -238,6 +238,8 @@ class GenerationResult(Record):
     # test dependencies are missing.
     frameworks: Frameworks | None = None
     java_release: int | None = None
+    classpath: ProjectClasspath | None = Field(default=None, description="each module's classpath, as the run "
+                                                                          "found it")
 
     def origin(self, target: str) -> Origin | None:
         """Where the kept test class of `target` came from: llm, merged, corrected or template; None: nothing kept."""

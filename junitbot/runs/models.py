@@ -49,6 +49,20 @@ class TargetList(Record):
     left_for_later: int = 0
 
 
+class ModuleSummary(Record):
+    """One build module as the run judged its tests: its classpath, release and test stack."""
+
+    module: str = Field(description="the module's folder ('' = the repository root)")
+    source: str = Field(description="where the classpath came from: maven, gradle, config or system")
+    entries: int
+    release: int | None = None
+    junit_jupiter: str | None = None
+    mockito: str | None = None
+    mockito_extension: bool = False
+    assertj: str | None = None
+    main_classes: str = Field(description="'build' when the build compiled them, else 'junitbot'")
+
+
 class ClassResult(Record):
     """One target's outcome: kept tests (and dropped ones with reasons), coverage, or why it was skipped."""
 
@@ -83,6 +97,9 @@ class RunReport(Record):
     results: tuple[ClassResult, ...]
     files: tuple[WriteOutcome, ...] = ()
     advice: tuple[DependencyAdvice, ...] = Field(default=(), description="test dependencies the module lacks")
+    modules: tuple[ModuleSummary, ...] = Field(default=(), description="each build module's classpath and stack")
+    resolution: str | None = Field(default=None, description="how the classpaths were found: cached, offline, "
+                                                             "online or none")
     report_dir: str | None = None
     seconds: dict[str, float] = Field(default_factory=dict)
     gate: GateResult | None = Field(default=None, description="the last gate, the project's own build")

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 from junitbot.generation import GenerationResult, Skip, Target, TargetOutcome
 from junitbot.runs.gate import judged_by
-from junitbot.runs.models import ClassResult, RunReport
+from junitbot.runs.models import ClassResult, ModuleSummary, RunReport
 from junitbot.state import StateDir
 from junitbot.validation import DependencyAdvice, GateResult, Verdict, missing_test_dependencies
 
@@ -80,6 +80,31 @@ def dependency_advice(result: GenerationResult) -> tuple[DependencyAdvice, ...]:
                                            parameterized=parameterized, mocking=mocking))
 
 
+def module_summaries(result: GenerationResult) -> tuple[ModuleSummary, ...]:
+    """Each module's classpath and test stack, as the run found them."""
+    if result.classpath is None:
+        return ()
+    return tuple(ModuleSummary(
+        module=m.module, source=m.source, entries=len(m.entries), release=m.release,
+        junit_jupiter=m.frameworks.junit_jupiter, mockito=m.frameworks.mockito,
+        mockito_extension=m.frameworks.mockito_extension, assertj=m.frameworks.assertj,
+        main_classes="build" if m.main_classes else "junitbot") for m in result.classpath.modules)
+
+
+def module_table(report: RunReport) -> list[str]:
+    """The build's modules as a markdown table (empty without a build)."""
+    if not report.modules:
+        return []
+    lines = ["", f"## Build ({report.resolution or 'none'})", "",
+             "| module | classpath | release | JUnit Jupiter | Mockito | AssertJ | main classes by |",
+             "|---|---|---|---|---|---|---|"]
+    for m in report.modules:
+        mockito = f"{m.mockito}{' + mockito-junit-jupiter' if m.mockito_extension else ''}" if m.mockito else "–"
+        lines.append(f"| `{m.module or '.'}` | {m.source}, {m.entries} entries | {m.release or '–'} | "
+                     f"{m.junit_jupiter or '–'} | {mockito} | {m.assertj or '–'} | {m.main_classes} |")
+    return lines
+
+
 def save_report(report: RunReport, state: StateDir) -> RunReport:
     """Write report.json and report.md into a new run directory; returns the report with its path."""
     directory = state.ensure().root / "runs" / datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
@@ -132,6 +157,7 @@ def markdown_report(report: RunReport) -> str:
         for advice in report.advice:
             lines += [f"- `{advice.coordinates}`: {advice.reason}.", "", "```xml", advice.pom_snippet, "```", ""]
         lines.pop()
+    lines += module_table(report)
     if report.files:
         lines += ["", "## Files", ""]
         lines += [f"- {f.action}: `{f.path}`" + (f" ({f.reason})" if f.reason else "") for f in report.files]

@@ -26,7 +26,7 @@ from junitbot.runs.gate import apply_gate
 from junitbot.runs.history import load_coverage, record_coverage
 from junitbot.runs.models import RunPlan, RunReport, TargetList
 from junitbot.runs.plan import record_run
-from junitbot.runs.report import class_results, dependency_advice
+from junitbot.runs.report import class_results, dependency_advice, module_summaries
 from junitbot.runs.targets import prioritize_full_pass, targets_for
 from junitbot.state import StateDir
 from junitbot.validation import GateResult, TestCandidate, gate_tests
@@ -88,7 +88,8 @@ def finish_run(
     report = RunReport(commit=plan.head, mode=plan.mode, backend=result.backend,
                        backend_reason=result.backend_reason, dry_run=plan.dry_run,
                        targets=len(targets), results=results, files=tuple(files), advice=dependency_advice(result),
-                       seconds=dict(result.seconds), gate=result.gate)
+                       seconds=dict(result.seconds), gate=result.gate, modules=module_summaries(result),
+                       resolution=result.classpath.resolution if result.classpath else None)
     if not plan.dry_run:
         record_coverage(state, report)
     return report

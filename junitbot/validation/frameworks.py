@@ -72,11 +72,20 @@ def _jar_contents(entry: str) -> dict[str, str]:
 
 @lru_cache(maxsize=512)
 def _jar_version(entry: str) -> str | None:
-    """The version in the jar's name, else its manifest's Implementation-Version or Bundle-Version."""
-    real = Path(entry).resolve()
-    match = _VERSION_IN_NAME.search(real.name)
+    return jar_version(Path(entry))
+
+
+def jar_version(path: Path) -> str | None:
+    """The version in the jar's name (or the name of the versioned jar a Debian symlink points at), else its
+    manifest's Implementation-Version or Bundle-Version."""
+    match = _VERSION_IN_NAME.search(path.name)
     if match:
         return match.group(1)
+    real = path.resolve()
+    for sibling in sorted(path.parent.glob(f"{path.stem}-*.jar")):
+        match = _VERSION_IN_NAME.search(sibling.name)
+        if match and sibling.resolve() == real:
+            return match.group(1)
     try:
         with zipfile.ZipFile(real) as jar:
             manifest = jar.read("META-INF/MANIFEST.MF").decode(errors="replace")

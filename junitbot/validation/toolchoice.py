@@ -17,7 +17,6 @@ many JVMs of one validation do not each start Maven.
 from __future__ import annotations
 
 import logging
-import re
 import time
 import zipfile
 from collections.abc import Callable, Sequence
@@ -27,7 +26,7 @@ from pathlib import Path
 
 from junitbot.config import ValidationSettings
 from junitbot.errors import JunitbotError, ToolUnavailableError
-from junitbot.validation.frameworks import detect_frameworks
+from junitbot.validation.frameworks import detect_frameworks, jar_version
 from junitbot.validation.models import Tool, ToolChoice
 from junitbot.validation.tools import ToolName, cached_tool, ensure_tools, junit_console_for
 
@@ -40,7 +39,6 @@ LAUNCHER = "junit-platform-console-standalone"
 DEBIAN_AGENT_JARS = ("org.jacoco.agent.rt.jar", "org.jacoco.core.jar", "asm.jar", "asm-commons.jar", "asm-tree.jar")
 DEBIAN_ANALYZER_JARS = ("org.jacoco.core.jar", "asm.jar", "asm-commons.jar", "asm-tree.jar")
 _RETRY_AFTER_S = 300.0
-_VERSION = re.compile(r"-(\d+(?:\.\d+)+)(?:[-.][\w.]+)?\.jar$")
 
 
 @dataclass
@@ -133,29 +131,6 @@ def is_console_launcher(entry: str | Path) -> bool:
     """Whether a classpath entry is a console-standalone jar (it bundles the platform and Jupiter)."""
     name = Path(entry).name
     return name.startswith(LAUNCHER) and name.endswith(".jar")
-
-
-def jar_version(path: Path) -> str | None:
-    """The version in the jar's name, or in the name of a link to it beside it (Debian's `asm-9.4.jar`),
-    else its manifest's Implementation-Version or Bundle-Version."""
-    match = _VERSION.search(path.name)
-    if match:
-        return match.group(1)
-    real = path.resolve()
-    for sibling in sorted(path.parent.glob(f"{path.stem}-*.jar")):
-        match = _VERSION.search(sibling.name)
-        if match and sibling.resolve() == real:
-            return match.group(1)
-    try:
-        with zipfile.ZipFile(real) as jar:
-            manifest = jar.read("META-INF/MANIFEST.MF").decode(errors="replace")
-    except (OSError, KeyError, zipfile.BadZipFile):
-        return None
-    for key in ("Implementation-Version", "Bundle-Version"):
-        found = re.search(rf"^{key}:\s*(\S+)", manifest, re.MULTILINE)
-        if found:
-            return found.group(1)
-    return None
 
 
 def checked_agent(path: Path) -> Path:
