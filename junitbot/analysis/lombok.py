@@ -8,6 +8,7 @@ Generated members carry `synthetic="lombok"`; a member the source writes itself 
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
+from typing import NamedTuple
 
 from junitbot.analysis.models import (
     AnnotationInfo,
@@ -175,21 +176,28 @@ class _Lombok:
                 methods.append(_setter(field, access))
         return methods
 
-    def builder(self) -> tuple[AnnotationInfo, tuple[ParameterInfo, ...], TypeRef] | None:
-        """The `@Builder` annotation, what its builder sets and what `build()` returns; None without one."""
+    def builder(self) -> _BuilderSite | None:
+        """The `@Builder` annotation, what its builder sets, what `build()` returns and the annotated member."""
         own = TypeRef(text=self.info.name, name=self.info.name)
         annotation = self.on_type("Builder")
         if annotation is not None:
-            return annotation, _parameters(self.builder_fields()), own
+            return _BuilderSite(annotation, _parameters(self.builder_fields()), own, None)
         for member in (*self.info.constructors, *self.info.methods):
             annotation = self.marked(member.annotations, "Builder")
             if annotation is None:
                 continue
             if member.kind == "constructor":
-                return annotation, member.parameters, own
+                return _BuilderSite(annotation, member.parameters, own, member)
             if "static" in member.modifiers and member.return_type is not None:
-                return annotation, member.parameters, member.return_type
+                return _BuilderSite(annotation, member.parameters, member.return_type, member)
         return None
+
+
+class _BuilderSite(NamedTuple):
+    annotation: AnnotationInfo
+    parameters: tuple[ParameterInfo, ...]
+    returns: TypeRef
+    member: MethodInfo | None
 
 
 def apply_lombok(info: ClassInfo, lombok: Collection[str]) -> ClassInfo:
@@ -208,7 +216,7 @@ def apply_lombok(info: ClassInfo, lombok: Collection[str]) -> ClassInfo:
     builder = info.builder
     found = spec.builder()
     if found is not None:
-        annotation, parameters, returns = found
+        annotation, parameters, returns, _ = found
         builder_type = _builder_name(annotation, returns)
         factory = _string(annotation, "builderMethodName", "builder")
         access = _access(annotation) or ("public",)
@@ -251,8 +259,7 @@ def add_builder_types(classes: Sequence[ClassInfo], lombok: Collection[str]) -> 
         found = _Lombok(info, lombok).builder() if info.kind is TypeKind.CLASS else None
         if found is None:
             continue
-        annotation, parameters, returns = found
-        builder = _builder_class(info, annotation, parameters, returns, by_fqn)
+        builder = _builder_class(info, found, by_fqn)
         made[builder.fqn] = builder
         owners[info.fqn] = builder.fqn
     result: list[ClassInfo] = []
@@ -275,14 +282,21 @@ def uses_lombok(info: ClassInfo) -> bool:
     return any(a.name.startswith("lombok.") for a in annotations)
 
 
-def _builder_class(owner: ClassInfo, annotation: AnnotationInfo, parameters: Sequence[ParameterInfo],
-                   returns: TypeRef, by_fqn: dict[str, ClassInfo]) -> ClassInfo:
-    """The builder type: a package-private constructor, one setter per parameter returning it, and `build()`."""
+def _builder_class(owner: ClassInfo, site: _BuilderSite, by_fqn: dict[str, ClassInfo]) -> ClassInfo:
+    """The builder type: a package-private constructor, one setter per parameter returning it, and `build()`.
+
+    A setter carries the checks the annotated constructor or method makes on its parameter, so values
+    built for it pass them (`zone < 'A'` in the constructor: `builder().zone('A')`).
+    """
+    annotation, parameters, returns, member = site
     name = _builder_name(annotation, returns)
     fqn = f"{owner.fqn}.{name}"
     itself = TypeRef(text=name, name=name)
+    checks = member.compared_literals if member is not None else ()
     methods = [MethodInfo(name=_setter_name(annotation, p.name), parameters=(p.model_copy(update={"annotations": ()}),),
-                          return_type=itself, modifiers=("public",), synthetic="lombok") for p in parameters]
+                          return_type=itself, modifiers=("public",), synthetic="lombok",
+                          compared_literals=tuple(c for c in checks if c.subject.split(".", 1)[0] == p.name))
+               for p in parameters]
     methods.append(MethodInfo(name=_string(annotation, "buildMethodName", "build"), return_type=returns,
                               modifiers=("public",), synthetic="lombok"))
     declared = by_fqn.get(fqn)
@@ -319,8 +333,8 @@ def _handwritten_builder(info: ClassInfo, by_fqn: dict[str, ClassInfo]) -> Build
         if nested is None:
             continue
         build = next((m for m in nested.methods if m.name == "build" and not m.parameters), None)
-        if build is None:
-            continue
+        if build is None or (build.synthetic == "lombok" and build.return_type != TypeRef(text=info.name, name=info.name)):
+            continue  # a Lombok builder of a static method may build another type
         setters = tuple(
             m.name for m in nested.methods
             if m.return_type is not None and m.return_type.name == nested.name and len(m.parameters) == 1
