@@ -333,7 +333,8 @@ def _handwritten_builder(info: ClassInfo, by_fqn: dict[str, ClassInfo]) -> Build
         if nested is None:
             continue
         build = next((m for m in nested.methods if m.name == "build" and not m.parameters), None)
-        if build is None or (build.synthetic == "lombok" and build.return_type != TypeRef(text=info.name, name=info.name)):
+        own = TypeRef(text=info.name, name=info.name)
+        if build is None or (build.synthetic == "lombok" and build.return_type != own):
             continue  # a Lombok builder of a static method may build another type
         setters = tuple(
             m.name for m in nested.methods
