@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from junitbot.analysis.headers import class_header
-from junitbot.analysis.lombok import detect_builder
+from junitbot.analysis.lombok import add_builder_types, detect_builder, lombok_names
 from junitbot.analysis.members import BodyFacts, class_info
 from junitbot.analysis.models import ClassInfo, FileFacts, ImportInfo, ParseProblem, RawRef
 from junitbot.analysis.parser import (
@@ -39,7 +39,9 @@ def extract_file(source: bytes, path: str, *, is_test: bool = False, members: bo
     scopes = TypeScopes(captured.get("type", ()), package, text)
     refs = raw_refs(captured, scopes, Shadows(captured, text), text)
     refs.extend(static_import_refs(tree, imports, captured, scopes, text))
-    classes = _classes(captured, scopes, package=package, path=path, is_test=is_test, members=members, source=text)
+    lombok = lombok_names(imports)
+    classes = _classes(captured, scopes, package=package, path=path, is_test=is_test, members=members, source=text,
+                       lombok=lombok)
     return FileFacts(
         path=path,
         package=package,
@@ -55,18 +57,28 @@ def extract_file(source: bytes, path: str, *, is_test: bool = False, members: bo
 
 def _classes(
     captured: dict[str, list[Node]], scopes: TypeScopes, *, package: str, path: str, is_test: bool, members: bool,
-    source: SourceText,
+    source: SourceText, lombok: frozenset[str],
 ) -> list[ClassInfo]:
-    """Every member type of the file: full ClassInfo with members, or headers only."""
-    if not members:
+    """Every member type of the file (Lombok's builders included): full ClassInfo with members, or headers only."""
+    if not members and not lombok and b"lombok." not in source.data:
         return [class_header(node, fqn, outer, package=package, path=path, is_test=is_test, scopes=scopes,
                              source=source) for node, fqn, outer in scopes.types]
-    bodies = BodyFacts(captured, source)
-    return detect_builder([
+    # Headers of a Lombok file need its members too: `@Builder` on a constructor adds a nested type.
+    bodies = BodyFacts(captured if members else {}, source)
+    full = add_builder_types([
         class_info(node, fqn, outer, package=package, path=path, is_test=is_test, scopes=scopes, bodies=bodies,
-                   source=source)
+                   source=source, lombok=lombok)
         for node, fqn, outer in scopes.types
-    ])
+    ], lombok)
+    if members:
+        return detect_builder(full)
+    return [_header_of(c) for c in full]
+
+
+def _header_of(info: ClassInfo) -> ClassInfo:
+    """The class without its members, as `class_header` makes it."""
+    return info.model_copy(update={"fields": (), "constructors": (), "methods": (), "record_components": (),
+                                   "enum_constants": (), "builder": None})
 
 
 def _ref_order(ref: RawRef) -> tuple[str, str, str]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Collection
 
 from junitbot.analysis.headers import class_header, modifiers_of, span_of, type_parameter_names
 from junitbot.analysis.literals import compared_literals
@@ -54,9 +55,12 @@ class BodyFacts:
 
 def class_info(
     node: Node, fqn: str, outer: str | None, *, package: str, path: str, is_test: bool, scopes: TypeScopes,
-    bodies: BodyFacts, source: SourceText,
+    bodies: BodyFacts, source: SourceText, lombok: Collection[str] = frozenset(),
 ) -> ClassInfo:
-    """A type's header with its members, the compiler's implicit ones and Lombok's."""
+    """A type's header with its members, the compiler's implicit ones and Lombok's.
+
+    `lombok` holds the simple annotation names that are Lombok's in the file (`lombok_names`).
+    """
     kind = TYPE_KINDS[node.type]
     fields, member_nodes, enum_constants = _body_members(node, kind, source)
     components = _parameters(node.child_by_field_name("parameters"), source) if kind is TypeKind.RECORD else ()
@@ -80,7 +84,7 @@ def class_info(
         "methods": tuple(methods),
         "record_components": components,
         "enum_constants": tuple(enum_constants),
-    }))
+    }), lombok)
 
 
 def _body_members(node: Node, kind: TypeKind, source: SourceText) -> tuple[list[FieldInfo], list[Node], list[str]]:

@@ -363,13 +363,16 @@ class _Builder:
     def _setter_argument(self, setter: str, info: ClassInfo, builder_info: ClassInfo | None, variant: int,
                          depth: int, local: Bindings) -> str | None:
         """A value for one builder setter: the types its overloads take, else the field of that name."""
-        types: list[TypeRef] = []
+        # (type, hint, checks): a Lombok setter carries the checks its `@Builder` constructor makes.
+        typed: list[tuple[TypeRef, str, Sequence[ComparedLiteral]]] = []
         if builder_info is not None:
-            types += [m.parameters[0].type for m in builder_info.methods if m.name == setter
-                      and len(m.parameters) == 1 and "static" not in m.modifiers and self.accessible(m, builder_info)]
-        types += [f.type for f in info.fields if f.name == setter and "static" not in f.modifiers]
-        for ref in types:
-            built = self.value(ref, variant=variant, depth=depth, hint=setter, bindings=local)
+            typed += [(m.parameters[0].type, m.parameters[0].name if m.synthetic else setter, m.compared_literals)
+                      for m in builder_info.methods
+                      if m.name == setter and len(m.parameters) == 1 and "static" not in m.modifiers
+                      and self.accessible(m, builder_info)]
+        typed += [(f.type, setter, ()) for f in info.fields if f.name == setter and "static" not in f.modifiers]
+        for ref, hint, checks in typed:
+            built = self.value(ref, variant=variant, depth=depth, hint=hint, bindings=local, checks=checks)
             if built is not None:
                 return built.text
         return None
