@@ -23,7 +23,9 @@ from junitbot.generation.template.regex import regex_example, regex_matches
 Value = str | int | float | None
 _NUMBER = re.compile(r"[-+]?(0[xX][0-9a-fA-F_]+|[0-9][0-9_]*(\.[0-9_]*)?([eE][-+]?\d+)?|\.[0-9_]+)[lLdDfF]?")
 _STRING_TYPES = frozenset({"java.lang.String", "java.lang.CharSequence"})
-_NUMERIC = frozenset({"int", "long", "short", "byte", "double", "float"})
+# A char is compared as its code ('A' <= zone): its checks are evaluated as numbers, its literals are chars.
+_NUMERIC = frozenset({"int", "long", "short", "byte", "double", "float", "char"})
+_CHAR_LITERAL = re.compile(r"'(\\(?:u+[0-9a-fA-F]{4}|[0-7]{1,3}|.)|[^'\\])'")
 _ESCAPE = re.compile(r"\\(u+[0-9a-fA-F]{4}|[0-7]{1,3}|.)")
 _ESCAPES = {"b": "\b", "t": "\t", "n": "\n", "f": "\f", "r": "\r", "s": " "}
 
@@ -135,7 +137,7 @@ def _holds(check: _Check, value: str | int | float, kind: str) -> bool | None:
         return _string_holds(check.operator, value, text)
     if isinstance(value, str):
         return None
-    return _compare(value, check.operator, _number(check.literal))
+    return _compare(value, check.operator, _code(check.literal) if kind == "char" else _number(check.literal))
 
 
 def _string_holds(operator: str, value: str, text: str) -> bool | None:
@@ -174,10 +176,10 @@ def _candidates(kind: str, checks: Sequence[_Check], first: Value) -> list[Value
         found += ["", " "]
     else:
         for check in checks:
-            number = _number(check.literal)
+            number = _code(check.literal) if kind == "char" else _number(check.literal)
             if number is not None:
                 found += [number, number + 1, number - 1]
-        found += [1, 0, 10, 100, -1]
+        found += [ord("A"), ord("a"), ord("0")] if kind == "char" else [1, 0, 10, 100, -1]
     found.append(None)
     unique: list[Value] = []
     for value in found:
@@ -194,7 +196,18 @@ def _parse(literal: str, kind: str) -> Value:
         except ValueError:
             return None
         return parsed if isinstance(parsed, str) else None
+    if kind == "char":
+        return _code(literal)
     return _number(re.sub(r"^\((short|byte)\)\s*", "", literal))
+
+
+def _code(literal: str) -> int | None:
+    """A char literal's code (`'A'` -> 65, `'\\n'` -> 10), or a number's (`(char) 65`, `65`)."""
+    match = _CHAR_LITERAL.fullmatch(literal.strip())
+    if match:
+        return ord(_ESCAPE.sub(_unescape, match.group(1)))
+    number = _number(re.sub(r"^\(char\)\s*", "", literal.strip()))
+    return int(number) if isinstance(number, int) else None
 
 
 def _number(literal: str) -> int | float | None:
@@ -240,4 +253,6 @@ def _literal(value: Value, kind: str) -> str:
         text = repr(float(value))
         return f"{text}f" if kind == "float" else text
     whole = int(value)
+    if kind == "char":
+        return f"'{chr(whole)}'" if 32 <= whole < 127 and chr(whole) not in "'\\" else f"(char) {whole}"
     return {"long": f"{whole}L", "short": f"(short) {whole}", "byte": f"(byte) {whole}"}.get(kind, str(whole))

@@ -68,3 +68,25 @@ def test_rejected_values_break_one_check_each() -> None:
     assert _rejected("ratio", "1.0") == ["1.5"]
     assert _rejected("owner", "new Object()") == ["null"]
     assert _rejected("rating", "1") == []
+
+
+ZONE = r"""
+package com.acme.warehouse;
+
+public final class Bin {
+    public Bin(char zone) {
+        if (zone < 'A' || zone > 'F') {
+            throw new IllegalArgumentException("zone must be between A and F: " + zone);
+        }
+    }
+}
+"""
+
+
+def test_char_checks_are_compared_as_codes_and_written_as_chars() -> None:
+    (info,) = extract_file(ZONE.encode(), "src/main/java/com/acme/warehouse/Bin.java").classes
+    constructor = info.constructors[0]
+    zone = constructor.parameters[0]
+    assert accepted_value(zone.type, "zone", constructor.compared_literals, first="'a'") == "'A'"
+    assert accepted_value(zone.type, "zone", constructor.compared_literals, first="'C'") is None
+    assert rejected_values(zone.type, "zone", constructor.compared_literals, first="'A'") == ["'@'", "'G'"]
