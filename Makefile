@@ -11,7 +11,7 @@ demo: .venv/.installed
 	.venv/bin/junitbot impact --repo $(EXAMPLE) Money
 
 test: .venv/.installed
-	.venv/bin/python -m pytest -n 2
+	.venv/bin/python -m pytest -n 2 --dist loadgroup
 
 lint: .venv/.installed
 	.venv/bin/ruff check junitbot tests bench

@@ -115,8 +115,8 @@ def maven_tools(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture
 def make_maven_repo(tmp_path: Path, maven_tools: Path) -> Callable[..., tuple[Path, StateDir]]:
-    """make_maven_repo(files) -> (a git repository with one commit, its state directory `.junitbot` whose
-    tools folder is the session's, so Maven 3.9 is fetched once)."""
+    """make_maven_repo(files) -> (a git repository with one commit, its state directory `.junitbot`), after the
+    session's one online resolution of the tiny builds (`maven_tools`)."""
     counter = iter(range(1000))
 
     def make(files: Mapping[str, str], *, use_git: bool = True) -> tuple[Path, StateDir]:
@@ -126,8 +126,6 @@ def make_maven_repo(tmp_path: Path, maven_tools: Path) -> Callable[..., tuple[Pa
         if use_git:
             with git.Repo.init(root, initial_branch="main") as repo:
                 commit_all(repo, "initial")
-        state = StateDir(root / ".junitbot").ensure()
-        state.tools.symlink_to(maven_tools, target_is_directory=True)
-        return root, state
+        return root, StateDir(root / ".junitbot").ensure()  # its tools are the session's (`_shared_tools`)
 
     return make
