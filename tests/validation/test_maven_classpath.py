@@ -6,6 +6,7 @@ repository), as a user's CI would.
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -16,6 +17,7 @@ from junitbot.config import load_config
 from junitbot.state import StateDir
 from junitbot.validation import ProjectClasspath, TestCandidate, discover_classpaths, validate_candidates
 from junitbot.validation.process import ProcessResult, run_process
+from tests.conftest import PROJECT
 
 VERSIONS = ("<properties><project.build.sourceEncoding>UTF-8</project.build.sourceEncoding>"
             "<junit.version>5.11.4</junit.version><mockito.version>5.14.2</mockito.version>"
@@ -213,3 +215,15 @@ def test_a_build_that_cannot_resolve_says_what_is_missing_and_falls_back(
     project = _discover(root, StateDir(tmp_path / "state"))
     assert project.source == "system"
     assert any("no-such-lib" in note for note in project.notes)
+
+
+def test_a_source_tree_without_a_build_uses_debians_jars(tmp_path: Path) -> None:
+    """The bundled plain example has no build file: Debian's JUnit 5 and Mockito 2.23 are its classpath."""
+    root = tmp_path / "plain"
+    shutil.copytree(PROJECT / "examples" / "plain", root)
+    runner = CountingRunner()
+    project = _discover(root, StateDir(tmp_path / "state"), runner)
+    assert project.source == "system" and project.resolution == "none" and runner.argvs == []
+    (module,) = project.modules
+    assert all(entry.startswith("/usr/share/java/") for entry in module.entries)
+    assert module.frameworks.mock_setup == "initMocks" and module.release is None and module.main_classes is None
