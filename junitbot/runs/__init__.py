@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from junitbot.runs.gate import JUNITBOT_RUNNER, apply_gate, judged_by
 from junitbot.runs.history import CoverageDrop, CoverageEntry, coverage_drops, load_coverage, record_coverage
-from junitbot.runs.models import ClassResult, RunMode, RunPlan, RunReport, RunRequest, TargetList
+from junitbot.runs.models import ClassResult, ModuleSummary, RunMode, RunPlan, RunReport, RunRequest, TargetList
 from junitbot.runs.pipeline import run_pipeline
 from junitbot.runs.plan import last_run, plan_run, record_run
 from junitbot.runs.report import coverage_table, gate_summary, markdown_report, percent, save_report
@@ -19,6 +19,7 @@ __all__ = [
     "ClassResult",
     "CoverageDrop",
     "CoverageEntry",
+    "ModuleSummary",
     "RunMode",
     "RunPlan",
     "RunReport",

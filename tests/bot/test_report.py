@@ -17,8 +17,8 @@ from junitbot.bot.report import (
     render_reply,
 )
 from junitbot.errors import JunitbotError
-from junitbot.runs import ClassResult, RunReport
-from junitbot.validation import Frameworks, missing_test_dependencies
+from junitbot.runs import ClassResult, ModuleSummary, RunReport
+from junitbot.validation import Frameworks, GateResult, MavenChoice, missing_test_dependencies
 
 MONEY = ClassResult(target="com.acme.Money", status="kept", reason="changed",
                     test_path="src/test/java/com/acme/MoneyGeneratedTest.java", kept=("adds", "subtracts"),
@@ -65,6 +65,22 @@ def test_the_body_says_which_test_dependencies_to_add() -> None:
     assert "### Test dependencies to add" in body
     assert "- `org.mockito:mockito-junit-jupiter:4.11.0`: Mockito 4.11.0 is there without its JUnit 5 extension" in body
     assert "```xml\n<dependency>\n    <groupId>org.mockito</groupId>\n" in body and "<scope>test</scope>" in body
+
+
+def test_the_body_names_the_build_that_judged_the_tests_and_its_modules() -> None:
+    gate = GateResult(ran=True, judged=True, maven=MavenChoice(command=("mvn",), source="system", version="3.9.16",
+                                                                reason="the system Maven 3.9.16 is 3.9 or newer"))
+    modules = (ModuleSummary(module="core", source="maven", entries=14, release=8, junit_jupiter="5.11.4",
+                             mockito="5.14.2", mockito_extension=True, assertj="3.26.3", main_classes="build"),
+               ModuleSummary(module="app", source="maven", entries=15, release=17, junit_jupiter="5.11.4",
+                             main_classes="build"))
+    _, body = render_pull_request(template_environment(),
+                                  _view(report=REPORT.model_copy(update={"gate": gate, "modules": modules})))
+    assert "passed on the runner and in the project's own build\n(`mvn test (Maven 3.9.16)`)" in body
+    assert "| `core` | maven | 8 | 5.11.4 | 5.14.2 + mockito-junit-jupiter | 3.26.3 |" in body
+    assert "| `app` | maven | 17 | 5.11.4 | – | – |" in body
+    _, plain = render_pull_request(template_environment(), _view())
+    assert "### Build" not in plain and "own build" not in plain
 
 
 def test_the_marker_round_trips_and_is_hidden() -> None:
