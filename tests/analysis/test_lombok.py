@@ -194,7 +194,7 @@ def test_values_of_a_value_class_with_a_private_builder_constructor_use_the_buil
     ref = TypeRef(text="Location", name="Location", fqn="w.Location", in_repo=True)
     built = value_expression(ref, lookup=warehouse.lookup, imports=ImportSet("w"))
     assert built is not None
-    # The aisle passes the constructor's check; checks on a char are not evaluated (constraints.py) yet.
-    assert (built.strategy, built.text) == ("builder", "Location.builder().zone('a').aisle(10).level(1).build()")
+    # The zone and the aisle pass the constructor's checks (a char's compared as its code).
+    assert (built.strategy, built.text) == ("builder", "Location.builder().zone('A').aisle(10).level(1).build()")
     getter = warehouse.info("w.Location")
     assert "getAisle" in {m.name for m in getter.methods}

@@ -143,9 +143,11 @@ def test_no_backend_is_the_no_model_generator(shop: Indexed, monkeypatch: pytest
     job = GenerationJob(root=shop.root, graph=shop.graph, config=shop.config, state=shop.state, commit="abc")
     backend, choice = get_backend(LLMSettings(backend="template"))
     assert backend is None and choice.name == "template"
-    assert generate(targets, job, backend) is expected
+    result = generate(targets, job, backend)
     assert [(t, j) for t, j, _ in calls] == [(targets, job)]
     assert calls[0][2] is not None  # the run's classpath, discovered once
+    # The no-model generator's result, with the classpath it was given for the report.
+    assert result.model_copy(update={"classpath": None}) == expected and result.classpath is calls[0][2]
 
 
 def test_a_wrong_literal_is_corrected_and_a_partial_class_gets_the_no_model_tests(
