@@ -27,6 +27,7 @@ selections) one at a time.
 
 from __future__ import annotations
 
+import importlib.resources
 import os
 import re
 import shutil
@@ -37,6 +38,7 @@ from pathlib import Path
 
 from junitbot.config import ValidationSettings
 from junitbot.errors import JunitbotError
+from junitbot.validation.helperclasses import compiled_helper
 from junitbot.validation.jdk import java_tool
 from junitbot.validation.models import RunConditions, TestCaseResult, TestRunResult, TestStatus, ToolChoice
 from junitbot.validation.process import ProcessResult, run_process
@@ -67,17 +69,20 @@ _EXCEPTION_LINE = re.compile(r"^(?:Caused by: )?[\w$.]+(?:Exception|Error)\b.*$"
 
 
 def repeat_conditions(repetitions: int) -> list[RunConditions]:
-    """Conditions for `repetitions` runs: the first plain, the others each varying order, zone, locale, charset.
+    """Conditions for `repetitions` runs: the first in name order, the second in the reverse order (so two tests
+    sharing state run both ways round), further ones in seeded random orders; each after the first varies zone,
+    locale and charset too.
 
     Deterministic (seed i for run i), so a flake found in CI reproduces locally.
     """
     if repetitions < 1:
         raise JunitbotError(f"repetitions must be at least 1, got {repetitions}")
-    runs = [RunConditions()]
+    runs = [RunConditions(order="name")]
     for i in range(1, repetitions):
         runs.append(
             RunConditions(
-                order_seed=i,
+                order="reversed" if i == 1 else "random",
+                order_seed=None if i == 1 else i,
                 timezone=_TIMEZONES[(i - 1) % len(_TIMEZONES)],
                 locale=_LOCALES[(i - 1) % len(_LOCALES)],
                 charset=_CHARSETS[(i - 1) % len(_CHARSETS)],
@@ -182,6 +187,9 @@ def run_junit(
     workdir = workdir.resolve()
     classpath = [str(Path(entry).absolute()) for entry in classpath]
     launcher = choose_launcher(classpath, tools_dir=tools_dir, settings=settings)
+    if conditions.order == "reversed":
+        cache = (tools_dir or workdir) / "compiled"
+        classpath = [*classpath, str(orderer_classes([*classpath, str(launcher.path)], cache))]
     reports = Path(tempfile.mkdtemp(prefix="junit-reports-", dir=workdir))
     try:
         java = _java_argv(test_classes, classpath, launcher, reports, conditions, settings, java_agent_option)
@@ -272,13 +280,29 @@ def _junit_config(conditions: RunConditions, settings: ValidationSettings) -> di
         "junit.jupiter.execution.timeout.default": timeout,
         "junit.jupiter.execution.timeout.thread.mode.default": "SEPARATE_THREAD",
     }
-    if conditions.order_seed is not None:
-        config |= {
-            "junit.jupiter.testmethod.order.default": "org.junit.jupiter.api.MethodOrderer$Random",
-            "junit.jupiter.testclass.order.default": "org.junit.jupiter.api.ClassOrderer$Random",
-            "junit.jupiter.execution.order.random.seed": str(conditions.order_seed),
-        }
-    return config
+    return config | _ORDERERS.get(conditions.order, {}) | (
+        {"junit.jupiter.execution.order.random.seed": str(conditions.order_seed)}
+        if conditions.order == "random" and conditions.order_seed is not None else {})
+
+
+_ORDERERS: dict[str, dict[str, str]] = {
+    "name": {"junit.jupiter.testmethod.order.default": "org.junit.jupiter.api.MethodOrderer$MethodName",
+             "junit.jupiter.testclass.order.default": "org.junit.jupiter.api.ClassOrderer$ClassName"},
+    "reversed": {"junit.jupiter.testmethod.order.default": "junitbot.order.ReversedMethodOrder",
+                 "junit.jupiter.testclass.order.default": "junitbot.order.ReversedClassOrder"},
+    "random": {"junit.jupiter.testmethod.order.default": "org.junit.jupiter.api.MethodOrderer$Random",
+               "junit.jupiter.testclass.order.default": "org.junit.jupiter.api.ClassOrderer$Random"},
+}
+
+
+def orderer_classes(classpath: Sequence[str], cache_dir: Path) -> Path:
+    """junitbot's reverse-order method and class orderers, compiled against the Jupiter API on `classpath`
+    (the class orderer needs Jupiter 5.8; with an older one only the methods are reversed)."""
+    package = importlib.resources.files("junitbot.validation") / "java" / "junitbot" / "order"
+    sources = {f"junitbot/order/{n}.java": (package / f"{n}.java").read_text("utf-8")
+               for n in ("ReversedMethodOrder", "ReversedClassOrder")}
+    return compiled_helper("orderers", sources, classpath=classpath, cache_dir=cache_dir,
+                           optional=("junitbot/order/ReversedClassOrder.java",))
 
 
 def _agent_paths(java_agent_option: str | None, workdir: Path) -> tuple[list[Path], list[Path]]:

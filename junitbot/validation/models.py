@@ -127,7 +127,8 @@ class TestCaseResult(Record):
 class RunConditions(Record):
     """The environment one repetition ran under; repetitions differ so that flakes show."""
 
-    order_seed: int | None = None
+    order: Literal["default", "name", "reversed", "random"] = "default"
+    order_seed: int | None = None  # the seed of a random order
     timezone: str = "UTC"
     locale: str = "en-US"
     charset: str = "UTF-8"

@@ -66,6 +66,22 @@ CORPUS = {
         assertEquals("UTC", java.util.TimeZone.getDefault().getID());
     }
 """),
+    # Two tests sharing a static counter pass in one order only: the second run reverses the first's.
+    "order_dependent": _money_test("MoneyCounterTest", GOOD_METHOD + """
+    static int created;
+
+    @Test
+    void firstMoneyIsNumberOne() {
+        created++;
+        assertEquals(1, created);
+    }
+
+    @Test
+    void secondMoneyIsNumberTwo() {
+        created++;
+        assertEquals(2, created);
+    }
+"""),
     "infinite_loop": _money_test("MoneyLoopTest", GOOD_METHOD + """
     @Test
     void neverEnds() {
@@ -214,6 +230,12 @@ def test_flaky_method_is_dropped_as_flaky(report: ValidationReport) -> None:
     methods = {m.name: m for m in verdict.methods}
     assert methods["add_sumsAmounts"].kept
     assert (methods["dependsOnTheDefaultTimeZone"].reason or "").startswith("flaky")
+
+
+def test_order_dependent_methods_are_dropped_as_flaky(report: ValidationReport) -> None:
+    verdict = _verdict(report, "order_dependent")
+    assert verdict.flaky == ("firstMoneyIsNumberOne", "secondMoneyIsNumberTwo")
+    assert [m.name for m in verdict.methods if m.kept] == ["add_sumsAmounts"]
 
 
 def test_infinite_loop_times_out_and_the_run_goes_on(report: ValidationReport) -> None:
