@@ -24,10 +24,11 @@ def flag_duplicate_bodies(review: ReviewContext) -> list[ReviewFinding]:
     for member in test.test_class.test_methods:
         node = member_node(test.tree, member)
         key = (member.owner, _shape(node))
-        earlier = seen.setdefault(key, member.name)
-        if earlier != member.name:
-            findings.append(finding("duplicate-body", node.child_by_field_name("name") or node,
-                                     f"{member.name} repeats {earlier} token for token", drops=True))
+        if key not in seen:
+            seen[key] = member.name
+            continue
+        findings.append(finding("duplicate-body", node.child_by_field_name("name") or node,
+                                f"{member.name} repeats {seen[key]} token for token", drops=True))
     return findings
 
 
@@ -86,14 +87,20 @@ def _reads(scope: Node, name: str, *, after: int = 0, fields: bool = False) -> b
         if parent.type in ("variable_declarator", "method_invocation", "method_declaration", "formal_parameter") \
                 and parent.child_by_field_name("name") == node:
             continue
-        target = parent.parent if field else parent
-        left = target.child_by_field_name("left") if target is not None else None
-        if target is not None and target.type == "assignment_expression" and left is not None \
-                and left.start_byte <= node.start_byte < left.end_byte \
-                and text_of(target.child_by_field_name("operator")) == "=":
-            continue
-        return True
+        if not _written(parent.parent if field else parent, node):
+            return True
     return False
+
+
+def _written(target: Node | None, node: Node) -> bool:
+    """Whether `node` is what an assignment (`=`, `+=`) or `++`/`--` writes: a write whose value nothing reads."""
+    if target is None:
+        return False
+    if target.type == "update_expression":  # `n++;` writes; `m(n++)` reads too
+        return target.parent is not None and target.parent.type == "expression_statement"
+    left = target.child_by_field_name("left")
+    return target.type == "assignment_expression" and left is not None \
+        and left.start_byte <= node.start_byte < left.end_byte
 
 
 def flag_unused_mocks(review: ReviewContext) -> list[ReviewFinding]:
