@@ -8,6 +8,7 @@ from junitbot.validation.frameworks import detect_frameworks
 from junitbot.validation.gate import gate_tests, module_of
 from junitbot.validation.maven import maven_command, required_maven_version, version_satisfies
 from junitbot.validation.models import (
+    REVIEW_RULES,
     ClassCoverage,
     Classpath,
     CompileResult,
@@ -20,6 +21,9 @@ from junitbot.validation.models import (
     MethodCoverage,
     MethodVerdict,
     ProjectClasspath,
+    ReviewFinding,
+    ReviewRule,
+    ReviewSummary,
     RunConditions,
     Severity,
     TestCandidate,
@@ -50,6 +54,7 @@ from junitbot.validation.validate import (
 )
 
 __all__ = [
+    "REVIEW_RULES",
     "TOOLS",
     "ClassCoverage",
     "Classpath",
@@ -63,6 +68,9 @@ __all__ = [
     "MethodCoverage",
     "MethodVerdict",
     "ProjectClasspath",
+    "ReviewFinding",
+    "ReviewRule",
+    "ReviewSummary",
     "RunConditions",
     "Severity",
     "TestCandidate",

@@ -1,11 +1,29 @@
 """Static passes over a candidate test's source, run before anything compiles it (pure).
 
 The passes only report what the source decides on its own; javac stays the judge of everything else.
+The parsed candidate and its node helpers are exported too, for other readers of test source (the review lint).
 """
 
 from __future__ import annotations
 
-from junitbot.validation.static.facts import CheckInput, KnownTypes, ParsedTest, parse_test
+from junitbot.validation.static.facts import (
+    CheckInput,
+    KnownTypes,
+    ParsedTest,
+    Variable,
+    annotation_names,
+    arguments_of,
+    assertion_calls,
+    compact,
+    enclosing,
+    is_call,
+    line_of,
+    name_of,
+    parse_test,
+    stubbed_mock,
+    text_of,
+    variable_name,
+)
 from junitbot.validation.static.passes import PASSES, passed, run_static_checks
 
 __all__ = [
@@ -13,7 +31,19 @@ __all__ = [
     "CheckInput",
     "KnownTypes",
     "ParsedTest",
+    "Variable",
+    "annotation_names",
+    "arguments_of",
+    "assertion_calls",
+    "compact",
+    "enclosing",
+    "is_call",
+    "line_of",
+    "name_of",
     "parse_test",
     "passed",
     "run_static_checks",
+    "stubbed_mock",
+    "text_of",
+    "variable_name",
 ]

@@ -16,6 +16,7 @@ from junitbot.validation.static.facts import (
     issue_at,
     name_of,
     statements_of,
+    stubbed_mock,
     text_of,
     type_name,
     variable_name,
@@ -99,24 +100,11 @@ def _swallows(test: ParsedTest, clause: Node) -> bool:
     return not (expects and not statements)
 
 
-def _stubbed_mock(call: Node) -> Node | None:
-    """The mock a stubbing call sets up: `m` in `when(m.f())`, `given(m.f())` and `doReturn(x).when(m)`."""
-    if is_call(call, ("when", "given")):
-        args = arguments_of(call)
-        if args and args[0].type == "method_invocation":
-            return args[0].child_by_field_name("object")
-    elif name_of(call) == "when" and (holder := call.child_by_field_name("object")) is not None \
-            and holder.type == "method_invocation" and name_of(holder).startswith("do"):
-        args = arguments_of(call)
-        return args[0] if args else None
-    return None
-
-
 def _unused_stubs(inp: CheckInput) -> list[ValidationIssue]:
     test = inp.test
     issues = []
     for method in test.test_methods:
-        stubs = [c for c in test.within("call", method) if _stubbed_mock(c) is not None]
+        stubs = [c for c in test.within("call", method) if stubbed_mock(c) is not None]
         if stubs and not _exercises_subject(inp, method):
             issues.append(issue_at("anti_patterns", WARNING, "unused-stub",
                                    f"{name_of(method)} stubs mocks but never calls the class under test", stubs[0],
@@ -126,7 +114,7 @@ def _unused_stubs(inp: CheckInput) -> list[ValidationIssue]:
               and not _in_mockito_call(node) and (var := test.var_at(name, node)) is not None}
     reported: set[int] = set()
     for call in test.nodes("call"):
-        mock = _stubbed_mock(call)
+        mock = stubbed_mock(call)
         name = variable_name(mock)
         var = test.var_at(name, call) if name is not None else None
         if var is None or var.role not in ("mock", "spy") or (name, var.node.id) in handed or var.node.id in reported:

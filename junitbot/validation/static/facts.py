@@ -326,6 +326,42 @@ def call_target(call: Node) -> Node | None:
     return None
 
 
+def assertion_calls(test: ParsedTest, method: Node, on_subject: Callable[[Node | None], bool],
+                    seen: set[int] | None = None) -> list[Node]:
+    """The assertion, verification and fail calls a method makes, directly or through test helpers.
+
+    `on_subject` tells a receiver that is the class under test, whose own `assertX`/`verifyX` methods are
+    calls to test, not checks.
+    """
+    seen = set() if seen is None else seen
+    seen.add(method.id)
+    found: list[Node] = []
+    helpers = test.helpers
+    for call in test.within("call", method):
+        name, receiver = name_of(call), call.child_by_field_name("object")
+        if (receiver is None or text_of(receiver) == "this") and name in helpers:
+            for helper in helpers[name]:
+                if helper.id not in seen:
+                    found.extend(assertion_calls(test, helper, on_subject, seen))
+        elif (name.startswith(("assert", "verify", "should", "fail")) or (name == "then" and receiver is None)) \
+                and not on_subject(receiver):
+            found.append(call)
+    return found
+
+
+def stubbed_mock(call: Node) -> Node | None:
+    """The mock a stubbing call sets up: `m` in `when(m.f())`, `given(m.f())` and `doReturn(x).when(m)`."""
+    if is_call(call, ("when", "given")):
+        args = arguments_of(call)
+        if args and args[0].type == "method_invocation":
+            return args[0].child_by_field_name("object")
+    elif name_of(call) == "when" and (holder := call.child_by_field_name("object")) is not None \
+            and holder.type == "method_invocation" and name_of(holder).startswith("do"):
+        args = arguments_of(call)
+        return args[0] if args else None
+    return None
+
+
 # -- inputs ------------------------------------------------------------------------------------------
 
 

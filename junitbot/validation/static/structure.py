@@ -10,6 +10,7 @@ from junitbot.validation.static.facts import (
     ERROR,
     CheckInput,
     annotation_names,
+    assertion_calls,
     compact,
     issue_at,
     name_node,
@@ -129,21 +130,6 @@ def _test_method_shape(inp: CheckInput, method: Node) -> list[ValidationIssue]:
     return []
 
 
-def check_calls(inp: CheckInput, method: Node, seen: set[int] | None = None) -> list[Node]:
+def check_calls(inp: CheckInput, method: Node) -> list[Node]:
     """The assertion, verification and fail calls a method makes, directly or through test helpers."""
-    seen = set() if seen is None else seen
-    seen.add(method.id)
-    found: list[Node] = []
-    helpers = inp.test.helpers
-    for call in inp.test.within("call", method):
-        name, receiver = name_of(call), call.child_by_field_name("object")
-        if (receiver is None or text_of(receiver) == "this") and name in helpers:
-            for helper in helpers[name]:
-                if helper.id not in seen:
-                    found.extend(check_calls(inp, helper, seen))
-        elif (name.startswith(("assert", "verify", "should", "fail")) or (name == "then" and receiver is None)) \
-                and not inp.on_subject(receiver):
-            found.append(call)
-    return found
-
-
+    return assertion_calls(inp.test, method, inp.on_subject)
