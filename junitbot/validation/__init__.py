@@ -9,6 +9,7 @@ from junitbot.validation.gate import gate_tests, module_of
 from junitbot.validation.maven import maven_command, required_maven_version, version_satisfies
 from junitbot.validation.models import (
     ClassCoverage,
+    ClassMutation,
     Classpath,
     CompileResult,
     Counter,
@@ -19,6 +20,9 @@ from junitbot.validation.models import (
     MavenChoice,
     MethodCoverage,
     MethodVerdict,
+    Mutant,
+    MutantStatus,
+    MutationReport,
     ProjectClasspath,
     RunConditions,
     Severity,
@@ -31,12 +35,15 @@ from junitbot.validation.models import (
     ValidationReport,
     Verdict,
 )
+from junitbot.validation.pit import run_mutation_analysis
+from junitbot.validation.pit_report import parse_mutations_xml
 from junitbot.validation.toolchoice import judging_tools
 from junitbot.validation.tools import (
     TOOLS,
     ToolName,
     ToolSpec,
     cached_tool,
+    ensure_pit,
     ensure_tool,
     ensure_tools,
     junit_console_for,
@@ -52,6 +59,7 @@ from junitbot.validation.validate import (
 __all__ = [
     "TOOLS",
     "ClassCoverage",
+    "ClassMutation",
     "Classpath",
     "CompileResult",
     "Counter",
@@ -62,6 +70,9 @@ __all__ = [
     "MavenChoice",
     "MethodCoverage",
     "MethodVerdict",
+    "Mutant",
+    "MutantStatus",
+    "MutationReport",
     "ProjectClasspath",
     "RunConditions",
     "Severity",
@@ -80,6 +91,7 @@ __all__ = [
     "detect_frameworks",
     "discover_classpath",
     "discover_classpaths",
+    "ensure_pit",
     "ensure_tool",
     "ensure_tools",
     "gate_tests",
@@ -89,7 +101,9 @@ __all__ = [
     "merge_reports",
     "missing_test_dependencies",
     "module_of",
+    "parse_mutations_xml",
     "required_maven_version",
+    "run_mutation_analysis",
     "safe_test_path",
     "test_class_name",
     "validate_candidates",
