@@ -156,7 +156,9 @@ def _pit_run(test_classes: Sequence[str], classpath: Sequence[str], *, tools_dir
     # Without the platform, PIT's built-in JUnit 4 support runs the tests; with it, the plugin does.
     junit5 = [*(str(jar) for jar in pit.classpath if platform and jar.name.startswith(_JUNIT5_PLUGIN)),
               *([str(launcher.path)] if launcher else [])]
-    return _PitRun(tests=tuple(dict.fromkeys(test_classes)), classpath=(*classpath, *junit5), pit=pit,
+    # PIT selects test classes; a `Class#method` selection runs its whole class.
+    tests = tuple(dict.fromkeys(name.partition("#")[0] for name in test_classes))
+    return _PitRun(tests=tests, classpath=(*classpath, *junit5), pit=pit,
                    java=java_tool(java_home, "java"),
                    jdk=jdk_version(Path(java_home)) if java_home else default_jdk_version(),
                    threads=max(1, threads), settings=settings)
