@@ -58,6 +58,11 @@ class ValidationSettings(Record):
     repetitions: int = Field(default=2, ge=1, le=10, description="runs per test class; outcomes must agree")
     class_timeout_s: float = Field(default=60.0, gt=0, description="time one test class may take")
     batch_timeout_s: float = Field(default=900.0, gt=0, description="time one JVM batch may take")
+    mutation_budget_s_per_class: float = Field(
+        default=30.0, gt=0,
+        description="PIT's time per target class: a mutation run may take this times its classes plus a start-up "
+                    "allowance; a run stopped at that limit measures nothing (PIT writes its report at the end)",
+    )
     max_heap: str = Field(default="512m", pattern=r"^\d+[kmg]$", description="-Xmx of test JVMs")
     max_output_bytes: int = Field(default=1_000_000, gt=0, description="captured output per process")
     classpath: tuple[str, ...] = Field(default=(), description="explicit test classpath entries (jars, folders)")

@@ -203,7 +203,7 @@ def run_junit(
             argv,
             cwd=workdir,
             timeout_s=settings.batch_timeout_s,
-            env=_environment(os.environ),
+            env=jvm_environment(os.environ),
             max_output_bytes=settings.max_output_bytes,
         )
         cases = _cases(test_classes, reports / _REPORT, result, settings)
@@ -326,8 +326,9 @@ def _agent_paths(java_agent_option: str | None, workdir: Path) -> tuple[list[Pat
     return [Path(jar)], outputs
 
 
-def _environment(environ: Mapping[str, str]) -> dict[str, str]:
-    """Only what a JVM needs: the repository's tests never see tokens or other secrets of the runner."""
+def jvm_environment(environ: Mapping[str, str]) -> dict[str, str]:
+    """Only what a JVM running the repository's tests needs: they never see tokens or other secrets of the
+    runner, nor JVM options a runner's variables would slip in."""
     return {key: value for key, value in environ.items()
             if (key in _PASSED_VARIABLES or key.startswith("LC_")) and key not in _JVM_OPTION_VARIABLES}
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import shlex
 import shutil
 import tempfile
 from collections.abc import Sequence
@@ -88,16 +89,21 @@ def sandboxed(
     writable: Sequence[Path] = (),
     max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
     network: bool = False,
+    loopback: bool = False,
 ) -> list[str]:
     """`argv` wrapped in `isolation` and resource limits, to run with cwd `workdir`.
 
     Under bwrap, /tmp is private, so `readable` must name what the command reads (class dirs, jars;
     only those under /tmp get bound) and `writable` what it writes outside `workdir`. `network` keeps
     the network: only for the build gate's one online Maven run, which must resolve what is missing.
+    `loopback`: the command talks to itself over 127.0.0.1 (PIT and its test JVMs), so unshare's new
+    network namespace gets its loopback brought up (bwrap's is up already); the host stays out of reach.
     """
     if isolation == "bwrap":
         wrapped = [*_bwrap_prefix(workdir.resolve(), readable, writable, network=network), *argv]
     elif isolation == "unshare":
+        if loopback and not network:
+            argv = _with_loopback_up(argv)
         wrapped = [*(part for part in _UNSHARE if not (network and part == "--net")), *argv]
     elif isolation == "none":
         wrapped = list(argv)
@@ -132,6 +138,15 @@ def _bwrap_prefix(workdir: Path, readable: Sequence[Path], writable: Sequence[Pa
         str(workdir),
         "--",
     ]
+
+
+def _with_loopback_up(argv: Sequence[str]) -> list[str]:
+    """`argv` run once the namespace's loopback is up (as its mapped root, the namespace is ours to configure)."""
+    ip = shutil.which("ip")
+    if ip is None:
+        raise JunitbotError("the command needs a loopback interface, which unshare leaves down and which only "
+                            "`ip` (iproute2) can bring up: install iproute2, or bubblewrap")
+    return ["sh", "-c", f'{shlex.quote(ip)} link set lo up && exec "$@"', "sh", *argv]
 
 
 def _limits(max_file_bytes: int) -> list[str]:

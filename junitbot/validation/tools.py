@@ -1,6 +1,8 @@
 """Pinned Java tools fetched once from Maven Central into `<state>/tools/`, checksummed, then used offline.
 
-The JUnit console launchers, JaCoCo's agent and CLI, PIT and Maven 3.9 are pinned in `TOOLS`. Maven fetches
+The JUnit console launchers, JaCoCo's agent and CLI, PIT and Maven 3.9 are pinned in `TOOLS`; the JUnit
+Platform launcher that PIT's JUnit 5 plugin needs follows the project's platform version instead
+(`ensure_pit`, cached as `junit-platform-launcher@<version>`, versions side by side). Maven fetches
 them (`dependency:copy-dependencies` over a generated pom, strict checksums, the configured local repository);
 each file's SHA-256 goes into `manifest.json` beside them, written atomically, and is checked on every use.
 While the files match, no Maven runs at all, so a runner without network keeps working from its cache. A
@@ -20,7 +22,7 @@ import tempfile
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from types import MappingProxyType
-from typing import Literal, Protocol
+from typing import Literal, Protocol, cast
 from xml.sax.saxutils import escape
 
 from junitbot.config import ValidationSettings
@@ -92,6 +94,10 @@ TOOLS: Mapping[ToolName, ToolSpec] = MappingProxyType({
         unpack="bin/mvn"),
 })
 
+# Follows the project rather than a pin (PIT's JUnit 5 plugin needs the project's platform version).
+PLATFORM_LAUNCHER = "junit-platform-launcher"
+_ARTIFACT_VERSION = re.compile(r"\d+(?:\.\d+)*(?:[-.][A-Za-z0-9]+)*")
+
 _FETCH_TIMEOUT_S = 900.0
 _MAX_OUTPUT_BYTES = 200_000
 _POM_HEAD = ('<project xmlns="http://maven.apache.org/POM/4.0.0"><modelVersion>4.0.0</modelVersion>'
@@ -147,14 +153,39 @@ def ensure_tools(
 
     Tools that could be had are recorded even when others could not; then ToolUnavailableError names those.
     """
+    wanted = tuple(dict.fromkeys(names))
+    found = _ensure(wanted, tools_dir=tools_dir, settings=settings, runner=runner)
+    return {name: found[name] for name in wanted}
+
+
+def ensure_pit(
+    platform_launcher: str | None, *, tools_dir: Path, settings: ValidationSettings, runner: Runner = run_process
+) -> tuple[Tool, Tool | None]:
+    """The pinned PIT, and `org.junit.platform:junit-platform-launcher` at version `platform_launcher` when given
+    (without its dependencies), fetched together in one Maven run when missing.
+
+    PIT's JUnit 5 plugin needs the launcher of the project's own platform version, so that one follows the
+    project, not a pin; it is cached and checksummed like the pinned tools, as `junit-platform-launcher@<version>`
+    (versions side by side). Raises ToolUnavailableError as `ensure_tools` does, or for a malformed version.
+    """
+    if platform_launcher is None:
+        return ensure_tool("pitest", tools_dir=tools_dir, settings=settings, runner=runner), None
+    if not _ARTIFACT_VERSION.fullmatch(platform_launcher):
+        raise ToolUnavailableError(f"not a Maven version: {platform_launcher!r}")
+    launcher = f"{PLATFORM_LAUNCHER}@{platform_launcher}"
+    found = _ensure(("pitest", launcher), tools_dir=tools_dir, settings=settings, runner=runner)
+    return found["pitest"], found[launcher]
+
+
+def _ensure(names: Sequence[str], *, tools_dir: Path, settings: ValidationSettings, runner: Runner) -> dict[str, Tool]:
     tools_dir = tools_dir.absolute()  # Maven runs in a staging folder
     tools_dir.mkdir(parents=True, exist_ok=True)
     with locked(tools_dir):
         read, trusted = read_manifest(tools_dir)
         manifest = read
-        found: dict[ToolName, Tool] = {}
-        wanted: dict[ToolName, CacheEntry | None] = {}
-        for name in dict.fromkeys(names):
+        found: dict[str, Tool] = {}
+        wanted: dict[str, CacheEntry | None] = {}
+        for name in names:
             tool, manifest = _cached(name, tools_dir, manifest, trusted=trusted)
             if tool is not None:
                 found[name] = tool
@@ -184,9 +215,9 @@ def cached_tool(name: ToolName, *, tools_dir: Path) -> Tool | None:
         return tool
 
 
-def _cached(name: ToolName, tools_dir: Path, manifest: Manifest, *, trusted: bool) -> tuple[Tool | None, Manifest]:
+def _cached(name: str, tools_dir: Path, manifest: Manifest, *, trusted: bool) -> tuple[Tool | None, Manifest]:
     """The tool when its folder matches its record, or holds files put there by hand (then recorded)."""
-    spec, home, current = TOOLS[name], _home(tools_dir, name), _current(manifest, name)
+    spec, home, current = _spec(name), _home(tools_dir, name), _current(manifest, name)
     if current is not None and matches(home, current.files):
         return _tool(name, home, fetched=False), manifest
     if current is not None:
@@ -199,10 +230,10 @@ def _cached(name: ToolName, tools_dir: Path, manifest: Manifest, *, trusted: boo
 
 
 def _installed(
-    name: ToolName, files: dict[str, str], tools_dir: Path, manifest: Manifest
+    name: str, files: dict[str, str], tools_dir: Path, manifest: Manifest
 ) -> tuple[Tool, Manifest]:
     """The tool just fetched, and the manifest recording it (an older version's folder removed)."""
-    spec, old = TOOLS[name], manifest.tools.get(name)
+    spec, old = _spec(name), manifest.tools.get(name)
     if old is not None and old.version != spec.version:
         shutil.rmtree(tools_dir / f"{name}-{old.version}", ignore_errors=True)
     tool = _tool(name, _home(tools_dir, name), fetched=True)
@@ -210,15 +241,15 @@ def _installed(
     return tool, with_entry(manifest, name, _entry(spec, files, "maven"))
 
 
-def _current(manifest: Manifest, name: ToolName) -> CacheEntry | None:
+def _current(manifest: Manifest, name: str) -> CacheEntry | None:
     """The tool's record when it is for the pinned version."""
     entry = manifest.tools.get(name)
-    return entry if entry is not None and entry.version == TOOLS[name].version else None
+    return entry if entry is not None and entry.version == _spec(name).version else None
 
 
 def _fetch(
-    wanted: Mapping[ToolName, CacheEntry | None], *, tools_dir: Path, settings: ValidationSettings, runner: Runner
-) -> tuple[dict[ToolName, dict[str, str]], dict[ToolName, str]]:
+    wanted: Mapping[str, CacheEntry | None], *, tools_dir: Path, settings: ValidationSettings, runner: Runner
+) -> tuple[dict[str, dict[str, str]], dict[str, str]]:
     """Fetch the tools with one Maven run into a staging folder (a module per tool), then swap each in;
     returns the SHA-256 of each installed tool's files, and why each of the others could not be had."""
     if not wanted:
@@ -230,17 +261,17 @@ def _fetch(
     staging = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=tools_dir))
     try:
         for name in wanted:
-            (staging / name).mkdir()
-            (staging / name / "pom.xml").write_text(_pom(name), encoding="utf-8")
-        (staging / "pom.xml").write_text(_aggregator(list(wanted)), encoding="utf-8")
+            (staging / _module(name)).mkdir()
+            (staging / _module(name) / "pom.xml").write_text(_pom(name), encoding="utf-8")
+        (staging / "pom.xml").write_text(_aggregator([_module(name) for name in wanted]), encoding="utf-8")
         try:
             result = runner(_maven_argv(mvn, staging / "pom.xml", settings), cwd=staging,
                             timeout_s=_FETCH_TIMEOUT_S, max_output_bytes=_MAX_OUTPUT_BYTES)
             failure = None if result.ok else _maven_failure(result)
         except JunitbotError as e:
             failure = str(e)
-        installed: dict[ToolName, dict[str, str]] = {}
-        failures: dict[ToolName, str] = {}
+        installed: dict[str, dict[str, str]] = {}
+        failures: dict[str, str] = {}
         for name, recorded in wanted.items():
             try:
                 installed[name] = _install(name, staging, tools_dir, recorded, settings, failure)
@@ -252,26 +283,42 @@ def _fetch(
 
 
 def _install(
-    name: ToolName, staging: Path, tools_dir: Path, recorded: CacheEntry | None, settings: ValidationSettings,
+    name: str, staging: Path, tools_dir: Path, recorded: CacheEntry | None, settings: ValidationSettings,
     failure: str | None,
 ) -> dict[str, str]:
     """Move what Maven left in `staging/<name>/out` (unpacked, for Maven itself) to the tool's folder."""
-    spec, home, out = TOOLS[name], _home(tools_dir, name), staging / name / "out"
+    spec, home, out = _spec(name), _home(tools_dir, name), staging / _module(name) / "out"
     if spec.unpack and (out / artifact_file(spec.artifacts[0])).is_file():
-        out = unpack_tar(out / artifact_file(spec.artifacts[0]), staging / name / "unpacked")
+        out = unpack_tar(out / artifact_file(spec.artifacts[0]), staging / _module(name) / "unpacked")
     if not (out / spec.main).is_file():
         raise ToolUnavailableError(failure or f"Maven ran but left no {spec.main}")
     files = hashes(out)
     if recorded is not None:
         _check_same(files, recorded, settings)
     if home.exists():
-        home.rename(staging / name / "replaced")
+        home.rename(staging / _module(name) / "replaced")
     out.rename(home)
     return files
 
 
-def _home(tools_dir: Path, name: ToolName) -> Path:
-    return tools_dir / f"{name}-{TOOLS[name].version}"
+def _home(tools_dir: Path, name: str) -> Path:
+    return tools_dir / f"{_module(name)}-{_spec(name).version}"
+
+
+def _module(name: str) -> str:
+    """The tool's name without the version a `name@version` carries: its folder's (and Maven module's) stem."""
+    return name.partition("@")[0]
+
+
+def _spec(name: str) -> ToolSpec:
+    """The pinned tool's spec, or that of an artifact following the project (`junit-platform-launcher@1.11.4`)."""
+    if name in TOOLS:
+        return TOOLS[cast(ToolName, name)]
+    artifact, _, version = name.partition("@")
+    if artifact != PLATFORM_LAUNCHER or not _ARTIFACT_VERSION.fullmatch(version):
+        raise ValueError(f"unknown tool {name!r}")
+    return ToolSpec(title=f"JUnit Platform launcher {version}",
+                    artifacts=(f"org.junit.platform:{PLATFORM_LAUNCHER}:{version}",))
 
 
 def _maven_argv(mvn: str, pom: Path, settings: ValidationSettings) -> list[str]:
@@ -282,9 +329,9 @@ def _maven_argv(mvn: str, pom: Path, settings: ValidationSettings) -> list[str]:
     return [*argv, f"{DEPENDENCY_PLUGIN}:copy-dependencies"]
 
 
-def _pom(name: ToolName) -> str:
+def _pom(name: str) -> str:
     """A module declaring the tool's artifacts, which `dependency:copy-dependencies` copies into `out/`."""
-    spec = TOOLS[name]
+    spec = _spec(name)
     # Not even resolved: apache-maven's pom lists Maven's own jars, jacoco.cli's the ones its nodeps jar bundles.
     exclusions = "" if spec.transitive else _NO_TRANSITIVE
     dependencies = []
@@ -297,8 +344,8 @@ def _pom(name: ToolName) -> str:
     group, artifact, version = DEPENDENCY_PLUGIN.split(":")
     plugin = (f"<plugin><groupId>{group}</groupId><artifactId>{artifact}</artifactId><version>{version}</version>"
               "<configuration><outputDirectory>${project.basedir}/out</outputDirectory></configuration></plugin>")
-    return (f"{_POM_HEAD}<artifactId>{name}</artifactId>{_POM_TAIL}<dependencies>{''.join(dependencies)}"
-            f"</dependencies><build><plugins>{plugin}</plugins></build></project>\n")
+    return (f"{_POM_HEAD}<artifactId>{escape(_module(name))}</artifactId>{_POM_TAIL}"
+            f"<dependencies>{''.join(dependencies)}</dependencies><build><plugins>{plugin}</plugins></build></project>\n")
 
 
 def _aggregator(names: Sequence[str]) -> str:
@@ -321,24 +368,24 @@ def _maven_failure(result: ProcessResult) -> str:
     return f"Maven failed: {detail}"
 
 
-def _unavailable(failures: Mapping[ToolName, str], tools_dir: Path) -> str:
+def _unavailable(failures: Mapping[str, str], tools_dir: Path) -> str:
     """What could not be had and why, and how to provide it; tools failing for one reason share a line."""
-    by_reason: dict[str, list[ToolName]] = {}
+    by_reason: dict[str, list[str]] = {}
     for name, why in failures.items():
         by_reason.setdefault(why, []).append(name)
     lines = []
     for why, names in by_reason.items():
-        tools = ", ".join(f"the {TOOLS[name].title} ({', '.join(TOOLS[name].artifacts)})" for name in names)
+        tools = ", ".join(f"the {_spec(name).title} ({', '.join(_spec(name).artifacts)})" for name in names)
         places = "; ".join(f"{_wanted(name)} into {_home(tools_dir, name)}/" for name in names)
-        hints = "".join(TOOLS[name].hint for name in names)
+        hints = "".join(_spec(name).hint for name in names)
         lines.append(f"cannot fetch {tools}: {why}. Run once where Maven reaches Maven Central, or put {places} "
                      f"(checksummed and recorded on first use){hints}")
     return "\n".join(lines)
 
 
-def _wanted(name: ToolName) -> str:
+def _wanted(name: str) -> str:
     """The files to put into the tool's folder by hand."""
-    spec = TOOLS[name]
+    spec = _spec(name)
     files = " and ".join(artifact_file(a) for a in spec.artifacts)
     if spec.unpack:
         return f"the contents of the folder in {files} (with {spec.unpack})"
@@ -363,8 +410,8 @@ def _adoptable(home: Path, spec: ToolSpec) -> bool:
     return all(intact_jar(home / artifact_file(a)) for a in spec.artifacts)
 
 
-def _tool(name: ToolName, home: Path, *, fetched: bool, adopted: bool = False) -> Tool:
-    spec = TOOLS[name]
+def _tool(name: str, home: Path, *, fetched: bool, adopted: bool = False) -> Tool:
+    spec = _spec(name)
     classpath = () if spec.unpack else tuple(sorted(home.glob("*.jar")))
     size = sum(path.stat().st_size for path in home.rglob("*") if path.is_file())
     return Tool(name=name, version=spec.version, home=home, path=home / spec.main, classpath=classpath,

@@ -93,6 +93,16 @@ def test_isolated_command_has_no_network(tmp_path: Path, server: int, isolation:
     assert re.search(r"Connection refused|Network is unreachable", result.stderr)
 
 
+def test_a_loopback_of_its_own_leaves_the_host_out_of_reach(tmp_path: Path, server: int, isolation: str) -> None:
+    # PIT talks to its test JVMs over 127.0.0.1: the sandbox's own loopback works, the host's server stays away.
+    script = ("import socket\nwith socket.socket() as own:\n    own.bind(('127.0.0.1', 0)); own.listen()\n"
+              "    socket.create_connection(own.getsockname(), timeout=5).close()\nprint('own loopback', flush=True)\n"
+              f"socket.create_connection(('127.0.0.1', {server}), timeout=5)\n")
+    result = _run([os.path.realpath(sys.executable), "-c", script], tmp_path, isolation, loopback=True)
+    assert result.stdout == "own loopback\n", result.stderr
+    assert result.exit_code != 0 and "Connection refused" in result.stderr
+
+
 def test_isolated_command_cannot_leave_processes_behind(tmp_path: Path, isolation: str) -> None:
     # setsid escapes the process-group kill; the private pid namespace still takes it down.
     marker = unique_marker()

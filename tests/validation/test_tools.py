@@ -17,7 +17,7 @@ from junitbot.config import ValidationSettings
 from junitbot.errors import ToolUnavailableError
 from junitbot.validation import TOOLS, ToolName, ensure_tool, ensure_tools, junit_console_for
 from junitbot.validation.process import ProcessResult, run_process
-from junitbot.validation.tools import artifact_file
+from junitbot.validation.tools import artifact_file, ensure_pit
 
 SETTINGS = ValidationSettings()  # Maven's own local repository, shared with the machine's other builds
 ALL_TOOLS: tuple[ToolName, ...] = tuple(TOOLS)
@@ -267,6 +267,29 @@ def test_a_tool_recorded_at_another_version_is_replaced(cache: Path) -> None:
     assert tool.fetched and tool.version == "0.8.15"
     assert not (cache / "jacoco-cli-0.8.14").exists()
     assert manifest(cache)["jacoco-cli"]["version"] == "0.8.15"
+
+
+def test_pit_comes_with_the_projects_platform_launcher_in_one_maven_run(cache: Path) -> None:
+    runner = CountingRunner()
+    pit, launcher = ensure_pit("1.11.4", tools_dir=cache, settings=SETTINGS, runner=runner)
+    assert len(runner.calls) == 1 and not pit.fetched
+    assert launcher is not None and launcher.fetched
+    assert launcher.path == cache / "junit-platform-launcher-1.11.4" / "junit-platform-launcher-1.11.4.jar"
+    assert manifest(cache)["junit-platform-launcher@1.11.4"]["files"] == {launcher.path.name: sha256(launcher.path)}
+    # Cached from now on, beside the pinned tools; without a launcher wanted, PIT alone.
+    assert ensure_pit("1.11.4", tools_dir=cache, settings=SETTINGS, runner=runner)[1] == launcher.model_copy(
+        update={"fetched": False})
+    assert ensure_pit(None, tools_dir=cache, settings=SETTINGS, runner=runner) == (pit, None)
+    assert len(runner.calls) == 1
+
+
+def test_a_launcher_version_that_is_no_version_is_refused(tmp_path: Path, no_maven_on_path: None) -> None:
+    with pytest.raises(ToolUnavailableError, match=r"not a Maven version: '\.\./1'"):
+        ensure_pit("../1", tools_dir=tmp_path / "tools", settings=SETTINGS)
+    with pytest.raises(ToolUnavailableError) as raised:
+        ensure_pit("1.11.4", tools_dir=tmp_path / "tools", settings=SETTINGS)
+    assert (f"junit-platform-launcher-1.11.4.jar into {tmp_path / 'tools' / 'junit-platform-launcher-1.11.4'}/"
+            in str(raised.value))
 
 
 def test_the_launcher_follows_the_projects_jupiter() -> None:
