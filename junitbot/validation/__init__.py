@@ -10,6 +10,7 @@ from junitbot.validation.maven import maven_command, required_maven_version, ver
 from junitbot.validation.models import (
     ClassCoverage,
     Classpath,
+    ClassProbes,
     CompileResult,
     Counter,
     DependencyAdvice,
@@ -19,6 +20,7 @@ from junitbot.validation.models import (
     MavenChoice,
     MethodCoverage,
     MethodVerdict,
+    ProbeHits,
     ProjectClasspath,
     RunConditions,
     Severity,
@@ -30,6 +32,13 @@ from junitbot.validation.models import (
     ValidationIssue,
     ValidationReport,
     Verdict,
+)
+from junitbot.validation.testcoverage import (
+    coverage_gain,
+    per_test_config,
+    per_test_exec_files,
+    per_test_hits,
+    per_test_listener,
 )
 from junitbot.validation.toolchoice import judging_tools
 from junitbot.validation.tools import (
@@ -52,6 +61,7 @@ from junitbot.validation.validate import (
 __all__ = [
     "TOOLS",
     "ClassCoverage",
+    "ClassProbes",
     "Classpath",
     "CompileResult",
     "Counter",
@@ -62,6 +72,7 @@ __all__ = [
     "MavenChoice",
     "MethodCoverage",
     "MethodVerdict",
+    "ProbeHits",
     "ProjectClasspath",
     "RunConditions",
     "Severity",
@@ -77,6 +88,7 @@ __all__ = [
     "Verdict",
     "as_project",
     "cached_tool",
+    "coverage_gain",
     "detect_frameworks",
     "discover_classpath",
     "discover_classpaths",
@@ -89,6 +101,10 @@ __all__ = [
     "merge_reports",
     "missing_test_dependencies",
     "module_of",
+    "per_test_config",
+    "per_test_exec_files",
+    "per_test_hits",
+    "per_test_listener",
     "required_maven_version",
     "safe_test_path",
     "test_class_name",
