@@ -12,6 +12,7 @@ from junitbot.validation.models import (
     ClassCoverage,
     ClassMutation,
     Classpath,
+    ClassProbes,
     CompileResult,
     Counter,
     DependencyAdvice,
@@ -24,6 +25,7 @@ from junitbot.validation.models import (
     Mutant,
     MutantStatus,
     MutationReport,
+    ProbeHits,
     ProjectClasspath,
     ReviewFinding,
     ReviewRule,
@@ -41,6 +43,13 @@ from junitbot.validation.models import (
 )
 from junitbot.validation.pit import run_mutation_analysis
 from junitbot.validation.pit_report import parse_mutations_xml
+from junitbot.validation.testcoverage import (
+    coverage_gain,
+    per_test_config,
+    per_test_exec_files,
+    per_test_hits,
+    per_test_listener,
+)
 from junitbot.validation.toolchoice import judging_tools
 from junitbot.validation.tools import (
     TOOLS,
@@ -65,6 +74,7 @@ __all__ = [
     "TOOLS",
     "ClassCoverage",
     "ClassMutation",
+    "ClassProbes",
     "Classpath",
     "CompileResult",
     "Counter",
@@ -78,6 +88,7 @@ __all__ = [
     "Mutant",
     "MutantStatus",
     "MutationReport",
+    "ProbeHits",
     "ProjectClasspath",
     "ReviewFinding",
     "ReviewRule",
@@ -96,6 +107,7 @@ __all__ = [
     "Verdict",
     "as_project",
     "cached_tool",
+    "coverage_gain",
     "detect_frameworks",
     "discover_classpath",
     "discover_classpaths",
@@ -110,6 +122,10 @@ __all__ = [
     "missing_test_dependencies",
     "module_of",
     "parse_mutations_xml",
+    "per_test_config",
+    "per_test_exec_files",
+    "per_test_hits",
+    "per_test_listener",
     "required_maven_version",
     "run_mutation_analysis",
     "safe_test_path",

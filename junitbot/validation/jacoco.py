@@ -8,21 +8,20 @@ Those classes then sit on the system class path of the test JVM (and shadow a pr
 have one). Either way the option carries `includes=` the project's packages: unshaded, the agent would
 otherwise instrument itself and overflow the stack.
 
-Figures come from `java/CoverageDump.java` (package data), compiled once per cache dir and analyzer, which
-runs JaCoCo's analysis API over the exec file and class files and prints JSON; that JSON is parsed here
-into `ClassCoverage` records and goes no further. The nodeps jar relocates that API (to
-`org.jacoco.cli.internal.core`), so the source's imports are pointed at the package the jars hold.
+Figures come from `java/CoverageDump.java` (package data), compiled once per cache dir and analyzer
+(`javahelpers.compiled_helper`), which runs JaCoCo's analysis API over the exec files (merged) and class files
+and prints JSON; that JSON is parsed here into `ClassCoverage` records and goes no further. The nodeps jar
+relocates that API (to `org.jacoco.cli.internal.core`), so the source's imports are pointed at the package the
+jars hold.
 JaCoCo 0.8.6 cannot read sealed types (release 17 and later); 0.8.15 can (tested with releases 17 and 21).
 """
 
 from __future__ import annotations
 
 import hashlib
-import importlib.resources
 import logging
 import os
 import re
-import shutil
 import tempfile
 import zipfile
 from collections.abc import Sequence
@@ -32,6 +31,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from junitbot.config import ValidationSettings
 from junitbot.errors import JunitbotError
+from junitbot.validation.javahelpers import compiled_helper
 from junitbot.validation.models import ClassCoverage, Counter, MethodCoverage
 from junitbot.validation.process import run_process
 from junitbot.validation.toolchoice import choose_agent, choose_analyzer
@@ -82,7 +82,7 @@ def folder_includes(class_dir: Path) -> list[str]:
 
 
 def analyze_coverage(
-    exec_file: Path,
+    exec_files: Path | Sequence[Path],
     class_dirs: Sequence[Path],
     *,
     cache_dir: Path,
@@ -90,26 +90,35 @@ def analyze_coverage(
     tools_dir: Path | None = None,
     settings: ValidationSettings | None = None,
 ) -> dict[str, ClassCoverage]:
-    """Coverage per class (fully qualified, nested ones as Outer$Inner) of `class_dirs` under `exec_file`.
+    """Coverage per class (fully qualified, nested ones as Outer$Inner) of `class_dirs` under `exec_files`.
 
-    With `classes`, only those and their nested classes are analysed. `tools_dir`: the pinned tools' cache,
-    for JaCoCo 0.8.15's analyzer; None uses Debian's 0.8.6. Raises JunitbotError when the exec file is
-    missing (the test JVM was killed before writing it) or the analyzer fails.
+    Several exec files are merged as JaCoCo merges them (a probe counts if any file has it), e.g. the baseline's
+    and the kept tests' for the coverage of both. With `classes`, only those and their nested classes are
+    analysed. `tools_dir`: the pinned tools' cache, for JaCoCo 0.8.15's analyzer; None uses Debian's 0.8.6.
+    Raises JunitbotError when no exec file is given, one is missing (the test JVM was killed before writing
+    it) or the analyzer fails.
     """
-    # Empty counts as missing: the agent always writes a header, and run_junit pre-creates the file to bind it.
-    if not exec_file.is_file() or exec_file.stat().st_size == 0:
-        raise JunitbotError(f"no coverage data at {exec_file}: the test JVM did not write it (killed by a timeout?)")
+    files = [exec_files] if isinstance(exec_files, Path) else list(exec_files)
+    if not files:
+        raise JunitbotError("JaCoCo analysis needs at least one exec file; none given")
+    for exec_file in files:
+        # Empty counts as missing: the agent always writes a header, and run_junit pre-creates the file to bind it.
+        if not exec_file.is_file() or exec_file.stat().st_size == 0:
+            raise JunitbotError(
+                f"no coverage data at {exec_file}: the test JVM did not write it (killed by a timeout?)")
     paths = list(class_dirs) if classes is None else _class_files(class_dirs, classes)
     if not paths:
         return {}
     jars = choose_analyzer(tools_dir=tools_dir, settings=settings or ValidationSettings()).classpath
     dump = _coverage_dump(cache_dir, jars)
     classpath = os.pathsep.join([str(dump), *(str(jar) for jar in jars)])
-    argv = ["java", "-cp", classpath, _DUMP_CLASS, str(exec_file), *(str(p) for p in paths)]
+    argv = ["java", "-cp", classpath, _DUMP_CLASS, *(str(f.absolute()) for f in files), "--",
+            *(str(p.absolute()) for p in paths)]
     result = run_process(argv, cwd=cache_dir, timeout_s=_TIMEOUT_S, max_output_bytes=_MAX_JSON_BYTES)
     if not result.ok or result.stdout_truncated:
         why = "timed out" if result.timed_out else f"exit code {result.exit_code}"
-        raise JunitbotError(f"JaCoCo analysis of {exec_file} failed ({why}): {result.stderr.strip()[-1000:]}")
+        names = str(files[0]) if len(files) == 1 else f"{len(files)} exec files ({files[0]}, ...)"
+        raise JunitbotError(f"JaCoCo analysis of {names} failed ({why}): {result.stderr.strip()[-1000:]}")
     return _parse_dump(result.stdout, classes)
 
 
@@ -233,29 +242,11 @@ def _manifest(attributes: dict[str, str]) -> bytes:
 
 def _coverage_dump(cache_dir: Path, jars: Sequence[Path]) -> Path:
     """The directory holding CoverageDump.class, compiled against `jars` from the packaged source on first use."""
-    source = (importlib.resources.files("junitbot.validation") / "java" / f"{_DUMP_CLASS}.java").read_text("utf-8")
-    classpath = os.pathsep.join(str(jar) for jar in jars)
-    key = hashlib.sha256((source + classpath).encode()).hexdigest()[:12]
-    target = cache_dir / f"coverage-dump-{key}"
-    if (target / f"{_DUMP_CLASS}.class").is_file():
-        return target
-    source = source.replace(f"import {_CORE_PACKAGE}.", f"import {_core_package(jars)}.")
-    cache_dir.mkdir(parents=True, exist_ok=True)
-    build = Path(tempfile.mkdtemp(prefix=".coverage-dump-", dir=cache_dir))
-    try:
-        (build / f"{_DUMP_CLASS}.java").write_text(source, encoding="utf-8")
-        argv = ["javac", "-nowarn", "-cp", classpath, "-d", str(build), str(build / f"{_DUMP_CLASS}.java")]
-        result = run_process(argv, cwd=build, timeout_s=_TIMEOUT_S, max_output_bytes=200_000)
-        if not result.ok:
-            raise JunitbotError(f"cannot compile the JaCoCo analyzer: {(result.stderr or result.stdout).strip()}")
-        try:
-            build.rename(target)  # atomic; a concurrent run that got there first wins
-        except OSError:
-            if not (target / f"{_DUMP_CLASS}.class").is_file():
-                raise
-    finally:
-        shutil.rmtree(build, ignore_errors=True)
-    return target
+    def relocated(source: str) -> str:
+        return source.replace(f"import {_CORE_PACKAGE}.", f"import {_core_package(jars)}.")
+
+    return compiled_helper(_DUMP_CLASS, classpath=jars, cache_dir=cache_dir, folder_prefix="coverage-dump",
+                           edit_source=relocated)
 
 
 def _core_package(jars: Sequence[Path]) -> str:

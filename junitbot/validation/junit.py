@@ -170,6 +170,7 @@ def run_junit(
     writable: Sequence[Path] = (),
     tools_dir: Path | None = None,
     java_home: str | None = None,
+    junit_config: Mapping[str, str] | None = None,
 ) -> TestRunResult:
     """Run `test_classes` ("com.acme.FooTest", or "com.acme.FooTest#method") in one sandboxed JVM.
 
@@ -178,7 +179,8 @@ def run_junit(
     and a JaCoCo `destfile=` are bound by themselves). Every selected class gets cases: its tests'
     results, or one `WHOLE_CLASS` case saying why there are none. `tools_dir`: the pinned tools' cache
     (`StateDir.tools`) to take the launcher from; None uses the classpath's or Debian's. `java_home`: the JDK
-    for a module whose release is above the default JDK's (`jdk.java_home_for`).
+    for a module whose release is above the default JDK's (`jdk.java_home_for`). `junit_config`: more JUnit
+    configuration parameters (`--config key=value`), over junitbot's own, e.g. a listener's (testcoverage.py).
     """
     if not test_classes:
         raise JunitbotError("run_junit: no test classes selected")
@@ -192,7 +194,8 @@ def run_junit(
         classpath = [*classpath, str(orderer_classes([*classpath, str(launcher.path)], cache))]
     reports = Path(tempfile.mkdtemp(prefix="junit-reports-", dir=workdir))
     try:
-        java = _java_argv(test_classes, classpath, launcher, reports, conditions, settings, java_agent_option)
+        config = _junit_config(conditions, settings) | dict(junit_config or {})
+        java = _java_argv(test_classes, classpath, launcher, reports, config, conditions, settings, java_agent_option)
         java[0] = java_tool(java_home, "java")
         agent_jar, agent_output = _agent_paths(java_agent_option, workdir)
         readable = [launcher.path, *(Path(entry) for entry in classpath), *agent_jar]
@@ -227,6 +230,7 @@ def _java_argv(
     classpath: Sequence[str],
     launcher: ToolChoice,
     reports: Path,
+    config: Mapping[str, str],
     conditions: RunConditions,
     settings: ValidationSettings,
     java_agent_option: str | None,
@@ -257,7 +261,7 @@ def _java_argv(
         # One option per entry: a long joined classpath could pass the kernel's 128 KiB limit per argument.
         *(f"--class-path={entry}" for entry in classpath if not is_console_launcher(entry)),
         *(_selector(name) for name in test_classes),
-        *(f"--config={key}={value}" for key, value in _junit_config(conditions, settings).items()),
+        *(f"--config={key}={value}" for key, value in config.items()),
     ]
     return [*jvm, *launcher_options]
 

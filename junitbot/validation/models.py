@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Mapping
 from enum import StrEnum
 from pathlib import Path
 from typing import ClassVar, Literal, get_args
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from junitbot.records import Record
 from junitbot.validation.poms import module_of
@@ -289,6 +289,71 @@ def _names(wanted: str, test_id: str) -> bool:
         return wanted == test_id
     test_class = test_id.partition("#")[0]
     return test_class == wanted or test_class.startswith(wanted + "$")
+class ClassProbes(Record):
+    """The JaCoCo probes of one class that ran: `name` is the binary name (com/acme/Foo$1), `class_id` JaCoCo's
+    id of that build of it (a CRC64 of the class file), `probes` the indexes of the probes executed."""
+
+    name: str
+    class_id: int
+    probes: frozenset[int]
+
+
+class ProbeHits(Record):
+    """Which JaCoCo probes ran, per class. A probe marks one edge of a method's control flow, so sets of probes
+    unite and subtract exactly, as line and branch counts do not: what a test adds is `hits.minus(covered)`.
+
+    Classes are kept sorted by (name, id), none without probes, so equal hits are equal records.
+    """
+
+    classes: tuple[ClassProbes, ...] = ()
+
+    @field_validator("classes")
+    @classmethod
+    def _canonical(cls, classes: tuple[ClassProbes, ...]) -> tuple[ClassProbes, ...]:
+        return tuple(sorted((c for c in classes if c.probes), key=lambda c: (c.name, c.class_id)))
+
+    @classmethod
+    def of(cls, probes: Mapping[tuple[str, int], Iterable[int]]) -> ProbeHits:
+        """Hits from {(binary class name, class id): probe indexes}, as `execdata.read_exec` returns them."""
+        return cls(classes=tuple(ClassProbes(name=name, class_id=class_id, probes=frozenset(hits))
+                                 for (name, class_id), hits in probes.items()))
+
+    def by_class(self) -> dict[tuple[str, int], frozenset[int]]:
+        return {(c.name, c.class_id): c.probes for c in self.classes}
+
+    @property
+    def is_empty(self) -> bool:
+        return not self.classes
+
+    @property
+    def probe_count(self) -> int:
+        return sum(len(c.probes) for c in self.classes)
+
+    def union(self, other: ProbeHits) -> ProbeHits:
+        merged = self.by_class()
+        for key, probes in other.by_class().items():
+            merged[key] = merged.get(key, frozenset()) | probes
+        return ProbeHits.of(merged)
+
+    def minus(self, other: ProbeHits) -> ProbeHits:
+        covered = other.by_class()
+        return ProbeHits.of({key: probes - covered.get(key, frozenset()) for key, probes in self.by_class().items()})
+
+    def restricted_to(self, classes: Iterable[str]) -> ProbeHits:
+        """Only the probes of `classes` (fully qualified com.acme.Foo, or binary com/acme/Foo) and of the classes
+        nested in them (com/acme/Foo$Inner, com/acme/Foo$1: lambdas and anonymous classes are their outer's)."""
+        names = {name.replace(".", "/") for name in classes}
+        return ProbeHits(classes=tuple(c for c in self.classes if _nested_in(c.name, names)))
+
+
+def _nested_in(name: str, outer: set[str]) -> bool:
+    """Whether binary class `name` is one of `outer` or nested in one: a$b$1 is in a and in a$b."""
+    end = len(name)
+    while end != -1:
+        if name[:end] in outer:
+            return True
+        end = name.rfind("$", 0, end)
+    return False
 
 
 class MethodVerdict(Record):

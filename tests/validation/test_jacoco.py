@@ -19,6 +19,8 @@ from junitbot.validation.models import ClassCoverage, Counter, MethodCoverage, R
 from junitbot.validation.sandbox import detect_isolation
 from tests.validation.test_junit import TEST_JARS, compile_java
 
+FIXTURE_EXEC = Path(__file__).resolve().parent.parent / "fixtures" / "jacoco" / "bucket.exec"
+
 GRADE = """package com.acme.school;
 
 public class Grade {
@@ -294,6 +296,11 @@ def test_missing_or_empty_exec_file_is_an_error(compiled: tuple[Path, Path], tmp
     (tmp_path / "empty.exec").touch()
     with pytest.raises(JunitbotError, match="did not write it"):
         analyze_coverage(tmp_path / "empty.exec", [compiled[0]], cache_dir=tmp_path)
+    # Several: every one must be there.
+    with pytest.raises(JunitbotError, match=r"no coverage data at .*empty\.exec"):
+        analyze_coverage([FIXTURE_EXEC, tmp_path / "empty.exec"], [compiled[0]], cache_dir=tmp_path)
+    with pytest.raises(JunitbotError, match="at least one exec file"):
+        analyze_coverage([], [compiled[0]], cache_dir=tmp_path)
 
 
 def test_package_includes() -> None:

@@ -1,11 +1,12 @@
 /*
  * Prints JaCoCo's coverage of compiled classes as JSON on stdout, for junitbot.validation.jacoco.
  *
- * Usage: java -cp <this dir>:org.jacoco.core.jar:asm*.jar CoverageDump EXEC_FILE PATH...
- *    or: java -cp <this dir>:org.jacoco.cli-<version>-nodeps.jar CoverageDump EXEC_FILE PATH...
+ * Usage: java -cp <this dir>:org.jacoco.core.jar:asm*.jar CoverageDump EXEC_FILE... -- PATH...
+ *    or: java -cp <this dir>:org.jacoco.cli-<version>-nodeps.jar CoverageDump EXEC_FILE... -- PATH...
  * (the nodeps jar relocates org.jacoco.core: junitbot points the imports below at the package the
  * jars hold before compiling).
- * PATH: class directories, jars or single class files, analysed against EXEC_FILE's probes.
+ * PATH: class directories, jars or single class files, analysed against the probes of the EXEC_FILEs,
+ * which are merged as JaCoCo merges them (a probe counts if any file has it).
  * Uses only JaCoCo's public analysis API, so the figures are JaCoCo's own. A class file this JaCoCo
  * cannot read (a sealed type's PermittedSubclasses before JaCoCo 0.8.7) is listed under "failed"
  * and the others are still analysed.
@@ -35,16 +36,19 @@ public final class CoverageDump {
     }
 
     public static void main(String[] args) throws IOException {
-        if (args.length < 2) {
-            System.err.println("usage: CoverageDump EXEC_FILE PATH...");
+        int separator = Arrays.asList(args).indexOf("--");
+        if (separator < 1 || separator == args.length - 1) {
+            System.err.println("usage: CoverageDump EXEC_FILE... -- PATH...");
             System.exit(2);
         }
         ExecFileLoader loader = new ExecFileLoader();
-        loader.load(new File(args[0]));
+        for (int i = 0; i < separator; i++) {
+            loader.load(new File(args[i]));
+        }
         CoverageBuilder builder = new CoverageBuilder();
         Analyzer analyzer = new Analyzer(loader.getExecutionDataStore(), builder);
         List<String> failed = new ArrayList<>();
-        for (int i = 1; i < args.length; i++) {
+        for (int i = separator + 1; i < args.length; i++) {
             analyze(analyzer, new File(args[i]), failed);
         }
         StringBuilder out = new StringBuilder();

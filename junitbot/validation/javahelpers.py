@@ -1,0 +1,69 @@
+"""junitbot's own Java helpers (`java/*.java`, package data), compiled on first use into a cache dir.
+
+One folder per helper, source and the classpath it was compiled against: the folder's name carries a hash of
+both, so a helper is compiled once per cache dir and classpath, and a changed source or tool gets a new folder.
+The folder is moved into place whole (an atomic rename), so concurrent runs never see half a build; the
+folder can go straight onto a JVM's classpath, with `META-INF/services` entries when the helper is a service.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.resources
+import os
+import shutil
+import tempfile
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+
+from junitbot.errors import JunitbotError
+from junitbot.validation.process import run_process
+
+_TIMEOUT_S = 300.0
+
+
+def compiled_helper(
+    name: str,
+    *,
+    classpath: Sequence[Path],
+    cache_dir: Path,
+    folder_prefix: str,
+    edit_source: Callable[[str], str] | None = None,
+    services: Mapping[str, str] | None = None,
+) -> Path:
+    """The folder holding `<name>.class` (and its nested classes), compiled from `java/<name>.java` against
+    `classpath`, with the source as compiled beside it.
+
+    `edit_source` changes the source before compiling (e.g. imports pointed at a relocated package); it runs only
+    when the folder is built, so it may be slow. `services`: {service interface: implementing class}, each written
+    to `META-INF/services/<interface>` so that a `ServiceLoader` on the folder finds it.
+    Raises JunitbotError when javac fails.
+    """
+    source = (importlib.resources.files("junitbot.validation") / "java" / f"{name}.java").read_text("utf-8")
+    entries = sorted((services or {}).items())
+    jars = os.pathsep.join(str(jar) for jar in classpath)
+    key = hashlib.sha256("\0".join([source, jars, *(f"{k}={v}" for k, v in entries)]).encode()).hexdigest()[:12]
+    target = cache_dir / f"{folder_prefix}-{key}"
+    if (target / f"{name}.class").is_file():
+        return target
+    cache_dir.mkdir(parents=True, exist_ok=True)
+    build = Path(tempfile.mkdtemp(prefix=f".{folder_prefix}-", dir=cache_dir))
+    try:
+        java = build / f"{name}.java"
+        java.write_text(edit_source(source) if edit_source else source, encoding="utf-8")
+        result = run_process(["javac", "-nowarn", "-cp", jars, "-d", str(build), str(java)],
+                             cwd=build, timeout_s=_TIMEOUT_S, max_output_bytes=200_000)
+        if not result.ok:
+            raise JunitbotError(f"cannot compile junitbot's {name}.java: {(result.stderr or result.stdout).strip()}")
+        for interface, implementation in entries:
+            service = build / "META-INF" / "services" / interface
+            service.parent.mkdir(parents=True, exist_ok=True)
+            service.write_text(implementation + "\n", encoding="utf-8")
+        try:
+            build.rename(target)  # atomic; a concurrent run that got there first wins
+        except OSError:
+            if not (target / f"{name}.class").is_file():
+                raise
+    finally:
+        shutil.rmtree(build, ignore_errors=True)
+    return target
