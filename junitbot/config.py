@@ -80,6 +80,13 @@ class ValidationSettings(Record):
         description="kept tests must also pass the project's own build (mvn test, in a scratch copy) when the "
                     "repository has a root pom.xml; false skips that last gate",
     )
+    require_gain: bool = Field(
+        default=True,
+        description="keep a test method only if it covers a line or branch, or kills a mutant, that the repository's "
+                    "own tests of the class and the methods kept before it do not",
+    )
+    mutation: bool = Field(default=True, description="measure mutants with PIT (score per class; a method that "
+                                                     "kills a mutant nobody else kills is kept)")
 
     @field_validator("disabled_passes")
     @classmethod

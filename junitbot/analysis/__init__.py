@@ -6,7 +6,7 @@ from __future__ import annotations
 from junitbot.analysis.changes import GitCheckout, open_checkout
 from junitbot.analysis.export import GraphDocument, GraphNode, graph_document, to_dot, to_graphml
 from junitbot.analysis.extract import extract_file
-from junitbot.analysis.graph import CodeGraph, GraphUnavailable
+from junitbot.analysis.graph import CodeGraph, GraphUnavailable, TypeRow
 from junitbot.analysis.impact import DependencyAnalyzer
 from junitbot.analysis.indexer import ProgressCallback, update_graph
 from junitbot.analysis.jdk import jdk_fqn
@@ -107,6 +107,7 @@ __all__ = [
     "Tree",
     "TypeKind",
     "TypeRef",
+    "TypeRow",
     "ValueType",
     "add_imports",
     "class_named_by_test",

@@ -27,7 +27,7 @@ selections) one at a time.
 
 from __future__ import annotations
 
-import importlib.resources
+import logging
 import os
 import re
 import shutil
@@ -38,7 +38,7 @@ from pathlib import Path
 
 from junitbot.config import ValidationSettings
 from junitbot.errors import JunitbotError
-from junitbot.validation.helperclasses import compiled_helper
+from junitbot.validation.javahelpers import compiled_helper
 from junitbot.validation.jdk import java_tool
 from junitbot.validation.models import RunConditions, TestCaseResult, TestRunResult, TestStatus, ToolChoice
 from junitbot.validation.process import ProcessResult, run_process
@@ -48,6 +48,8 @@ from junitbot.validation.toolchoice import choose_launcher, is_console_launcher
 WHOLE_CLASS = "*"
 """The method of a case that stands for a whole class whose tests left no individual results."""
 
+
+log = logging.getLogger(__name__)
 _REPORT = "TEST-junit-jupiter.xml"
 _MESSAGE_CHARS = 2000
 _TAIL_CHARS = 4000
@@ -191,7 +193,7 @@ def run_junit(
     launcher = choose_launcher(classpath, tools_dir=tools_dir, settings=settings)
     if conditions.order == "reversed":
         cache = (tools_dir or workdir) / "compiled"
-        classpath = [*classpath, str(orderer_classes([*classpath, str(launcher.path)], cache))]
+        classpath = [*classpath, *orderer_classes([*classpath, str(launcher.path)], cache)]
     reports = Path(tempfile.mkdtemp(prefix="junit-reports-", dir=workdir))
     try:
         config = _junit_config(conditions, settings) | dict(junit_config or {})
@@ -292,21 +294,25 @@ def _junit_config(conditions: RunConditions, settings: ValidationSettings) -> di
 _ORDERERS: dict[str, dict[str, str]] = {
     "name": {"junit.jupiter.testmethod.order.default": "org.junit.jupiter.api.MethodOrderer$MethodName",
              "junit.jupiter.testclass.order.default": "org.junit.jupiter.api.ClassOrderer$ClassName"},
-    "reversed": {"junit.jupiter.testmethod.order.default": "junitbot.order.ReversedMethodOrder",
-                 "junit.jupiter.testclass.order.default": "junitbot.order.ReversedClassOrder"},
+    "reversed": {"junit.jupiter.testmethod.order.default": "ReversedMethodOrder",
+                 "junit.jupiter.testclass.order.default": "ReversedClassOrder"},
     "random": {"junit.jupiter.testmethod.order.default": "org.junit.jupiter.api.MethodOrderer$Random",
                "junit.jupiter.testclass.order.default": "org.junit.jupiter.api.ClassOrderer$Random"},
 }
 
 
-def orderer_classes(classpath: Sequence[str], cache_dir: Path) -> Path:
+def orderer_classes(classpath: Sequence[str], cache_dir: Path) -> list[str]:
     """junitbot's reverse-order method and class orderers, compiled against the Jupiter API on `classpath`
     (the class orderer needs Jupiter 5.8; with an older one only the methods are reversed)."""
-    package = importlib.resources.files("junitbot.validation") / "java" / "junitbot" / "order"
-    sources = {f"junitbot/order/{n}.java": (package / f"{n}.java").read_text("utf-8")
-               for n in ("ReversedMethodOrder", "ReversedClassOrder")}
-    return compiled_helper("orderers", sources, classpath=classpath, cache_dir=cache_dir,
-                           optional=("junitbot/order/ReversedClassOrder.java",))
+    jars = [Path(entry) for entry in classpath]
+    folders = [str(compiled_helper("ReversedMethodOrder", classpath=jars, cache_dir=cache_dir,
+                                   folder_prefix="reversed-method-order"))]
+    try:
+        folders.append(str(compiled_helper("ReversedClassOrder", classpath=jars, cache_dir=cache_dir,
+                                           folder_prefix="reversed-class-order")))
+    except JunitbotError as e:
+        log.info("test classes keep their order in the reversed run: %s", e)
+    return folders
 
 
 def _agent_paths(java_agent_option: str | None, workdir: Path) -> tuple[list[Path], list[Path]]:

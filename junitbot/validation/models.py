@@ -362,6 +362,32 @@ class MethodVerdict(Record):
     name: str
     kept: bool
     reason: str | None = None
+    adds: str | None = Field(default=None, description="what a kept method adds beyond the existing tests and the "
+                                                        "methods before it: new edges, killed mutants")
+
+
+class SuiteFigures(Record):
+    """A test suite's figures on one class: lines and branches (JaCoCo), mutants killed of all (PIT)."""
+
+    lines: Counter = Field(default_factory=Counter)
+    branches: Counter = Field(default_factory=Counter)
+    mutants: Counter | None = Field(default=None, description="covered = killed (or timed out), missed = survived "
+                                                              "or not covered; None: not measured")
+
+    @property
+    def mutation_score(self) -> float | None:
+        return None if self.mutants is None else self.mutants.ratio
+
+
+class SuiteGain(Record):
+    """One class's suite before and after the generated tests: the existing tests alone, the kept generated
+    methods alone, and both together."""
+
+    existing_tests: tuple[str, ...] = ()
+    before: SuiteFigures | None = Field(default=None, description="the existing tests alone; None: none measured")
+    generated: SuiteFigures
+    after: SuiteFigures
+    note: str | None = None
 
 
 class Verdict(Record):
@@ -379,6 +405,7 @@ class Verdict(Record):
                                                                 "run covered lines of (measured with its batch)")
     source: str | None = Field(default=None, description="the source as kept (failing methods removed)")
     repairs: tuple[str, ...] = Field(default=(), description="deterministic repairs applied, one line each")
+    gain: SuiteGain | None = Field(default=None, description="the class's suite before → after the kept methods")
 
 
 class ValidationReport(Record):
@@ -393,6 +420,7 @@ class ValidationReport(Record):
     seconds: dict[str, float] = Field(default_factory=dict)
     tools: dict[str, str] = Field(default_factory=dict, description="which tools judged the run, by role "
                                   "('junit', 'jacoco agent', 'jacoco analyzer'): ToolChoice.summary")
+    review: ReviewSummary | None = Field(default=None, description="the reviewer's lint over the kept files")
 
     @property
     def kept(self) -> tuple[Verdict, ...]:
@@ -564,3 +592,4 @@ class ReviewSummary(Record):
         return cls(counts=counts, classes=classes)
 
 ProjectClasspath.model_rebuild()
+ValidationReport.model_rebuild()

@@ -71,7 +71,7 @@ def per_test_hits(run_dir: Path) -> dict[str, ProbeHits]:
     (not on the class path, no JaCoCo agent, no `per_test_config`) or its files are unreadable.
     """
     hits: dict[str, ProbeHits] = {}
-    for owner, exec_file in _indexed(run_dir):
+    for owner, exec_file in per_test_owners(run_dir):
         probes = ProbeHits.of(read_exec_file(exec_file))
         hits[owner] = hits[owner].union(probes) if owner in hits else probes
     return hits
@@ -79,7 +79,7 @@ def per_test_hits(run_dir: Path) -> dict[str, ProbeHits]:
 
 def per_test_exec_files(run_dir: Path) -> list[Path]:
     """Every exec file of the run, in run order: together, the run's whole coverage."""
-    return [exec_file for _, exec_file in _indexed(run_dir)]
+    return [exec_file for _, exec_file in per_test_owners(run_dir)]
 
 
 def coverage_gain(
@@ -107,7 +107,7 @@ def coverage_gain(
     return gains
 
 
-def _indexed(run_dir: Path) -> list[tuple[str, Path]]:
+def per_test_owners(run_dir: Path) -> list[tuple[str, Path]]:
     """(owner, exec file) per line of the listener's index; a last line cut off by a killed JVM is left out."""
     index = run_dir / _INDEX
     try:

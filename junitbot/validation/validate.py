@@ -26,9 +26,10 @@ from junitbot.analysis import (
     remove_methods,
     remove_unused_imports,
 )
-from junitbot.config import JunitbotConfig
+from junitbot.config import JunitbotConfig, ValidationSettings
 from junitbot.errors import JunitbotError, UnknownClassError
 from junitbot.state import StateDir
+from junitbot.validation.baseline import measure_baselines
 from junitbot.validation.build import module_main_classes
 from junitbot.validation.classpath import discover_classpaths
 from junitbot.validation.jacoco import agent_option, analyze_coverage, folder_includes, package_includes
@@ -38,19 +39,30 @@ from junitbot.validation.models import (
     ClassCoverage,
     Classpath,
     CompileResult,
+    Counter,
     MethodVerdict,
+    Mutant,
+    MutationReport,
+    ProbeHits,
     ProjectClasspath,
+    ReviewSummary,
     RunConditions,
     Severity,
+    SuiteFigures,
+    SuiteGain,
     TestCandidate,
     TestCaseResult,
     ValidationIssue,
     ValidationReport,
     Verdict,
 )
+from junitbot.validation.pit import run_mutation_analysis
 from junitbot.validation.repair import RepairContext, repair_compile_errors
+from junitbot.validation.review import methods_to_drop, review_test_class, summarize
 from junitbot.validation.sandbox import describe_isolation, detect_isolation
+from junitbot.validation.selection import NOTHING_NEW, select_methods
 from junitbot.validation.static import passed, run_static_checks
+from junitbot.validation.testcoverage import per_test_config, per_test_hits, per_test_listener, per_test_owners
 from junitbot.validation.toolchoice import judging_tools
 
 log = logging.getLogger(__name__)
@@ -89,6 +101,9 @@ class _Work:
     dropped: dict[str, str] = field(default_factory=dict)
     flaky: list[str] = field(default_factory=list)
     failure: str | None = None
+    adds: dict[str, str] = field(default_factory=dict)  # kept method -> what it adds beyond the baseline
+    gain: SuiteGain | None = None
+    baseline_exec: str | None = None
 
 
 def validate_candidates(
@@ -134,7 +149,9 @@ def merge_reports(reports: Sequence[ValidationReport]) -> ValidationReport:
         classpath_source=first.classpath_source, frameworks=first.frameworks, isolation=reports[-1].isolation,
         main_build_reused=all(r.main_build_reused for r in reports),
         main_build_failed=tuple(dict.fromkeys(f for r in reports for f in r.main_build_failed)), seconds=seconds,
-        tools={k: v for r in reports for k, v in r.tools.items()})
+        tools={k: v for r in reports for k, v in r.tools.items()},
+        review=ReviewSummary.merged(r.review for r in reports if r.review is not None)
+        if any(r.review is not None for r in reports) else None)
 
 
 def _validate_module(
@@ -170,10 +187,13 @@ def _validate_module(
         for work in runnable:
             _settle(work)
         coverage = _prune_and_measure(runnable, scratch, test_cp, main.classes_dir, config, isolation, state,
-                                      binary_name=graph.binary_name, javac=javac)
+                                      binary_name=graph.binary_name, javac=javac, graph=graph, module=classpath,
+                                      root=root)
         report("run", settings.repetitions + 1, settings.repetitions + 1)
         seconds["run"] = time.perf_counter() - tick
         verdicts = [*rejected, *(_verdict(w, coverage) for w in works)]
+        review = ReviewSummary.merged(summarize(review_test_class(v.source)) for v in verdicts
+                                      if v.kept and v.source is not None)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     seconds["total"] = time.perf_counter() - started
@@ -186,6 +206,7 @@ def _validate_module(
         main_build_failed=main.failed,
         seconds={k: round(v, 3) for k, v in seconds.items()},
         tools=judging_tools(classpath.entries, tools_dir=state.tools, settings=settings),
+        review=review,
     )
 
 
@@ -285,7 +306,7 @@ def _compile(works: Sequence[_Work], scratch: Path, classpath: Sequence[str], re
 def _run_isolating(
     works: Sequence[_Work], classpath: Sequence[str], scratch: Path, conditions: RunConditions,
     config: JunitbotConfig, isolation: str, agent: str | None = None, *, tools_dir: Path | None = None,
-    java_home: str | None = None,
+    java_home: str | None = None, junit_config: Mapping[str, str] | None = None, writable: Sequence[Path] = (),
 ) -> list[TestCaseResult]:
     """One JVM for the batch; if it died early (System.exit, a crash), each class again in a JVM of its own."""
     if not works:
@@ -293,7 +314,7 @@ def _run_isolating(
     classes = [w.test_class for w in works]
     run = run_junit(test_classes=classes, classpath=classpath, workdir=scratch / "run", conditions=conditions,
                     settings=config.validation, isolation=isolation, java_agent_option=agent, tools_dir=tools_dir,
-                    java_home=java_home)
+                    java_home=java_home, junit_config=junit_config, writable=writable)
     died = {c.test_class for c in run.cases if c.method == WHOLE_CLASS and c.status in ("error", "timeout")}
     if len(classes) == 1 or not died:
         return list(run.cases)
@@ -301,7 +322,7 @@ def _run_isolating(
     for test_class in sorted(died):
         single = run_junit(test_classes=[test_class], classpath=classpath, workdir=scratch / "run",
                            conditions=conditions, settings=config.validation, isolation=isolation,
-                           tools_dir=tools_dir, java_home=java_home)
+                           tools_dir=tools_dir, java_home=java_home, junit_config=junit_config, writable=writable)
         cases.extend(single.cases)
     return cases
 
@@ -344,17 +365,81 @@ def _short(message: str | None) -> str:
 
 def _prune_and_measure(
     works: Sequence[_Work], scratch: Path, classpath: Sequence[str], main_classes: Path, config: JunitbotConfig,
-    isolation: str, state: StateDir, *, binary_name: Callable[[str], str], javac: _Javac,
+    isolation: str, state: StateDir, *, binary_name: Callable[[str], str], javac: _Javac, graph: CodeGraph,
+    module: Classpath, root: Path,
 ) -> dict[str, ClassCoverage]:
-    """Remove dropped methods and the imports nothing uses any more, compile the changed classes, and run what
-    is kept once more under JaCoCo.
+    """Remove dropped methods and the imports nothing uses any more, compile the changed classes, run what is kept
+    once more under JaCoCo with per-test coverage, and keep only the methods that add something beyond the
+    repository's own tests (`validation.require_gain`).
 
     Coverage is keyed by the classes' source names (`Money.Builder`; JaCoCo knows it as `Money$Builder`): the
     targets', or every main class's when a test names no class (to say which classes it exercised).
     """
-    keep = [w for w in works if w.failure is None and set(parse_test_class(w.source).test_names) - set(w.dropped)]
-    pruned = []
+    for work in works:
+        # What a reviewer would reject (a pin of a mock's default answer, a duplicate) goes before measuring.
+        for method, why in methods_to_drop(review_test_class(work.source)).items():
+            work.dropped.setdefault(method, f"reviewer lint: {why}")
+    keep = _tidy([w for w in works
+                  if w.failure is None and set(parse_test_class(w.source).test_names) - set(w.dropped)],
+                 scratch, classpath, javac)
+    if not keep:
+        return {}
+    settings = config.validation
+    named = sorted({w.candidate.target for w in keep if w.candidate.target is not None})
+    targets = {binary_name(t): t for t in named}
+    everything = any(w.candidate.target is None for w in keep)
+    exec_file = scratch / "jacoco.exec"
+    cache = state.root / "build" / "jacoco"
+    includes = folder_includes(main_classes) if everything else package_includes(list(targets))
+    agent = agent_option(exec_file=exec_file, includes=includes, cache_dir=cache, settings=settings,
+                         tools_dir=state.tools)
+    per_test = scratch / "per-test"
+    listener = per_test_listener(classpath, cache_dir=cache, settings=settings, tools_dir=state.tools)
+    cases = _run_isolating(keep, [*classpath, str(listener)], scratch, RunConditions(order="name"), config,
+                           isolation, agent, tools_dir=state.tools, java_home=javac.java_home,
+                           junit_config=per_test_config(per_test), writable=[per_test])
+    for case in cases:
+        if case.status == "passed":
+            continue
+        work = next(w for w in keep if w.test_class == case.test_class)
+        if case.method == WHOLE_CLASS:
+            work.failure = f"failed when run again: {_short(case.message)}"
+        else:
+            work.dropped.setdefault(case.method, f"failed when run again: {_short(case.message)}")
+    keep = [w for w in keep if w.failure is None]
+    try:
+        hits = per_test_hits(per_test)
+    except JunitbotError as e:
+        log.warning("per-test coverage could not be read; every passing method is kept: %s", e)
+        hits = {}
+    named_works = [w for w in keep if w.candidate.target is not None]
+    if settings.require_gain and hits and named_works:
+        _keep_what_adds(named_works, hits, root=root, scratch=scratch, classpath=classpath, main_classes=main_classes,
+                        config=config, isolation=isolation, state=state, binary_name=binary_name, graph=graph,
+                        module=module, replaced=[w.candidate.path for w in works])
+        keep = _tidy([w for w in keep if w.failure is None], scratch, classpath, javac)
+    exec_files = _kept_exec_files(keep, per_test) if hits else [exec_file]
+    if not exec_files:
+        return {}
+    try:
+        measured = analyze_coverage(exec_files, [main_classes], cache_dir=cache,
+                                    classes=None if everything else list(targets), tools_dir=state.tools,
+                                    settings=settings)
+    except JunitbotError as e:
+        log.warning("coverage could not be measured: %s", e)
+        return {}
+    coverage = {targets.get(name, name.replace("$", ".")): c for name, c in measured.items()}
     for work in keep:
+        if work.gain is not None and work.candidate.target in coverage:
+            work.gain = _with_coverage(work, coverage[work.candidate.target], exec_files, main_classes, cache,
+                                       state, settings, binary_name)
+    return coverage
+
+
+def _tidy(works: list[_Work], scratch: Path, classpath: Sequence[str], javac: _Javac) -> list[_Work]:
+    """Dropped methods and the imports nothing uses any more are removed, and the changed classes compiled."""
+    pruned = []
+    for work in works:
         # An import only a dropped method used, or one the class never used (`Mockito.*` in a class
         # without mocks), is left out of the kept class (issue "Real Maven builds ...": lint and review).
         tidy = remove_unused_imports(remove_methods(work.source, set(work.dropped)) if work.dropped else work.source)
@@ -367,35 +452,108 @@ def _prune_and_measure(
         for work in pruned:
             if not results[work.file].compiled:
                 work.failure = "does not compile once failing methods and unused imports are removed"
-    keep = [w for w in keep if w.failure is None]
-    if not keep:
-        return {}
-    named = sorted({w.candidate.target for w in keep if w.candidate.target is not None})
-    targets = {binary_name(t): t for t in named}
-    everything = any(w.candidate.target is None for w in keep)
-    exec_file = scratch / "jacoco.exec"
-    cache = state.root / "build" / "jacoco"
-    includes = folder_includes(main_classes) if everything else package_includes(list(targets))
-    agent = agent_option(exec_file=exec_file, includes=includes, cache_dir=cache,
-                         settings=config.validation, tools_dir=state.tools)
-    cases = _run_isolating(keep, classpath, scratch, RunConditions(), config, isolation, agent,
-                           tools_dir=state.tools, java_home=javac.java_home)
-    for case in cases:
-        if case.status == "passed":
+    return [w for w in works if w.failure is None]
+
+
+def _keep_what_adds(
+    works: Sequence[_Work], hits: Mapping[str, ProbeHits], *, root: Path, scratch: Path, classpath: Sequence[str],
+    main_classes: Path, config: JunitbotConfig, isolation: str, state: StateDir, binary_name: Callable[[str], str],
+    graph: CodeGraph, module: Classpath, replaced: Sequence[str],
+) -> None:
+    """TestGen-LLM's filter with mutants: a method stays only if it covers an edge or kills a mutant that the
+    existing tests of its class and the methods before it do not. A class whose own tests already do everything
+    these tests do gets nothing, and says so."""
+    settings = config.validation
+    targets = sorted({w.candidate.target for w in works if w.candidate.target is not None})
+    baselines = measure_baselines(targets, root=root, graph=graph, classpath=module,
+                                  main_classes=main_classes, state_root=state.root, tools_dir=state.tools,
+                                  settings=settings, isolation=isolation, binary_name=binary_name,
+                                  replaced=replaced, mutation=settings.mutation)
+    mutants = run_mutation_analysis(
+        target_classes=[binary_name(t) for t in targets], test_classes=[w.test_class for w in works],
+        classpath=classpath, workdir=scratch / "pit", history_file=_pit_history(state, module),
+        tools_dir=state.tools, settings=settings, java_home=module.java_home) if settings.mutation else None
+    if mutants is not None and (mutants.error or mutants.timed_out):
+        log.warning("mutation analysis: %s", mutants.error or "PIT ran out of its time budget")
+    for work in works:
+        target = work.candidate.target or ""
+        binary = binary_name(target)
+        baseline = baselines[target]
+        mine = _class_mutants(mutants, binary)
+        kills: dict[str, set[str]] = defaultdict(set)
+        for mutant in mine:
+            for test in mutant.killing_tests:
+                kills[test].add(mutant.key)
+        methods = [m for m in parse_test_class(work.source).test_names if m not in work.dropped]
+        gains = select_methods([f"{work.test_class}#{m}" for m in methods], hits=hits, kills=kills,
+                               baseline_probes=baseline.probes, baseline_kills=baseline.mutants_killed,
+                               classes=[binary])
+        for method in methods:
+            gain = gains[f"{work.test_class}#{method}"]
+            if gain.adds:
+                work.adds[method] = gain.describe()
+            else:
+                work.dropped[method] = NOTHING_NEW
+        if not work.adds:
+            work.failure = ("its existing tests already cover and kill everything these tests do"
+                            if not baseline.empty else NOTHING_NEW)
             continue
-        work = next(w for w in keep if w.test_class == case.test_class)
-        if case.method == WHOLE_CLASS:
-            work.failure = f"failed when run again: {_short(case.message)}"
-        else:
-            work.dropped.setdefault(case.method, f"failed when run again: {_short(case.message)}")
-    try:
-        measured = analyze_coverage(exec_file, [main_classes], cache_dir=cache,
-                                    classes=None if everything else list(targets), tools_dir=state.tools,
-                                    settings=config.validation)
-    except JunitbotError as e:
-        log.warning("coverage could not be measured: %s", e)
-        return {}
-    return {targets.get(name, name.replace("$", ".")): coverage for name, coverage in measured.items()}
+        kept_ids = {f"{work.test_class}#{m}" for m in work.adds}
+        killed_after = set(baseline.mutants_killed) | {m.key for m in mine if set(m.killing_tests) & kept_ids}
+        work.gain = SuiteGain(
+            existing_tests=baseline.tests,
+            before=_figures(baseline.coverage, len(baseline.mutants_killed) if mine or baseline.mutants_total else None,
+                            baseline.mutants_total or (len(mine) if mine else None)) if not baseline.empty else None,
+            generated=_figures(None, len({m.key for m in mine if set(m.killing_tests) & kept_ids}) if mine else None,
+                               len(mine) if mine else None),
+            after=_figures(None, len(killed_after) if mine else None, len(mine) if mine else None),
+            note=baseline.note)
+        work.baseline_exec = baseline.exec_file
+
+
+def _figures(coverage: ClassCoverage | None, killed: int | None, total: int | None) -> SuiteFigures:
+    mutants = None if killed is None or total is None else Counter(covered=killed, missed=max(0, total - killed))
+    if coverage is None:
+        return SuiteFigures(mutants=mutants)
+    return SuiteFigures(lines=coverage.lines, branches=coverage.branches, mutants=mutants)
+
+
+def _with_coverage(work: _Work, generated: ClassCoverage, exec_files: Sequence[Path], main_classes: Path,
+                   cache: Path, state: StateDir, settings: ValidationSettings,
+                   binary_name: Callable[[str], str]) -> SuiteGain | None:
+    """The gain with lines and branches: the kept methods' alone, and with the existing tests' (merged exec)."""
+    gain = work.gain
+    if gain is None:
+        return None
+    after = generated
+    if work.baseline_exec is not None and Path(work.baseline_exec).is_file():
+        binary = binary_name(work.candidate.target or "")
+        try:
+            merged = analyze_coverage([Path(work.baseline_exec), *exec_files], [main_classes], cache_dir=cache,
+                                      classes=[binary], tools_dir=state.tools, settings=settings)
+            after = merged.get(binary, generated)
+        except JunitbotError as e:
+            log.warning("the suite's coverage with the existing tests could not be measured: %s", e)
+    return gain.model_copy(update={
+        "generated": gain.generated.model_copy(update={"lines": generated.lines, "branches": generated.branches}),
+        "after": gain.after.model_copy(update={"lines": after.lines, "branches": after.branches})})
+
+
+def _class_mutants(report: MutationReport | None, binary: str) -> list[Mutant]:
+    if report is None or report.error or report.timed_out:
+        return []
+    return [m for m in report.mutants if m.class_name == binary or m.class_name.startswith(binary + "$")]
+
+
+def _kept_exec_files(works: Sequence[_Work], per_test: Path) -> list[Path]:
+    """The per-test exec files of the kept methods and of their classes' own work (set-up, construction)."""
+    owners = {w.test_class for w in works} | {f"{w.test_class}#{m}" for w in works
+                                              for m in parse_test_class(w.source).test_names}
+    return [path for owner, path in per_test_owners(per_test) if owner in owners]
+
+
+def _pit_history(state: StateDir, module: Classpath) -> Path:
+    return state.root / "pit" / (module.module.replace("/", "_") or "_root") / "history.bin"
 
 
 def _verdict(work: _Work, coverage: Mapping[str, ClassCoverage]) -> Verdict:
@@ -403,7 +561,7 @@ def _verdict(work: _Work, coverage: Mapping[str, ClassCoverage]) -> Verdict:
     methods = parse_test_class(work.candidate.source).test_names
     verdicts = tuple(
         MethodVerdict(name=m, kept=work.failure is None and m not in work.dropped,
-                      reason=work.failure or work.dropped.get(m))
+                      reason=work.failure or work.dropped.get(m), adds=work.adds.get(m))
         for m in methods
     )
     kept = any(v.kept for v in verdicts)
@@ -420,4 +578,5 @@ def _verdict(work: _Work, coverage: Mapping[str, ClassCoverage]) -> Verdict:
         if kept and target is None else (),
         source=work.source if kept else None,
         repairs=tuple(work.repairs),
+        gain=work.gain if kept else None,
     )

@@ -1,5 +1,3 @@
-package junitbot.order;
-
 import java.util.Collections;
 import java.util.Comparator;
 import org.junit.jupiter.api.MethodDescriptor;

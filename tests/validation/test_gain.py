@@ -1,0 +1,123 @@
+"""What a generated method adds beyond the repository's own tests: the example shop's MoneyTest is the baseline.
+
+Real javac, JUnit with per-test JaCoCo coverage, and PIT: a method that covers only what MoneyTest covers is
+dropped, one that takes `isZero`'s false branch is kept, a twin of it adds nothing, and the class's suite
+shows before → after.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import git
+import pytest
+
+from junitbot.analysis import CodeGraph, update_graph
+from junitbot.config import load_config
+from junitbot.state import StateDir
+from junitbot.validation import TestCandidate, ValidationReport, validate_candidates
+from junitbot.validation.selection import NOTHING_NEW
+from tests.conftest import EXAMPLE, commit_all
+
+HEADER = """package com.acme.shop.domain;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.math.BigDecimal;
+import org.junit.jupiter.api.Test;
+"""
+ADDS_AND_TWINS = TestCandidate(path="src/test/java/com/acme/shop/domain/MoneyGainTest.java", target="Money", source=(
+    HEADER + """
+class MoneyGainTest {
+    @Test
+    void add_sumsAmounts() {
+        Money sum = Money.of("1.50", Currency.EUR).add(Money.of("2.25", Currency.EUR));
+        assertEquals(new BigDecimal("3.75"), sum.amount());
+    }
+
+    @Test
+    void isZero_ofOneIsFalse() {
+        assertFalse(Money.of("1.00", Currency.EUR).isZero());
+    }
+
+    @Test
+    void isZero_ofTwoIsFalse() {
+        assertFalse(Money.of("2.00", Currency.EUR).isZero());
+    }
+}
+"""))
+NOTHING_BEYOND = TestCandidate(path="src/test/java/com/acme/shop/domain/MoneyCopyTest.java", target="Money", source=(
+    HEADER + """
+class MoneyCopyTest {
+    @Test
+    void add_sumsAmounts() {
+        Money sum = Money.of("1.50", Currency.EUR).add(Money.of("2.25", Currency.EUR));
+        assertEquals(new BigDecimal("3.75"), sum.amount());
+    }
+}
+"""))
+
+
+@pytest.fixture(scope="module")
+def shop(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, StateDir]]:
+    root = tmp_path_factory.mktemp("gain") / "shop"
+    shutil.copytree(EXAMPLE, root, ignore=shutil.ignore_patterns(".junitbot", "target", "*GeneratedTest.java"))
+    (root / ".junitbot.yml").write_text("validation:\n  class_timeout_s: 20\n")
+    repo = git.Repo.init(root)
+    commit_all(repo, "shop")
+    state = StateDir(root / ".junitbot")
+    update_graph(root, state, load_config(root, environ={}))
+    yield root, state
+    repo.close()
+
+
+def _validate(root: Path, state: StateDir, candidates: list[TestCandidate]) -> ValidationReport:
+    config = load_config(root, environ={})
+    with CodeGraph.open(state.graph_db) as graph:
+        return validate_candidates(candidates, root=root, graph=graph, config=config, state=state)
+
+
+@pytest.fixture(scope="module")
+def report(shop: tuple[Path, StateDir]) -> ValidationReport:
+    return _validate(*shop, [ADDS_AND_TWINS, NOTHING_BEYOND])
+
+
+def test_a_method_is_kept_only_for_what_it_adds(report: ValidationReport) -> None:
+    verdict = next(v for v in report.verdicts if v.path == ADDS_AND_TWINS.path)
+    methods = {m.name: m for m in verdict.methods}
+    assert not methods["add_sumsAmounts"].kept and methods["add_sumsAmounts"].reason == NOTHING_NEW
+    assert methods["isZero_ofOneIsFalse"].kept and "new edge" in (methods["isZero_ofOneIsFalse"].adds or "")
+    assert not methods["isZero_ofTwoIsFalse"].kept  # its twin came first
+    assert verdict.source is not None and "add_sumsAmounts" not in verdict.source
+    assert "isZero_ofTwoIsFalse" not in verdict.source
+
+
+def test_the_suite_before_and_after_are_reported(report: ValidationReport) -> None:
+    gain = next(v for v in report.verdicts if v.path == ADDS_AND_TWINS.path).gain
+    assert gain is not None and gain.before is not None
+    assert "com.acme.shop.domain.MoneyTest" in gain.existing_tests
+    assert gain.after.branches.covered > gain.before.branches.covered  # isZero's other branch
+    assert gain.after.branches.total == gain.before.branches.total
+    assert 0 < gain.generated.lines.covered < gain.after.lines.covered
+    assert gain.before.mutants is not None and gain.after.mutants is not None
+    assert gain.after.mutants.covered >= gain.before.mutants.covered
+    assert gain.after.mutants.total == gain.before.mutants.total
+
+
+def test_a_class_its_own_tests_already_cover_gets_nothing_and_says_so(report: ValidationReport) -> None:
+    verdict = next(v for v in report.verdicts if v.path == NOTHING_BEYOND.path)
+    assert not verdict.kept
+    assert verdict.methods[0].reason == "its existing tests already cover and kill everything these tests do"
+
+
+def test_the_baseline_is_measured_once(shop: tuple[Path, StateDir], report: ValidationReport) -> None:
+    root, state = shop
+    cached = sorted((state.root / "baseline").rglob("*.json"))
+    assert cached
+    stamps = [p.stat().st_mtime_ns for p in cached]
+    again = _validate(root, state, [ADDS_AND_TWINS])
+    assert [p.stat().st_mtime_ns for p in cached] == stamps  # read from the cache, not measured again
+    kept = next(v for v in again.verdicts if v.path == ADDS_AND_TWINS.path)
+    assert [m.name for m in kept.methods if m.kept] == ["isZero_ofOneIsFalse"]
