@@ -29,6 +29,7 @@ from junitbot.runs import (
     plan_run,
     save_report,
     select_targets,
+    suite_table,
 )
 from junitbot.validation import GateResult
 
@@ -173,6 +174,11 @@ def validated_tests(context: AssetExecutionContext, gated_tests: GenerationResul
     return Output(report.model_copy(update={"seconds": seconds}), metadata={
         "kept": report.kept, "targets": report.targets, "written": len(written),
         "coverage": MetadataValue.md(coverage_table(report)),
+        "suite_before_after": MetadataValue.md("\n".join(suite_table(report)) or "(nothing measured)"),
+        "mutation_scores": MetadataValue.json({r.target: r.mutation_score for r in report.results
+                                               if r.mutation_score is not None}),
+        "review_lint": MetadataValue.json({str(k): v for k, v in report.review.counts.items()}
+                                          if report.review else {}),
         "files": MetadataValue.json([f.model_dump(mode="json") for f in report.files]),
     })
 

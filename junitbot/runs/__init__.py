@@ -10,7 +10,7 @@ from junitbot.runs.history import CoverageDrop, CoverageEntry, coverage_drops, l
 from junitbot.runs.models import ClassResult, ModuleSummary, RunMode, RunPlan, RunReport, RunRequest, TargetList
 from junitbot.runs.pipeline import run_pipeline
 from junitbot.runs.plan import last_run, plan_run, record_run
-from junitbot.runs.report import coverage_table, gate_summary, markdown_report, percent, save_report
+from junitbot.runs.report import coverage_table, gate_summary, markdown_report, percent, save_report, suite_table
 from junitbot.runs.steps import finish_run, gate_in_build, generate_for_plan, select_targets
 from junitbot.runs.targets import prioritize_full_pass, selected_by_config, targets_for
 
@@ -45,5 +45,6 @@ __all__ = [
     "save_report",
     "select_targets",
     "selected_by_config",
+    "suite_table",
     "targets_for",
 ]

@@ -9,7 +9,7 @@ from pydantic import Field
 from junitbot.config import BackendName
 from junitbot.generation import Origin, Target, WriteOutcome
 from junitbot.records import Record
-from junitbot.validation import DependencyAdvice, GateResult
+from junitbot.validation import DependencyAdvice, GateResult, ReviewSummary, SuiteGain
 
 RunMode = Literal["incremental", "full", "regenerate"]
 
@@ -83,6 +83,8 @@ class ClassResult(Record):
     notes: tuple[str, ...] = ()
     judged_by: tuple[str, ...] = Field(default=(), description="the runners that said pass or fail: 'junitbot "
                                                                "runner', then the build's ('mvn test (Maven 3.9.16)')")
+    mutation_score: float | None = Field(default=None, description="the kept tests' mutation score (PIT) on the class")
+    gain: SuiteGain | None = Field(default=None, description="the class's suite before → after the kept tests")
 
 
 class RunReport(Record):
@@ -98,6 +100,7 @@ class RunReport(Record):
     files: tuple[WriteOutcome, ...] = ()
     advice: tuple[DependencyAdvice, ...] = Field(default=(), description="test dependencies the module lacks")
     modules: tuple[ModuleSummary, ...] = Field(default=(), description="each build module's classpath and stack")
+    review: ReviewSummary | None = Field(default=None, description="the reviewer's lint over the kept test files")
     resolution: str | None = Field(default=None, description="how the classpaths were found: cached, offline, "
                                                              "online or none")
     report_dir: str | None = None

@@ -9,7 +9,7 @@ from junitbot.generation import GenerationResult, Skip, Target, TargetOutcome
 from junitbot.runs.gate import judged_by
 from junitbot.runs.models import ClassResult, ModuleSummary, RunReport
 from junitbot.state import StateDir
-from junitbot.validation import DependencyAdvice, GateResult, Verdict, missing_test_dependencies
+from junitbot.validation import DependencyAdvice, GateResult, SuiteFigures, Verdict, missing_test_dependencies
 
 # Where a run shows that a test needed junit-jupiter-params: javac's complaint, or a test the model wrote.
 _PARAMS = ("org.junit.jupiter.params", "@ParameterizedTest")
@@ -51,6 +51,8 @@ def _plain_result(target: str, reason: str, verdict: Verdict | None, skipped: Se
         branch_coverage=coverage.branches.ratio if coverage else None,
         issues=tuple(f"{i.severity.value} {i.category}: {i.message}" for i in verdict.issues
                      if i.severity.value == "ERROR"),
+        mutation_score=verdict.gain.generated.mutation_score if verdict.gain else None,
+        gain=verdict.gain,
     )
 
 
@@ -130,14 +132,19 @@ def markdown_report(report: RunReport) -> str:
         f"{'; dry run, nothing written' if report.dry_run else ''}).",
         "",
         *([gate_summary(report.gate), ""] if report.gate else []),
-        "| class | status | from | tests kept | dropped | lines | branches | judged by | note |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "| class | status | from | tests kept | dropped | lines | branches | mutants killed | judged by | note |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in report.results:
         note = r.reason.replace("|", "\\|")
         lines.append(f"| `{r.target}` | {r.status} | {r.origin or '–'} | {len(r.kept)} | {len(r.dropped)} | "
-                     f"{percent(r.line_coverage)} | {percent(r.branch_coverage)} | {', '.join(r.judged_by) or '–'} | "
-                     f"{note} |")
+                     f"{percent(r.line_coverage)} | {percent(r.branch_coverage)} | {percent(r.mutation_score)} | "
+                     f"{', '.join(r.judged_by) or '–'} | {note} |")
+    lines += suite_table(report)
+    if report.review is not None:
+        lines += ["", "## Reviewer lint", "", f"Over the {report.review.classes} kept test "
+                  f"file{'s' if report.review.classes != 1 else ''}: {report.review.total} finding"
+                  f"{'s' if report.review.total != 1 else ''}.", "", *report.review.markdown_rows()]
     if report.gate and report.gate.errors:
         lines += ["", f"Maven's first errors ({report.gate.runner}):", "", "```", *report.gate.errors, "```"]
     model_runs = [r for r in report.results if r.model]
@@ -162,6 +169,32 @@ def markdown_report(report: RunReport) -> str:
         lines += ["", "## Files", ""]
         lines += [f"- {f.action}: `{f.path}`" + (f" ({f.reason})" if f.reason else "") for f in report.files]
     return "\n".join(lines) + "\n"
+
+
+def suite_table(report: RunReport) -> list[str]:
+    """Each kept class's whole suite before → after the generated tests: the existing tests alone, then with the
+    kept methods (lines, branches, mutation score), as markdown lines (none when nothing was measured)."""
+    gained = [r for r in report.results if r.gain is not None]
+    if not gained:
+        return []
+    lines = ["", "## The suite before → after", "",
+             "| class | existing tests | lines | branches | mutation score | generated alone (lines, branches, "
+             "mutants) |", "|---|---:|---|---|---|---|"]
+    for r in gained:
+        gain = r.gain
+        assert gain is not None
+        before = gain.before or SuiteFigures()
+        lines.append(
+            f"| `{r.target}` | {len(gain.existing_tests)} | {_change(before.lines.ratio, gain.after.lines.ratio)} | "
+            f"{_change(before.branches.ratio, gain.after.branches.ratio)} | "
+            f"{_change(before.mutation_score, gain.after.mutation_score)} | "
+            f"{percent(gain.generated.lines.ratio)}, {percent(gain.generated.branches.ratio)}, "
+            f"{percent(gain.generated.mutation_score)} |")
+    return lines
+
+
+def _change(before: float | None, after: float | None) -> str:
+    return f"{percent(before)} → {percent(after)}"
 
 
 def gate_summary(gate: GateResult) -> str:

@@ -89,7 +89,8 @@ def finish_run(
                        backend_reason=result.backend_reason, dry_run=plan.dry_run,
                        targets=len(targets), results=results, files=tuple(files), advice=dependency_advice(result),
                        seconds=dict(result.seconds), gate=result.gate, modules=module_summaries(result),
-                       resolution=result.classpath.resolution if result.classpath else None)
+                       resolution=result.classpath.resolution if result.classpath else None,
+                       review=result.validation.review if result.validation else None)
     if not plan.dry_run:
         record_coverage(state, report)
     return report

@@ -5,7 +5,17 @@ from __future__ import annotations
 from junitbot.generation import Correction, GenerationResult, RoundRecord, Target, TargetOutcome
 from junitbot.runs import RunReport, markdown_report
 from junitbot.runs.report import class_results, dependency_advice
-from junitbot.validation import Frameworks, Severity, ValidationIssue, ValidationReport, Verdict
+from junitbot.validation import (
+    Counter,
+    Frameworks,
+    ReviewSummary,
+    Severity,
+    SuiteFigures,
+    SuiteGain,
+    ValidationIssue,
+    ValidationReport,
+    Verdict,
+)
 
 
 def test_report_shows_origin_model_rounds_and_corrections() -> None:
@@ -49,3 +59,26 @@ def test_the_report_says_which_test_dependencies_to_add_with_their_pom_entries()
     assert ("```xml\n<dependency>\n    <groupId>org.mockito</groupId>\n    <artifactId>mockito-junit-jupiter"
             "</artifactId>\n    <version>4.11.0</version>\n    <scope>test</scope>\n</dependency>\n```") in text
     assert dependency_advice(GenerationResult(candidates=(), validation=None)) == ()  # nothing known
+
+
+def test_the_report_shows_each_class_suite_before_and_after_with_mutants_and_the_lint() -> None:
+    gain = SuiteGain(
+        existing_tests=("com.acme.CartTest",),
+        before=SuiteFigures(lines=Counter(covered=6, missed=4), branches=Counter(covered=1, missed=3),
+                            mutants=Counter(covered=5, missed=5)),
+        generated=SuiteFigures(lines=Counter(covered=5, missed=5), branches=Counter(covered=2, missed=2),
+                               mutants=Counter(covered=4, missed=6)),
+        after=SuiteFigures(lines=Counter(covered=9, missed=1), branches=Counter(covered=3, missed=1),
+                           mutants=Counter(covered=8, missed=2)))
+    verdict = Verdict(path="src/test/java/com/acme/CartGeneratedTest.java", target="com.acme.Cart", kept=True,
+                      gain=gain)
+    validation = ValidationReport(verdicts=(verdict,), classpath_source="maven", frameworks=Frameworks(),
+                                  isolation="none", main_build_reused=False)
+    [result] = class_results([Target(fqn="com.acme.Cart", file="Cart.java", reason="changed")],
+                             GenerationResult(candidates=(), validation=validation))
+    assert result.mutation_score == 0.4
+    review = ReviewSummary.merged([ReviewSummary(counts={"duplicate-body": 1})])
+    text = markdown_report(RunReport(commit="abc", mode="full", backend="template", dry_run=True, targets=1,
+                                     results=(result,), review=review))
+    assert "| `com.acme.Cart` | 1 | 60% → 90% | 25% → 75% | 50% → 80% | 50%, 50%, 40% |" in text
+    assert "| `duplicate-body` | 1 |" in text and "| `weak-oracle` | 0 |" in text
