@@ -413,7 +413,7 @@ def _prune_and_measure(
         log.warning("per-test coverage could not be read; every passing method is kept: %s", e)
         hits = {}
     named_works = [w for w in keep if w.candidate.target is not None]
-    if settings.require_gain and hits and named_works:
+    if (settings.require_gain or settings.mutation) and hits and named_works:
         _keep_what_adds(named_works, hits, root=root, scratch=scratch, classpath=classpath, main_classes=main_classes,
                         config=config, isolation=isolation, state=state, binary_name=binary_name, graph=graph,
                         module=module, replaced=[w.candidate.path for w in works])
@@ -462,7 +462,8 @@ def _keep_what_adds(
 ) -> None:
     """TestGen-LLM's filter with mutants: a method stays only if it covers an edge or kills a mutant that the
     existing tests of its class and the methods before it do not. A class whose own tests already do everything
-    these tests do gets nothing, and says so."""
+    these tests do gets nothing, and says so. Without `validation.require_gain` nothing is dropped, but what each
+    method adds and the suite before → after are measured all the same."""
     settings = config.validation
     targets = sorted({w.candidate.target for w in works if w.candidate.target is not None})
     baselines = measure_baselines(targets, root=root, graph=graph, classpath=module,
@@ -492,13 +493,13 @@ def _keep_what_adds(
             gain = gains[f"{work.test_class}#{method}"]
             if gain.adds:
                 work.adds[method] = gain.describe()
-            else:
+            elif settings.require_gain:
                 work.dropped[method] = NOTHING_NEW
-        if not work.adds:
+        if not work.adds and settings.require_gain:
             work.failure = ("its existing tests already cover and kill everything these tests do"
                             if not baseline.empty else NOTHING_NEW)
             continue
-        kept_ids = {f"{work.test_class}#{m}" for m in work.adds}
+        kept_ids = {f"{work.test_class}#{m}" for m in methods if m not in work.dropped}
         killed_after = set(baseline.mutants_killed) | {m.key for m in mine if set(m.killing_tests) & kept_ids}
         work.gain = SuiteGain(
             existing_tests=baseline.tests,

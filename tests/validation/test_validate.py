@@ -156,7 +156,7 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ValidationRepor
     root = tmp_path_factory.mktemp("validate") / "shop"
     shutil.copytree(EXAMPLE, root, ignore=shutil.ignore_patterns(".junitbot", "*GeneratedTest.java"))
     # The corpus is about running and judging; what a method adds beyond the example's own tests is test_gain.py's.
-    (root / ".junitbot.yml").write_text("validation:\n  class_timeout_s: 10\n  repetitions: 2\n  require_gain: false\n")
+    (root / ".junitbot.yml").write_text("validation:\n  class_timeout_s: 10\n  repetitions: 2\n  require_gain: false\n  mutation: false\n")
     repo = git.Repo.init(root)
     commit_all(repo, "shop")
     config = load_config(root, environ={})
@@ -264,7 +264,7 @@ def test_report_says_what_it_ran_on(report: ValidationReport) -> None:
 def test_a_test_that_exits_the_jvm_at_run_time_does_not_take_the_batch_down(shop_repo: Path) -> None:
     """With the forbidden-calls pass off, System.exit reaches the JVM; the other classes still get verdicts."""
     (shop_repo / ".junitbot.yml").write_text(
-        "validation:\n  disabled_passes: [forbidden, anti_patterns]\n  require_gain: false\n")
+        "validation:\n  disabled_passes: [forbidden, anti_patterns]\n  require_gain: false\n  mutation: false\n")
     config = load_config(shop_repo, environ={})
     state = StateDir(shop_repo / ".junitbot")
     update_graph(shop_repo, state, config)
