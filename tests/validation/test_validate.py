@@ -156,7 +156,8 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ValidationRepor
     root = tmp_path_factory.mktemp("validate") / "shop"
     shutil.copytree(EXAMPLE, root, ignore=shutil.ignore_patterns(".junitbot", "*GeneratedTest.java"))
     # The corpus is about running and judging; what a method adds beyond the example's own tests is test_gain.py's.
-    (root / ".junitbot.yml").write_text("validation:\n  class_timeout_s: 10\n  repetitions: 2\n  require_gain: false\n  mutation: false\n")
+    (root / ".junitbot.yml").write_text(
+        "validation:\n  class_timeout_s: 10\n  repetitions: 2\n  require_gain: false\n  mutation: false\n")
     repo = git.Repo.init(root)
     commit_all(repo, "shop")
     config = load_config(root, environ={})
