@@ -44,13 +44,23 @@ class Scenario(Record):
     subject: str | None = None
     mocks: tuple[str, ...] = ()
     constructor: bool = False
+    # A compensation path: the exception a collaborator is made to throw that the code catches (FQN), and what
+    # the code's handler does, as a name says it (`cancelsOrder`).
+    handles: str | None = None
+    handled_by: str | None = None
+    # A variant of another scenario (its id) leaving out one of its stubs (the statement): when both behave
+    # the same, the stub's answer does not matter and the final test goes without it.
+    base: str | None = None
+    withheld: str | None = None
 
 
 def probe_method(scenario: Scenario) -> str:
     """A test method that runs the scenario and records what happened, whatever happens."""
     arrange = "".join(f"        {line}\n" for line in scenario.arrange)
+    itself = f", {scenario.subject}" if scenario.subject else ""
     act = (f"{scenario.call};\n            junitbot.recorder.Recorder.returnedVoid(\"{scenario.id}\");"
-           if scenario.returns_void else f"junitbot.recorder.Recorder.returned(\"{scenario.id}\", {scenario.call});")
+           if scenario.returns_void
+           else f"junitbot.recorder.Recorder.returned(\"{scenario.id}\", {scenario.call}{itself});")
     names = ", ".join(f'"{m}"' for m in scenario.mocks)
     mocks = ", ".join(scenario.mocks)
     calls = (f"        junitbot.recorder.Recorder.interactions(\"{scenario.id}\", new String[] {{{names}}}"

@@ -1,0 +1,77 @@
+"""Named fixtures: values built twice in one class get one name; unused ones leave with the tests that used them."""
+
+from __future__ import annotations
+
+from junitbot.analysis import (
+    ClassInfo,
+    FieldInfo,
+    MethodInfo,
+    ParameterInfo,
+    TypeKind,
+    TypeRef,
+    remove_unused_private_members,
+)
+from junitbot.generation.template.fixtures import named_fixtures
+
+_MONEY_REF = TypeRef(text="Money", name="Money", fqn="com.acme.Money", in_repo=True)
+# A value class (equals over final fields only) with a static factory, and an entity (a mutable field).
+_MONEY = ClassInfo(fqn="com.acme.Money", name="Money", package="com.acme", kind=TypeKind.CLASS, file="Money.java",
+                   modifiers=("public", "final"),
+                   fields=(FieldInfo(name="cents", type=TypeRef(text="int", name="int"),
+                                     modifiers=("private", "final")),),
+                   methods=(MethodInfo(name="equals", parameters=(
+                       ParameterInfo(name="o", type=TypeRef(text="Object", name="Object")),)),
+                            MethodInfo(name="of", modifiers=("public", "static"), return_type=_MONEY_REF)))
+_CUSTOMER = ClassInfo(fqn="com.acme.Customer", name="Customer", package="com.acme", kind=TypeKind.CLASS,
+                      file="Customer.java",
+                      fields=(FieldInfo(name="points", type=TypeRef(text="int", name="int"), modifiers=("private",)),))
+
+
+def _lookup(name: str) -> ClassInfo | None:
+    return {"Money": _MONEY, "Customer": _CUSTOMER}.get(name)
+
+
+def _test(name: str, line: str) -> str:
+    return f"@Test\nvoid {name}() {{\n    {line}\n}}\n"
+
+
+def test_an_immutable_value_becomes_a_constant_and_an_entity_a_factory_method() -> None:
+    methods = [_test("a", "Money price = Money.of(1250, \"EUR\");"),
+               _test("b", "when(prices.find(any())).thenReturn(Money.of(1250, \"EUR\"));"),
+               _test("c", "when(customers.find(any())).thenReturn(new Customer(\"jane@example.com\"));"),
+               _test("d", "Customer customer = new Customer(\"jane@example.com\");"),
+               _test("e", "Money other = Money.of(1, \"EUR\");")]
+    fixtures = named_fixtures(methods, lookup=_lookup)
+    assert fixtures.fields == ('private static final Money PRICE = Money.of(1250, "EUR");',)
+    assert fixtures.helpers == (
+        'private static Customer customer() {\n    return new Customer("jane@example.com");\n}\n',)
+    assert "Money price = PRICE;" in fixtures.methods[0]
+    assert "thenReturn(PRICE)" in fixtures.methods[1]
+    assert "thenReturn(customer())" in fixtures.methods[2] and "Customer customer = customer();" in fixtures.methods[3]
+    assert fixtures.methods[4] == methods[4]  # built once: stays where it is
+
+
+def test_private_fixtures_no_kept_test_uses_are_removed() -> None:
+    source = """class ATest {
+    private static final Money PRICE = Money.of(1);
+    private static final Money UNUSED = Money.of(2);
+    private final Money instance = UNUSED;
+
+    @Test
+    void a() {
+        assertEquals(PRICE, helper());
+    }
+
+    private static Money helper() {
+        return PRICE;
+    }
+
+    private static Money orphan() {
+        return Money.of(3);
+    }
+}
+"""
+    pruned = remove_unused_private_members(source)
+    assert "orphan" not in pruned
+    assert "PRICE" in pruned and "helper()" in pruned
+    assert "UNUSED" in pruned  # an instance field still reads it
