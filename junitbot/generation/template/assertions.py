@@ -163,6 +163,7 @@ def verify_lines(
             continue
         signature, bindings = found
         arguments = [_argument(p.type, [c.args[i] if len(c.args) == arity else None for c in group],
+                               [c.was[i] if len(c.was) == arity else None for c in group],
                                bindings=bindings, imports=imports, expect=expect, class_info=class_info)
                      for i, p in enumerate(signature.parameters)]
         lines += _verification(mock, method, arguments, len(group), imports=imports, expect=expect, taken=taken)
@@ -172,18 +173,20 @@ def verify_lines(
 @dataclass(frozen=True)
 class _Argument:
     """How a verification matches one parameter: a matcher, the bare value where every argument has one, or a
-    captor of a class (with the values seen)."""
+    captor of a class (with the values seen, and what those a stub handed out were before the call)."""
 
     matcher: str
     raw: str | None = None
-    captured: tuple[str, list[ObservedValue]] | None = None
+    captured: tuple[str, list[ObservedValue], list[ObservedValue | None]] | None = None
 
 
-def _argument(ref: TypeRef, seen: list[ObservedValue | None], *, bindings: Bindings, imports: ImportSet,
-              expect: Expect | None, class_info: Callable[[str], ClassInfo | None]) -> _Argument:
+def _argument(ref: TypeRef, seen: list[ObservedValue | None], was: list[ObservedValue | None], *,
+              bindings: Bindings, imports: ImportSet, expect: Expect | None,
+              class_info: Callable[[str], ClassInfo | None]) -> _Argument:
     values = [v for v in seen if v is not None]
     complete = len(values) == len(seen) and values
-    if complete and expect is not None:
+    matcher = matcher_for(ref, bindings, imports)
+    if complete and expect is not None and not any(was):
         expressions = {expect(v) for v in values}
         if len(expressions) == 1 and None not in expressions:
             (expression,) = expressions
@@ -193,8 +196,8 @@ def _argument(ref: TypeRef, seen: list[ObservedValue | None], *, bindings: Bindi
     if complete and all(v.t in ("record", "object") and v.components for v in values):
         captured = _captor_type(ref, bindings, class_info)
         if captured is not None:
-            return _Argument("", captured=(captured, values))
-    return _Argument(matcher_for(ref, bindings, imports))
+            return _Argument(matcher, captured=(captured, values, was))
+    return _Argument(matcher)
 
 
 def _captor_type(ref: TypeRef, bindings: Bindings, class_info: Callable[[str], ClassInfo | None]) -> str | None:
@@ -210,7 +213,8 @@ def _captor_type(ref: TypeRef, bindings: Bindings, class_info: Callable[[str], C
 
 def _verification(mock: str, method: str, arguments: list[_Argument], count: int, *, imports: ImportSet,
                   expect: Expect | None, taken: set[str]) -> list[str]:
-    """The captor declarations, the `verify` line and the assertions on what was captured."""
+    """The captor declarations, the `verify` line and the assertions on what was captured (a captor only where
+    there is something to assert: else the argument is matched by type)."""
     declarations: list[str] = []
     checks: list[str] = []
     texts: list[str] = []
@@ -219,27 +223,48 @@ def _verification(mock: str, method: str, arguments: list[_Argument], count: int
         if argument.captured is None:
             texts.append(argument.raw if raw and argument.raw is not None else argument.matcher)
             continue
-        fqn, values = argument.captured
+        fqn, values, was = argument.captured
         type_name = imports.name(fqn)
-        name = _fresh(type_name[:1].lower() + type_name[1:].replace(".", "") + "Captor", taken)
+        name = _fresh(type_name[:1].lower() + type_name[1:].replace(".", "") + "Captor", set(taken))
+        found = _captured(values, was, name, count, fqn, imports, expect)
+        if not found:
+            texts.append(argument.matcher)
+            continue
+        taken.add(name)
+        checks += found
         captor = imports.name("org.mockito.ArgumentCaptor")
         declarations.append(f"{captor}<{type_name}> {name} = {captor}.forClass({type_name}.class);")
         texts.append(f"{name}.capture()")
-        if all(v == values[-1] for v in values):
-            # One object passed each time (a captor holds references, so each shows its last state): say it once.
-            checks += captured_assertions(values[-1], f"{name}.getValue()", declared=fqn, imports=imports,
-                                          expect=expect)
-            continue
-        for index, value in enumerate(values[:_MAX_CAPTURED_VALUES]):
-            expr = f"{name}.getValue()" if count == 1 else f"{name}.getAllValues().get({index})"
-            checks += captured_assertions(value, expr, declared=fqn, imports=imports, expect=expect)
     times = "" if count == 1 else f", times({count})"
     return [*declarations, f"verify({mock}{times}).{method}({', '.join(texts)});", *checks]
 
 
+def _captured(values: list[ObservedValue], was: list[ObservedValue | None], name: str, count: int, declared: str,
+              imports: ImportSet, expect: Expect | None) -> list[str]:
+    """Assertions on the captured values (`name` standing for the captor): each, or once when one object was
+    passed each time (a captor holds references, so each shows that object's last state)."""
+    if all(v == values[-1] for v in values):
+        return captured_assertions(values[-1], f"{name}.getValue()", declared=declared, imports=imports,
+                                   expect=expect, was=was[-1] if was else None)
+    lines = []
+    for index, value in enumerate(values[:_MAX_CAPTURED_VALUES]):
+        expr = f"{name}.getValue()" if count == 1 else f"{name}.getAllValues().get({index})"
+        lines += captured_assertions(value, expr, declared=declared, imports=imports, expect=expect,
+                                     was=was[index] if index < len(was) else None)
+    return lines
+
+
 def captured_assertions(value: ObservedValue, expr: str, *, declared: str, imports: ImportSet,
-                        expect: Expect | None) -> list[str]:
-    """What a captured argument held: its value where it can be built, else its accessors (a few)."""
+                        expect: Expect | None, was: ObservedValue | None = None) -> list[str]:
+    """What a captured argument held: its value where it can be built, else its accessors (a few). An object a
+    stub handed out (`was`: as it was then) is asserted only for what the code changed in it."""
+    if was is not None and value.components:
+        before = was.components or {}
+        changed = {k: v for k, v in value.components.items() if before.get(k) != v}
+        if not changed:
+            return []
+        value = value.model_copy(update={"components": changed})
+        expect = None  # part of an object is no value to compare whole
     lines = value_assertions(value, expr, imports=imports, declared=declared, expect=expect)
     lines = [line for line in lines if not line.startswith("assertNotNull(")]  # what was captured is never null
     return lines[:_MAX_CAPTURED_LINES]
@@ -301,13 +326,13 @@ def find_method(
 
 def assertj_statement(line: str) -> str:
     """One of the JUnit assertions written above, in AssertJ's fluent style; other lines unchanged."""
+    instance = re.fullmatch(r"assertTrue\((.+) instanceof ([\w.]+)\);", line)
+    if instance is not None:
+        return f"assertThat({instance[1]}).isInstanceOf({instance[2]}.class);"
     for name, method in (("assertNull", "isNull"), ("assertNotNull", "isNotNull"), ("assertTrue", "isTrue"),
                          ("assertFalse", "isFalse")):
         if line.startswith(f"{name}(") and line.endswith(");"):
             return f"assertThat({line[len(name) + 1:-2]}).{method}();"
-    instance = re.fullmatch(r"assertTrue\((.+) instanceof ([\w.]+)\);", line)
-    if instance is not None:
-        return f"assertThat({instance[1]}).isInstanceOf({instance[2]}.class);"
     if line.startswith("assertSame(") and line.endswith(");"):
         args = split_arguments(line[len("assertSame("):-2])
         if len(args) == 2:

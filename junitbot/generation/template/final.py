@@ -61,8 +61,8 @@ def final_tests(
         if scenario.id in refinement.redundant:
             continue
         chosen, observed = _simplest(scenario, observations, refinement, known)
-        if observed is None or observed.outcome == "missing":
-            continue
+        if observed is None or observed.outcome == "missing" or (chosen.after and observed.outcome == "threw"):
+            continue  # a sequence is written for the call it unlocks, not for each way to fail
         fingerprint = (scenario.method, observed.model_dump_json(exclude={"scenario", "calls"}) + repr(
             [(c.key, c.stubbed) for c in observed.calls]))
         if fingerprint in written.outcomes:
@@ -95,7 +95,7 @@ def _simplest(scenario: Scenario, observations: Mapping[str, Observation], refin
     if simpler is not None and observed is not None and simpler in known:
         again = observations.get(simpler)
         if same_behaviour(observed, again) and again is not None:
-            return known[simpler], again
+            return known[simpler].model_copy(update={"hint": scenario.hint}), again  # named as the one it stands for
     return scenario, observed
 
 

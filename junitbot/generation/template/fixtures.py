@@ -20,6 +20,9 @@ _DECLARED = re.compile(r"^\s*(?:final\s+)?[\w.<>\[\]?, ]+?\s+(\w+)\s*=\s*(.+);\s
 _IMMUTABLE_JDK = frozenset({"BigDecimal", "BigInteger", "Instant", "LocalDate", "LocalDateTime", "LocalTime",
                             "Duration", "Period", "UUID", "ZonedDateTime", "OffsetDateTime"})
 _MIN_LENGTH = 20
+_GENERIC_LOCALS = frozenset({"expected", "result", "thrown", "value", "other"})  # say nothing of the value
+# A name a constant could not see: a local or parameter (lower case, not a member after a dot, not a call).
+_FREE_NAME = re.compile(r"(?<![\w.$])(?!(?:new|true|false|null)\b)[a-z_]\w*\b(?!\s*\()")
 _MIN_USES = 2
 
 TypeLookup = Callable[[str], ClassInfo | None]
@@ -53,7 +56,7 @@ def named_fixtures(methods: Sequence[str], *, lookup: TypeLookup) -> Fixtures:
         else:
             name = _fresh(local[:1].lower() + local[1:], taken)
             reference = f"{name}()"
-        texts = [t.replace(expression, reference) for t in texts]
+        texts = [_replaced(t, expression, reference) for t in texts]
         constants = [(t, n, e.replace(expression, reference)) for t, n, e in constants]
         factories = [(t, n, e.replace(expression, reference)) for t, n, e in factories]
         (constants if immutable else factories).append((type_name, name, expression))
@@ -67,8 +70,8 @@ def _most_repeated(texts: Sequence[str], lookup: TypeLookup) -> tuple[str, str, 
     counts: Counter[str] = Counter()
     kinds: dict[str, tuple[str, bool]] = {}
     for text in texts:
-        for expression, type_name in _expressions(text):
-            if len(expression) < _MIN_LENGTH or "->" in expression:
+        for expression, type_name in (e for line in _eligible(text) for e in _expressions(line)):
+            if len(expression) < _MIN_LENGTH or _FREE_NAME.search(_blank_strings(expression)):
                 continue
             kind = kinds.get(expression) or _kind(type_name, expression, lookup)
             if kind is None:
@@ -80,6 +83,32 @@ def _most_repeated(texts: Sequence[str], lookup: TypeLookup) -> tuple[str, str, 
         return None
     best = max(repeated, key=lambda e: (len(e), e))
     return best, *kinds[best]
+
+
+def _eligible(text: str) -> list[str]:
+    """The lines of a test method whose values may be named: not the act (the call under test stays written out),
+    not a lambda (`assertThrows(.., () -> ..)` runs the call under test)."""
+    lines, acting = [], False
+    for line in text.splitlines():
+        marker = line.strip()
+        if marker == "// Act":
+            acting = True
+        elif marker == "// Assert":
+            acting = False
+        elif not acting and "->" not in line:
+            lines.append(line)
+    return lines
+
+
+def _replaced(text: str, expression: str, reference: str) -> str:
+    """`text` with `expression` written as `reference` on the lines where values may be named."""
+    eligible = set(_eligible(text))
+    return "\n".join(line.replace(expression, reference) if line in eligible else line
+                     for line in text.split("\n"))
+
+
+def _blank_strings(text: str) -> str:
+    return re.sub(r'"(?:[^"\\]|\\.)*"', '""', text)
 
 
 def _expressions(text: str) -> list[tuple[str, str]]:
@@ -149,7 +178,7 @@ def _local_name(expression: str, texts: Sequence[str]) -> str | None:
     for text in texts:
         for line in text.splitlines():
             match = _DECLARED.match(line)
-            if match and match[2].strip() == expression:
+            if match and match[2].strip() == expression and match[1] not in _GENERIC_LOCALS:
                 names[match[1]] += 1
     return names.most_common(1)[0][0] if names else None
 

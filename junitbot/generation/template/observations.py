@@ -34,7 +34,8 @@ class ObservedCall(_Wire):
     """One call a collaborator mock received during the scenario.
 
     `args` are the values it was passed (as they were after the call under test: Mockito keeps references, as
-    an ArgumentCaptor does); `returned` is what it answered: its stub's value, or Mockito's default (null,
+    an ArgumentCaptor does), `was` each argument a stub handed out as it was before the call under test (else
+    None); `returned` is what it answered: its stub's value, or Mockito's default (null,
     empty, 0, false) when no stub matched (`default_answer`); `result` says the method under test returned that
     very object.
     """
@@ -44,6 +45,7 @@ class ObservedCall(_Wire):
     arguments: int
     stubbed: bool = False
     args: tuple[ObservedValue, ...] = ()
+    was: tuple[ObservedValue | None, ...] = ()
     returned: ObservedValue | None = None
     default_answer: bool = False
     result: bool = False
@@ -144,8 +146,10 @@ def _common_calls(first: Iterable[ObservedCall], second: Iterable[ObservedCall])
             continue
         remaining.remove(match)
         args = tuple(_common_value(a, b) or _UNSTABLE for a, b in zip(call.args, match.args, strict=False))
+        was = tuple(_common_value(a, b) for a, b in zip(call.was, match.was, strict=False))
         common.append(call.model_copy(update={
             "args": args if len(call.args) == len(match.args) else (),
+            "was": was if len(call.was) == len(match.was) else (),
             "returned": _common_value(call.returned, match.returned),
             "default_answer": call.default_answer and match.default_answer,
             "result": call.result and match.result}))

@@ -46,6 +46,7 @@ from junitbot.generation.template.scenarios import (
     testable_constructors,
     testable_methods,
 )
+from junitbot.generation.template.sequences import MAX_DEPTH, extend, locked, prefixes
 from junitbot.generation.template.subtypes import Receiver, receivers
 from junitbot.state import StateDir
 from junitbot.validation import (
@@ -151,7 +152,7 @@ def _generate_module(targets: Sequence[Target], job: GenerationJob, classpath: C
     probe = _Prober(classpath=[str(main.classes_dir), *classpath.entries], state=state, config=config,
                     module=classpath)
     observations, failed = probe.run(plans, {p.target.fqn: p.scenarios for p in plans})
-    _refine(plans, observations, probe, graph)
+    _feedback(plans, observations, probe, graph)
     seconds["probe"] = time.perf_counter() - tick
     report("probe", len(plans), len(plans))
     candidates = []
@@ -403,10 +404,30 @@ def _exception_resolver(info: ClassInfo, graph: CodeGraph) -> Callable[[str], st
     return resolve
 
 
-def _refine(plans: Sequence[_Plan], observations: dict[str, Observation], probe: _Prober, graph: CodeGraph) -> None:
-    """The feedback round: scenarios that died on a mock's default answer again with that call stubbed, and
-    scenarios without the stubs whose answers did not matter; their observations join `observations`."""
-    second: dict[str, list[Scenario]] = {}
+def _feedback(plans: Sequence[_Plan], observations: dict[str, Observation], probe: _Prober, graph: CodeGraph) -> None:
+    """The rounds after the first probe run, their observations joining `observations`: scenarios that died on
+    a mock's default answer again with that call stubbed, scenarios without the stubs whose answers did not
+    matter, and call sequences, each round extending the sequences that changed state with the calls still
+    failing alone (the first round's with the others, in one probe run)."""
+    for depth in range(1, MAX_DEPTH):
+        batch = _refinements(plans, observations, graph) if depth == 1 else {}
+        for number, plan in enumerate(plans):
+            starts = [s for s in prefixes(plan.scenarios, observations) if len(s.after) == depth - 1]
+            found = extend(starts, locked(plan.scenarios, observations), prefix=f"q{depth}c{number}") if starts else []
+            batch.setdefault(plan.target.fqn, []).extend(found)
+        batch = {fqn: found for fqn, found in batch.items() if found}
+        if not batch:
+            return
+        more, _ = probe.run(plans, batch)
+        observations.update(more)
+        for plan in plans:
+            plan.scenarios += batch.get(plan.target.fqn, [])
+
+
+def _refinements(plans: Sequence[_Plan], observations: dict[str, Observation],
+                 graph: CodeGraph) -> dict[str, list[Scenario]]:
+    """Per target, the scenarios its first probe run's observations call for (feedback.refine)."""
+    found: dict[str, list[Scenario]] = {}
     for plan in plans:
         mocks = {mock.name: mock.fqn for mock in plan.shell.mocks}
 
@@ -414,14 +435,8 @@ def _refine(plans: Sequence[_Plan], observations: dict[str, Observation], probe:
             return answer_stub(call.mock, call.method, call.arguments, mocks=mocks, lookup=graph.class_info,
                                imports=plan.imports, level=plan.level)
         plan.refinement = refine(plan.scenarios, observations, stub_for=stub_for)
-        if plan.refinement.scenarios:
-            second[plan.target.fqn] = plan.refinement.scenarios
-    if not second:
-        return
-    more, _ = probe.run(plans, second)
-    observations.update(more)
-    for plan in plans:
-        plan.scenarios += second.get(plan.target.fqn, [])
+        found[plan.target.fqn] = list(plan.refinement.scenarios)
+    return found
 
 
 def _final_methods(

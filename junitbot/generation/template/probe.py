@@ -52,6 +52,8 @@ class Scenario(Record):
     # the same, the stub's answer does not matter and the final test goes without it.
     base: str | None = None
     withheld: str | None = None
+    # The instance methods called before this one, in order (their calls are in `arrange`): a call sequence.
+    after: tuple[str, ...] = ()
 
 
 def probe_method(scenario: Scenario) -> str:
@@ -65,10 +67,14 @@ def probe_method(scenario: Scenario) -> str:
     mocks = ", ".join(scenario.mocks)
     calls = (f"        junitbot.recorder.Recorder.interactions(\"{scenario.id}\", new String[] {{{names}}}"
              f"{', ' + mocks if mocks else ''});\n")
-    before = after = ""
+    # What the stubs will hand out, as it is before the call: an argument the code passes on that is one of
+    # them shows what the code changed.
+    before = (f"        junitbot.recorder.Recorder.stubbed(\"{scenario.id}\"{', ' + mocks if mocks else ''});\n"
+              if mocks else "")
+    after = ""
     if scenario.subject:
         # The object's state around the call, so the test can assert what a void method changed.
-        before = f"        junitbot.recorder.Recorder.state(\"{scenario.id}\", \"before\", {scenario.subject});\n"
+        before += f"        junitbot.recorder.Recorder.state(\"{scenario.id}\", \"before\", {scenario.subject});\n"
         after = f"            junitbot.recorder.Recorder.state(\"{scenario.id}\", \"after\", {scenario.subject});\n"
     return (
         "    @Test\n"

@@ -75,3 +75,13 @@ def test_private_fixtures_no_kept_test_uses_are_removed() -> None:
     assert "orphan" not in pruned
     assert "PRICE" in pruned and "helper()" in pruned
     assert "UNUSED" in pruned  # an instance field still reads it
+
+
+def test_the_call_under_test_and_values_of_locals_stay_written_out() -> None:
+    act = ["@Test\nvoid a() {\n    // Act\n    var result = Money.of(1250, \"EUR\");\n    // Assert\n"
+           "    assertTrue(true);\n}\n",
+           "@Test\nvoid b() {\n    // Act + Assert\n    assertThrows(X.class, () -> Money.of(1250, \"EUR\"));\n}\n",
+           "@Test\nvoid c() {\n    Money m = Money.of(1250, \"EUR\");\n}\n",
+           _test("d", "Money price = Money.of(cents, \"EUR\");"), _test("e", "Money price = Money.of(cents, \"EUR\");")]
+    fixtures = named_fixtures(act, lookup=_lookup)
+    assert fixtures.methods == tuple(act) and not fixtures.fields  # the same value, but never in an act or lambda

@@ -146,6 +146,32 @@ public class Checkout {
     }
 }
 """,
+    f"{_MAIN}/Door.java": """package shop;
+
+public class Door {
+    private boolean locked = true;
+    private boolean open;
+
+    public void unlock() {
+        locked = false;
+    }
+
+    public void open() {
+        if (locked) {
+            throw new IllegalStateException("the door is locked");
+        }
+        open = true;
+    }
+
+    public boolean isLocked() {
+        return locked;
+    }
+
+    public boolean isOpen() {
+        return open;
+    }
+}
+""",
 }
 # Mockito 5 with its JUnit 5 extension, Jupiter with its params, and a launcher of the same Jupiter.
 _POM = """<project xmlns="http://maven.apache.org/POM/4.0.0"><modelVersion>4.0.0</modelVersion>
@@ -165,7 +191,7 @@ _POM = """<project xmlns="http://maven.apache.org/POM/4.0.0"><modelVersion>4.0.0
 
 @pytest.fixture(scope="module")
 def generated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[GenerationResult, str]]:
-    """The Checkout's generated test, validated (one generation for the whole module, ~40 s)."""
+    """The Checkout's and the Door's generated tests, validated (one generation for the whole module, ~40 s)."""
     folder = tmp_path_factory.mktemp("oracles-classpath")
     (folder / "pom.xml").write_text(_POM)
     done = subprocess.run(["mvn", "-o", "-q", "-B", "dependency:build-classpath", "-Dmdep.outputFile=cp.txt"],
@@ -182,14 +208,14 @@ def generated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Genera
 
 
 def _generate(repo: Indexed, classpath: Classpath) -> GenerationResult:
-    info = repo.info("shop.Checkout")
+    infos = [repo.info("shop.Checkout"), repo.info("shop.Door")]
     job = GenerationJob(root=repo.root, graph=repo.graph, config=repo.config, state=repo.state)
-    return generate_tests([Target(fqn=info.fqn, file=info.file, reason="named")], job, classpath=classpath)
+    return generate_tests([Target(fqn=i.fqn, file=i.file, reason="named") for i in infos], job, classpath=classpath)
 
 
-def _kept(result: GenerationResult) -> str:
+def _kept(result: GenerationResult, target: str = "shop.Checkout") -> str:
     assert result.validation is not None
-    (verdict,) = result.validation.verdicts
+    (verdict,) = [v for v in result.validation.verdicts if v.target == target]
     assert verdict.kept, verdict
     return verdict.source or ""
 
@@ -249,3 +275,13 @@ def test_no_unread_variable_nor_duplicate_body(generated: tuple[GenerationResult
         assert "ReturnsValue" not in name and "returnsValue" not in name
     bodies = [re.sub(r"\s+", "", body.split("{", 1)[1]) for body in methods.values()]
     assert len(bodies) == len(set(bodies))
+
+
+def test_a_call_that_fails_alone_is_tested_after_the_calls_that_unlock_it(
+        generated: tuple[GenerationResult, str]) -> None:
+    methods = _methods(_kept(generated[0], "shop.Door"))
+    body = methods.get("open_afterUnlock_changesOpenToTrue", "")
+    assert "door.unlock();\n" in body and "door.open();" in body, list(methods)
+    assert "assertTrue(door.isOpen());" in body
+    # Alone, the call is refused: that stays a test of its own.
+    assert 'assertEquals("the door is locked", thrown.getMessage());' in methods.get("open_throwsIllegalState", "")

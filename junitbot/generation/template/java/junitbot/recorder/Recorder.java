@@ -12,6 +12,7 @@ import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.Optional;
@@ -33,6 +34,8 @@ public final class Recorder {
     private static final int MAX_TEXT = 200;
     /** What each scenario's call returned, to tell when it is the very object a stub answered. */
     private static final Map<String, Object> RESULTS = new HashMap<>();
+    /** Per scenario, the objects its stubs return, described as they were before the call under test. */
+    private static final Map<String, IdentityHashMap<Object, String>> STUBBED = new HashMap<>();
 
     private Recorder() {
     }
@@ -53,6 +56,33 @@ public final class Recorder {
                 + ",\"value\":" + describe(value, 0) + "}");
     }
 
+    /** Describes what each stub of the mocks will return (an Optional's content), before the call under test. */
+    public static void stubbed(String scenario, Object... mocks) {
+        IdentityHashMap<Object, String> found = new IdentityHashMap<>();
+        for (Object mock : mocks) {
+            if (mock == null || !Mockito.mockingDetails(mock).isMock()) {
+                continue;
+            }
+            for (Stubbing stubbing : Mockito.mockingDetails(mock).getStubbings()) {
+                Object value;
+                try {
+                    value = stubbing.answer(stubbing.getInvocation());
+                } catch (Throwable thrown) {
+                    continue;
+                }
+                if (value instanceof Optional) {
+                    value = ((Optional<?>) value).orElse(null);
+                }
+                if (value != null && !(value instanceof Enum) && !value.getClass().getName().startsWith("java.")) {
+                    found.put(value, describe(value, 0));
+                }
+            }
+        }
+        synchronized (RESULTS) {
+            STUBBED.put(scenario, found);
+        }
+    }
+
     public static void returnedVoid(String scenario) {
         write("{\"scenario\":" + quote(scenario) + ",\"kind\":\"void\"}");
     }
@@ -69,15 +99,18 @@ public final class Recorder {
     }
 
     /**
-     * Calls each mock received, as {"mock": name, "method": name, "arguments": n, "args": [values], "stubbed": b,
-     * "returned": value, "default_answer": b, "result": b}: what the call returned is its stub's answer, or
+     * Calls each mock received, as {"mock": name, "method": name, "arguments": n, "args": [values], "was": [values],
+     * "stubbed": b, "returned": value, "default_answer": b, "result": b}: "was" describes an argument that a stub
+     * returned as it was before the call under test (else null); what the call returned is its stub's answer, or
      * Mockito's default answer (null, empty, 0, false) when no stub matched; "result" says the method under test
      * returned that very object.
      */
     public static void interactions(String scenario, String[] names, Object... mocks) {
         Object result;
+        IdentityHashMap<Object, String> stubbed;
         synchronized (RESULTS) {
             result = RESULTS.remove(scenario);
+            stubbed = STUBBED.remove(scenario);
         }
         StringBuilder out = new StringBuilder("{\"scenario\":" + quote(scenario) + ",\"kind\":\"calls\",\"calls\":[");
         boolean first = true;
@@ -90,13 +123,14 @@ public final class Recorder {
                     out.append(',');
                 }
                 first = false;
-                out.append(call(names[i], mocks[i], invocation, result));
+                out.append(call(names[i], mocks[i], invocation, result, stubbed));
             }
         }
         write(out.append("]}").toString());
     }
 
-    private static String call(String name, Object mock, Invocation invocation, Object result) {
+    private static String call(String name, Object mock, Invocation invocation, Object result,
+            IdentityHashMap<Object, String> stubbed) {
         StringBuilder out = new StringBuilder("{\"mock\":").append(quote(name))
                 .append(",\"method\":").append(quote(invocation.getMethod().getName()))
                 .append(",\"arguments\":").append(invocation.getArguments().length)
@@ -105,6 +139,11 @@ public final class Recorder {
         Object[] arguments = invocation.getArguments();
         for (int a = 0; a < arguments.length; a++) {
             out.append(a > 0 ? "," : "").append(describe(arguments[a], 0));
+        }
+        out.append("],\"was\":[");
+        for (int a = 0; a < arguments.length; a++) {
+            String before = stubbed == null || arguments[a] == null ? null : stubbed.get(arguments[a]);
+            out.append(a > 0 ? "," : "").append(before == null ? "null" : before);
         }
         out.append(']');
         if (invocation.getMethod().getReturnType() != void.class) {
