@@ -19,9 +19,7 @@ from junitbot.analysis import (
     ClassInfo,
     CodeGraph,
     DependencyAnalyzer,
-    EdgeKind,
     MethodInfo,
-    TypeKind,
     remove_unused_imports,
 )
 from junitbot.config import JunitbotConfig
@@ -36,6 +34,7 @@ from junitbot.generation.template.compensation import compensations
 from junitbot.generation.template.feedback import Refinement, refine
 from junitbot.generation.template.final import Style, Written, final_tests
 from junitbot.generation.template.fixtures import named_fixtures
+from junitbot.generation.template.graphs import enum_test, exception_resolver, source_text, written_types
 from junitbot.generation.template.observations import Observation, ObservedCall
 from junitbot.generation.template.probe import ProbeClass, Scenario, probe_method, run_probes
 from junitbot.generation.template.scaffold import test_shell
@@ -336,7 +335,7 @@ def _plan(
         for member in _STATIC_IMPORTS[style]:
             imports.add_static(member)
         plan = _Plan(target=target, info=info, shell=shell, imports=imports, style=style, naming=naming, level=level,
-                     parameterized=frameworks.junit_params, types=_written_types(graph))
+                     parameterized=frameworks.junit_params, types=written_types(graph))
         if shell.subject_field is not None:
             taken = {shell.subject_field, "result", "thrown", *(m.name for m in shell.mocks),
                      *(p.name for m in testable_methods(info) for p in m.parameters)}
@@ -366,8 +365,8 @@ def _method_scenarios(plan: _Plan, method: MethodInfo, *, graph: CodeGraph, pref
     info, shell, imports, lookup = plan.info, plan.shell, plan.imports, graph.class_info
     mocks = {mock.name: mock.fqn for mock in shell.mocks}
     static = "static" in method.modifiers
-    paths = compensations(info, method, mocks=mocks, lookup=lookup, source=_source_text(graph),
-                          resolve=_exception_resolver(info, graph)) if mocks and not extra_variants else []
+    paths = compensations(info, method, mocks=mocks, lookup=lookup, source=source_text(graph),
+                          resolve=exception_resolver(info, graph)) if mocks and not extra_variants else []
     if static or not plan.receivers:
         receiver = shell.subject_field if not static and shell.subject_field else imports.name(
             info.fqn, package=info.package)
@@ -382,26 +381,6 @@ def _method_scenarios(plan: _Plan, method: MethodInfo, *, graph: CodeGraph, pref
                                extra_variants=extra_variants, setup=each.arrange, title=each.title,
                                bindings=each.bindings, level=plan.level, compensations=paths)
     return found
-
-
-def _source_text(graph: CodeGraph) -> Callable[[str], str | None]:
-    def source(path: str) -> str | None:
-        data = graph.source(path)
-        return data.decode("utf-8", errors="replace") if data is not None else None
-    return source
-
-
-def _exception_resolver(info: ClassInfo, graph: CodeGraph) -> Callable[[str], str | None]:
-    """A caught exception's FQN from its simple name: what the class catches, else the one repo type of that name,
-    else `java.lang`'s."""
-    caught = [fqn for fqn, kind in graph.dependencies(info.fqn) if kind is EdgeKind.CATCHES]
-
-    def resolve(simple: str) -> str | None:
-        found = [fqn for fqn in caught if fqn.rsplit(".", 1)[-1] == simple] or graph.fqns_named(simple)
-        if len(found) == 1:
-            return found[0]
-        return f"java.lang.{simple}" if not found and simple.endswith(("Exception", "Error")) else None
-    return resolve
 
 
 def _feedback(plans: Sequence[_Plan], observations: dict[str, Observation], probe: _Prober, graph: CodeGraph) -> None:
@@ -449,22 +428,6 @@ def _final_methods(
     context = BodyContext(imports=plan.imports, mock_types={mock.name: mock.fqn for mock in plan.shell.mocks},
                           lookup=graph.class_info, level=plan.level)
     style = Style(assertions=plan.style, naming=plan.naming, parameterized=plan.parameterized,
-                  is_enum=_enum_test(graph))
+                  is_enum=enum_test(graph))
     return final_tests(scenarios, observations, context=context, style=style, written=plan.written,
                        refinement=plan.refinement, known={s.id: s for s in plan.scenarios})
-
-
-def _written_types(graph: CodeGraph) -> Callable[[str], ClassInfo | None]:
-    """The repo type a test names (`Money`, `Order.Line`, or its FQN), when the name says which one."""
-    def find(written: str) -> ClassInfo | None:
-        found = graph.fqns_named(written)
-        return graph.class_info(found[0]) if len(found) == 1 else None
-    return find
-
-
-def _enum_test(graph: CodeGraph) -> Callable[[str], bool]:
-    """Whether a type, as a test writes it (`Currency`, `Order.Status`), is one of the repo's enums."""
-    def is_enum(written: str) -> bool:
-        return any((info := graph.class_info(fqn)) is not None and info.kind is TypeKind.ENUM
-                   for fqn in graph.fqns_named(written))
-    return is_enum

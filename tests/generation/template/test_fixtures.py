@@ -9,7 +9,6 @@ from junitbot.analysis import (
     ParameterInfo,
     TypeKind,
     TypeRef,
-    remove_unused_private_members,
 )
 from junitbot.generation.template.fixtures import named_fixtures
 
@@ -49,32 +48,6 @@ def test_an_immutable_value_becomes_a_constant_and_an_entity_a_factory_method() 
     assert "thenReturn(PRICE)" in fixtures.methods[1]
     assert "thenReturn(customer())" in fixtures.methods[2] and "Customer customer = customer();" in fixtures.methods[3]
     assert fixtures.methods[4] == methods[4]  # built once: stays where it is
-
-
-def test_private_fixtures_no_kept_test_uses_are_removed() -> None:
-    source = """class ATest {
-    private static final Money PRICE = Money.of(1);
-    private static final Money UNUSED = Money.of(2);
-    private final Money instance = UNUSED;
-
-    @Test
-    void a() {
-        assertEquals(PRICE, helper());
-    }
-
-    private static Money helper() {
-        return PRICE;
-    }
-
-    private static Money orphan() {
-        return Money.of(3);
-    }
-}
-"""
-    pruned = remove_unused_private_members(source)
-    assert "orphan" not in pruned
-    assert "PRICE" in pruned and "helper()" in pruned
-    assert "UNUSED" in pruned  # an instance field still reads it
 
 
 def test_the_call_under_test_and_values_of_locals_stay_written_out() -> None:
