@@ -1,7 +1,9 @@
 """The template backend's pipeline: shells, scenarios, probe runs, tests asserting what was observed, validation.
 
 Per target: the test class shell from the AST; per method, scenarios that take its branches; one probe
-run (twice, under changed conditions) records what each scenario does; the final test asserts what was
+run (twice, under changed conditions) records what each scenario does; feedback rounds probe what that
+taught (scenarios that died on a mock's default answer with the call stubbed, scenarios without the stubs
+that did not matter, call sequences that unlock a call failing alone); the final test asserts what was
 observed in both runs, and validation keeps only methods that compile and pass.
 """
 

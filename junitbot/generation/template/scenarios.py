@@ -1,8 +1,9 @@
 """Scenarios per method and validating constructor: inputs and mock answers chosen to take its branches (pure).
 
 From the method's own facts: every collaborator call answered with a built value (the path most code
-is written for), then each answer withheld or failing, values on both sides of the constants the code
-compares against, null where it checks for null, each enum constant a switch names, empty values.
+is written for), then each answer withheld or failing, a caught exception thrown by the collaborator call it
+guards (a compensation path), values on both sides of the constants the code compares against, null where it
+checks for null, each enum constant a switch names, empty values.
 A constructor that validates its arguments gets values its checks accept, then for each check one
 value it rejects (null, a string its pattern does not match, the bound a comparison excludes).
 """
