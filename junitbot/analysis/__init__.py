@@ -66,7 +66,7 @@ from junitbot.analysis.testclass import (
     rename_class,
 )
 from junitbot.analysis.typeref import type_ref
-from junitbot.analysis.unused import remove_unused_imports, unused_imports
+from junitbot.analysis.unused import remove_unused_imports, remove_unused_private_members, unused_imports
 
 __all__ = [
     "LIFECYCLE_ANNOTATIONS",
@@ -128,6 +128,7 @@ __all__ = [
     "remove_imports",
     "remove_methods",
     "remove_unused_imports",
+    "remove_unused_private_members",
     "rename_class",
     "resolve_classes",
     "resolve_edges",

@@ -191,6 +191,18 @@ def remove_methods(source: str, names: Collection[str], *, tests_only: bool = Tr
     return _apply(data, edits)
 
 
+def remove_members(source: str, members: Collection[ClassMember]) -> str:
+    """The source without `members` (as `parse_test_class(source)` found them), each with its javadoc."""
+    data = source.encode("utf-8")
+    edits: list[Edit] = []
+    for member in members:
+        end = member.span.end_byte
+        if data[end:end + 1] == b"\n":
+            end += 1
+        edits.append((member.extent.start_byte, end, ""))
+    return _apply(data, edits)
+
+
 def insert_members(source: str, members: Sequence[str], *, imports: Iterable[str | JavaImport] = ()) -> str:
     """`members` (Java text, unindented) before the closing brace of the top-level class, and `imports` added.
 

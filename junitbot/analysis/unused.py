@@ -10,9 +10,11 @@ Other on-demand imports always stay.
 
 from __future__ import annotations
 
+import re
+
 from junitbot.analysis.models import JavaImport
 from junitbot.analysis.parser import Node, Tree, capture_static_uses, node_text, parse_java
-from junitbot.analysis.testclass import parse_test_class, remove_imports
+from junitbot.analysis.testclass import parse_test_class, remove_imports, remove_members
 
 _MATCHERS = frozenset({
     "any", "anyBoolean", "anyByte", "anyChar", "anyCollection", "anyCollectionOf", "anyDouble", "anyFloat", "anyInt",
@@ -78,6 +80,27 @@ def remove_unused_imports(source: str) -> str:
     """`source` without the imports it does not use."""
     unused = unused_imports(source)
     return remove_imports(source, unused) if unused else source
+
+
+def remove_unused_private_members(source: str) -> str:
+    """`source` without the private static fields and helper methods of its top-level class that nothing else
+    in it uses (a fixture only the dropped tests needed), until none is left."""
+    while True:
+        parsed = parse_test_class(source)
+        if parsed.syntax_errors:
+            return source
+        unused = [m for m in parsed.top_members if m.kind in ("field", "method") and not m.is_test
+                  and {"private", "static"} <= set(m.modifiers) and len(m.names) == 1
+                  and not _used_elsewhere(source, m.name, m.extent.start_byte, m.span.end_byte)]
+        if not unused:
+            return source
+        source = remove_members(source, unused)
+
+
+def _used_elsewhere(source: str, name: str, start: int, end: int) -> bool:
+    data = source.encode("utf-8")
+    outside = (data[:start] + data[end:]).decode("utf-8", errors="replace")
+    return re.search(rf"(?<![\w$]){re.escape(name)}(?![\w$])", outside) is not None
 
 
 def _names(tree: Tree) -> tuple[set[str], set[str]]:

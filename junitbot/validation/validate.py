@@ -25,6 +25,7 @@ from junitbot.analysis import (
     parse_test_class,
     remove_methods,
     remove_unused_imports,
+    remove_unused_private_members,
 )
 from junitbot.config import JunitbotConfig, ValidationSettings
 from junitbot.errors import JunitbotError, UnknownClassError
@@ -442,7 +443,9 @@ def _tidy(works: list[_Work], scratch: Path, classpath: Sequence[str], javac: _J
     for work in works:
         # An import only a dropped method used, or one the class never used (`Mockito.*` in a class
         # without mocks), is left out of the kept class (issue "Real Maven builds ...": lint and review).
-        tidy = remove_unused_imports(remove_methods(work.source, set(work.dropped)) if work.dropped else work.source)
+        # A fixture only dropped methods used goes with them.
+        tidy = remove_unused_imports(remove_unused_private_members(remove_methods(work.source, set(work.dropped)))
+                                     if work.dropped else work.source)
         if tidy != work.source:
             work.source = tidy
             work.file.write_text(work.source, encoding="utf-8")

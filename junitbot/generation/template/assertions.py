@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
-from collections import Counter
+import re
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 
 from junitbot.analysis import ClassInfo, MethodInfo, TypeRef
 from junitbot.generation.imports import ImportSet
 from junitbot.generation.javatypes import Bindings, class_bindings, is_type_variable, resolved_fqn
 from junitbot.generation.literals import java_string
+from junitbot.generation.template.expected import Expect
 from junitbot.generation.template.observations import ObservedCall, ObservedValue
 
 _MAX_DEPTH = 2
+# Assertions on one captured argument: enough to say what was passed, few enough to read.
+_MAX_CAPTURED_LINES = 6
+_MAX_CAPTURED_VALUES = 3
 _PRIMITIVE_MATCHERS = {
     "int": "anyInt()", "long": "anyLong()", "short": "anyShort()", "byte": "anyByte()", "char": "anyChar()",
     "boolean": "anyBoolean()", "float": "anyFloat()", "double": "anyDouble()",
@@ -20,23 +25,31 @@ _PRIMITIVE_MATCHERS = {
 
 def value_assertions(
     value: ObservedValue, expr: str, *, imports: ImportSet, depth: int = 0, declared: str | None = None,
-    opaque: bool = False,
+    opaque: bool = False, expect: Expect | None = None, nameable: Callable[[str], bool] | None = None,
 ) -> list[str]:
     """Statements asserting that `expr` is the observed value, as precisely as the observation allows.
 
     `declared` is the FQN of the expression's static type: when the value's class is another (an
     implementation of an interface, a record of a sealed type), the test checks and casts to it.
     `opaque` says the expression's static type may be erased (a raw cast's components): then only
-    checks that compile against Object are written.
+    checks that compile against Object are written. `expect` builds an equal value where the class has value
+    equality: one `assertEquals(expected, expr)` then says it all. `nameable(fqn)` says whether the test may name
+    a class: an object of another class than declared, with nothing else to read, is checked to be one.
     """
     kind = value.t
+    if kind in ("unstable", "unreadable"):
+        return []
     runtime = value.cls.replace("$", ".") if value.cls else None
+    if kind in ("record", "object", "Optional", "Collection") and expect is not None:
+        expected = expect(value)
+        if expected is not None and expected != "null":
+            return [f"assertEquals({expected}, {expr});"]
     if kind in ("record", "object") and value.components and runtime and declared and runtime != declared:
         name = imports.name(runtime)
         check = [f"assertTrue({expr} instanceof {name});"]
         parts = [line for component, observed in value.components.items() if depth < _MAX_DEPTH
                  for line in value_assertions(observed, f"(({name}) {expr}).{component}()", imports=imports,
-                                              depth=depth + 1, opaque=True)]
+                                              depth=depth + 1, opaque=True, expect=expect)]
         return check + parts
     if opaque and kind not in ("null", "String", "Integer", "Long", "Short", "Byte", "Character", "Boolean",
                                "BigDecimal", "BigInteger", "enum"):
@@ -53,16 +66,18 @@ def value_assertions(
     if kind == "enum" and value.cls and value.v:
         return [f"assertEquals({imports.name(value.cls.replace('$', '.'))}.{value.v}, {expr});"]
     if kind == "Optional":
-        return _optional(value, expr, imports=imports, depth=depth)
+        return _optional(value, expr, imports=imports, depth=depth, expect=expect)
     if kind in ("Collection", "Map") and value.size is not None:
-        return _sized(value, expr, imports=imports, depth=depth)
+        return _sized(value, expr, imports=imports, depth=depth, expect=expect)
     if kind == "Array" and value.size is not None:
         return [f"assertEquals({value.size}, {expr}.length);"]
     if kind in ("record", "object") and value.components and depth < _MAX_DEPTH:
         lines = [f"assertNotNull({expr});"]
         for name, component in value.components.items():
-            lines += value_assertions(component, f"{expr}.{name}()", imports=imports, depth=depth + 1)
+            lines += value_assertions(component, f"{expr}.{name}()", imports=imports, depth=depth + 1, expect=expect)
         return lines
+    if kind == "object" and runtime and declared and runtime != declared and nameable and nameable(runtime):
+        return [f"assertTrue({expr} instanceof {imports.name(runtime)});"]
     return [f"assertNotNull({expr});"] if kind != "unreadable" else []
 
 
@@ -94,25 +109,26 @@ def _boxed(kind: str, text: str | None) -> str:
     return f"{kind}.valueOf(({ {'Long': 'long', 'Short': 'short', 'Byte': 'byte'}.get(kind, 'int') }) {text})"
 
 
-def _optional(value: ObservedValue, expr: str, *, imports: ImportSet, depth: int) -> list[str]:
+def _optional(value: ObservedValue, expr: str, *, imports: ImportSet, depth: int,
+              expect: Expect | None) -> list[str]:
     if value.present is None:
         return [f"assertNotNull({expr});"]
     if not value.present:
         return [f"assertFalse({expr}.isPresent());"]
     lines = [f"assertTrue({expr}.isPresent());"]
     if value.value is not None and depth < _MAX_DEPTH:
-        lines += value_assertions(value.value, f"{expr}.get()", imports=imports, depth=depth + 1)
+        lines += value_assertions(value.value, f"{expr}.get()", imports=imports, depth=depth + 1, expect=expect)
     return lines
 
 
-def _sized(value: ObservedValue, expr: str, *, imports: ImportSet, depth: int) -> list[str]:
+def _sized(value: ObservedValue, expr: str, *, imports: ImportSet, depth: int, expect: Expect | None) -> list[str]:
     if value.size == 0:
         return [f"assertTrue({expr}.isEmpty());"]
     lines = [f"assertEquals({value.size}, {expr}.size());"]
     is_list = value.cls is not None and "List" in value.cls
     if is_list and value.items and depth < _MAX_DEPTH:
         for index, item in enumerate(value.items[:3]):
-            lines += value_assertions(item, f"{expr}.get({index})", imports=imports, depth=depth + 1)
+            lines += value_assertions(item, f"{expr}.get({index})", imports=imports, depth=depth + 1, expect=expect)
     return lines
 
 
@@ -122,19 +138,144 @@ def verify_lines(
     mock_types: Mapping[str, str | None],
     class_info: Callable[[str], ClassInfo | None],
     imports: ImportSet,
+    expect: Expect | None = None,
+    taken: set[str] | None = None,
 ) -> list[str]:
-    """`verify(mock, times(n)).method(matchers...)` for each call observed, where the signature is known."""
+    """What the collaborators were passed: `verify(mock, times(n)).method(...)` per call made without a stub,
+    where the signature is known.
+
+    An argument is matched by its value where `expect` can build an equal one (`verify(payments).refund("R-1")`),
+    captured where it is an object the code built or changed (`ArgumentCaptor`, then assertions on what it
+    holds), else matched by type. A stubbed call is not verified: its stub already says it was made (and that it
+    mattered). `taken` are the names the test already uses (captors get fresh ones).
+    """
+    taken = taken if taken is not None else set()
+    groups: dict[tuple[str, str, int], list[ObservedCall]] = {}
+    for call in calls:
+        groups.setdefault(call.key, []).append(call)
     lines = []
-    for (mock, method, arity), count in sorted(Counter((c.mock, c.method, c.arguments) for c in calls).items()):
+    for (mock, method, arity), group in groups.items():  # in the order the code made them
         fqn = mock_types.get(mock)
         found = find_method(fqn, method, arity, class_info) if fqn else None
         if found is None:
             continue
+        if all(c.stubbed for c in group):
+            continue
         signature, bindings = found
-        matchers = ", ".join(matcher_for(p.type, bindings, imports) for p in signature.parameters)
-        times = "" if count == 1 else f", times({count})"
-        lines.append(f"verify({mock}{times}).{method}({matchers});")
+        arguments = [_argument(p.type, [c.args[i] if len(c.args) == arity else None for c in group],
+                               [c.was[i] if len(c.was) == arity else None for c in group],
+                               bindings=bindings, imports=imports, expect=expect, class_info=class_info)
+                     for i, p in enumerate(signature.parameters)]
+        lines += _verification(mock, method, arguments, len(group), imports=imports, expect=expect, taken=taken)
     return lines
+
+
+@dataclass(frozen=True)
+class _Argument:
+    """How a verification matches one parameter: a matcher, the bare value where every argument has one, or a
+    captor of a class (with the values seen, and what those a stub handed out were before the call)."""
+
+    matcher: str
+    raw: str | None = None
+    captured: tuple[str, list[ObservedValue], list[ObservedValue | None]] | None = None
+
+
+def _argument(ref: TypeRef, seen: list[ObservedValue | None], was: list[ObservedValue | None], *,
+              bindings: Bindings, imports: ImportSet, expect: Expect | None,
+              class_info: Callable[[str], ClassInfo | None]) -> _Argument:
+    values = [v for v in seen if v is not None]
+    complete = len(values) == len(seen) and values
+    matcher = matcher_for(ref, bindings, imports)
+    if complete and expect is not None and not any(was):
+        expressions = {expect(v) for v in values}
+        if len(expressions) == 1 and None not in expressions:
+            (expression,) = expressions
+            if expression == "null":
+                return _Argument("isNull()")
+            return _Argument(f"eq({expression})", raw=expression)
+    if complete and all(v.t in ("record", "object") and v.components for v in values):
+        captured = _captor_type(ref, bindings, class_info)
+        if captured is not None:
+            return _Argument(matcher, captured=(captured, values, was))
+    return _Argument(matcher)
+
+
+def _captor_type(ref: TypeRef, bindings: Bindings, class_info: Callable[[str], ClassInfo | None]) -> str | None:
+    """The class an `ArgumentCaptor` of the parameter is made for: a repo class, written without type arguments."""
+    if is_type_variable(ref, bindings):
+        ref = bindings.get(ref.name, ref)
+    fqn = resolved_fqn(ref)
+    if ref.array or ref.arguments or fqn is None or is_type_variable(ref, bindings):
+        return None
+    info = class_info(fqn)
+    return fqn if info is not None and not info.type_parameters else None
+
+
+def _verification(mock: str, method: str, arguments: list[_Argument], count: int, *, imports: ImportSet,
+                  expect: Expect | None, taken: set[str]) -> list[str]:
+    """The captor declarations, the `verify` line and the assertions on what was captured (a captor only where
+    there is something to assert: else the argument is matched by type)."""
+    declarations: list[str] = []
+    checks: list[str] = []
+    texts: list[str] = []
+    raw = all(a.raw is not None for a in arguments)
+    for argument in arguments:
+        if argument.captured is None:
+            texts.append(argument.raw if raw and argument.raw is not None else argument.matcher)
+            continue
+        fqn, values, was = argument.captured
+        type_name = imports.name(fqn)
+        name = _fresh(type_name[:1].lower() + type_name[1:].replace(".", "") + "Captor", set(taken))
+        found = _captured(values, was, name, count, fqn, imports, expect)
+        if not found:
+            texts.append(argument.matcher)
+            continue
+        taken.add(name)
+        checks += found
+        captor = imports.name("org.mockito.ArgumentCaptor")
+        declarations.append(f"{captor}<{type_name}> {name} = {captor}.forClass({type_name}.class);")
+        texts.append(f"{name}.capture()")
+    times = "" if count == 1 else f", times({count})"
+    return [*declarations, f"verify({mock}{times}).{method}({', '.join(texts)});", *checks]
+
+
+def _captured(values: list[ObservedValue], was: list[ObservedValue | None], name: str, count: int, declared: str,
+              imports: ImportSet, expect: Expect | None) -> list[str]:
+    """Assertions on the captured values (`name` standing for the captor): each, or once when one object was
+    passed each time (a captor holds references, so each shows that object's last state)."""
+    if all(v == values[-1] for v in values):
+        return captured_assertions(values[-1], f"{name}.getValue()", declared=declared, imports=imports,
+                                   expect=expect, was=was[-1] if was else None)
+    lines = []
+    for index, value in enumerate(values[:_MAX_CAPTURED_VALUES]):
+        expr = f"{name}.getValue()" if count == 1 else f"{name}.getAllValues().get({index})"
+        lines += captured_assertions(value, expr, declared=declared, imports=imports, expect=expect,
+                                     was=was[index] if index < len(was) else None)
+    return lines
+
+
+def captured_assertions(value: ObservedValue, expr: str, *, declared: str, imports: ImportSet,
+                        expect: Expect | None, was: ObservedValue | None = None) -> list[str]:
+    """What a captured argument held: its value where it can be built, else its accessors (a few). An object a
+    stub handed out (`was`: as it was then) is asserted only for what the code changed in it."""
+    if was is not None and value.components:
+        before = was.components or {}
+        changed = {k: v for k, v in value.components.items() if before.get(k) != v}
+        if not changed:
+            return []
+        value = value.model_copy(update={"components": changed})
+        expect = None  # part of an object is no value to compare whole
+    lines = value_assertions(value, expr, imports=imports, declared=declared, expect=expect)
+    lines = [line for line in lines if not line.startswith("assertNotNull(")]  # what was captured is never null
+    return lines[:_MAX_CAPTURED_LINES]
+
+
+def _fresh(name: str, taken: set[str]) -> str:
+    candidate, number = name, 2
+    while candidate in taken:
+        candidate, number = f"{name}{number}", number + 1
+    taken.add(candidate)
+    return candidate
 
 
 def matcher_for(ref: TypeRef, bindings: Bindings, imports: ImportSet) -> str:
@@ -185,10 +326,17 @@ def find_method(
 
 def assertj_statement(line: str) -> str:
     """One of the JUnit assertions written above, in AssertJ's fluent style; other lines unchanged."""
+    instance = re.fullmatch(r"assertTrue\((.+) instanceof ([\w.]+)\);", line)
+    if instance is not None:
+        return f"assertThat({instance[1]}).isInstanceOf({instance[2]}.class);"
     for name, method in (("assertNull", "isNull"), ("assertNotNull", "isNotNull"), ("assertTrue", "isTrue"),
                          ("assertFalse", "isFalse")):
         if line.startswith(f"{name}(") and line.endswith(");"):
             return f"assertThat({line[len(name) + 1:-2]}).{method}();"
+    if line.startswith("assertSame(") and line.endswith(");"):
+        args = split_arguments(line[len("assertSame("):-2])
+        if len(args) == 2:
+            return f"assertThat({args[1]}).isSameAs({args[0]});"
     if line.startswith("assertEquals(") and line.endswith(");"):
         args = split_arguments(line[len("assertEquals("):-2])
         if len(args) == 3:

@@ -31,12 +31,34 @@ class ObservedValue(_Wire):
 
 
 class ObservedCall(_Wire):
-    """One call a collaborator mock received during the scenario."""
+    """One call a collaborator mock received during the scenario.
+
+    `args` are the values it was passed (as they were after the call under test: Mockito keeps references, as
+    an ArgumentCaptor does), `was` each argument a stub handed out as it was before the call under test (else
+    None); `returned` is what it answered: its stub's value, or Mockito's default (null,
+    empty, 0, false) when no stub matched (`default_answer`); `result` says the method under test returned that
+    very object.
+    """
 
     mock: str
     method: str
     arguments: int
     stubbed: bool = False
+    args: tuple[ObservedValue, ...] = ()
+    was: tuple[ObservedValue | None, ...] = ()
+    returned: ObservedValue | None = None
+    default_answer: bool = False
+    result: bool = False
+
+    @property
+    def key(self) -> tuple[str, str, int]:
+        """(mock, method, number of arguments): what a stub or a verification names."""
+        return self.mock, self.method, self.arguments
+
+    @property
+    def defaulted_to_null(self) -> bool:
+        """An unstubbed call whose caller got Mockito's null: an accident of the scenario, not a behaviour."""
+        return self.default_answer and self.returned is not None and self.returned.t == "null"
 
 
 class Observation(_Wire):
@@ -50,6 +72,7 @@ class Observation(_Wire):
     calls: tuple[ObservedCall, ...] = ()
     before: ObservedValue | None = None
     after: ObservedValue | None = None
+    itself: bool = False  # the method returned the very instance it was called on
 
     def changed_state(self) -> dict[str, ObservedValue]:
         """The object's accessors whose value the call changed (both runs agreeing)."""
@@ -75,7 +98,7 @@ def parse_observations(text: str) -> dict[str, Observation]:
             elif record["kind"] == "state":
                 states.setdefault(scenario, {})[str(record["when"])] = ObservedValue.model_validate(record["value"])
             elif record["kind"] == "returned":
-                outcomes[scenario] = {"outcome": "returned",
+                outcomes[scenario] = {"outcome": "returned", "itself": bool(record.get("self", False)),
                                       "value": ObservedValue.model_validate(record["value"])}
             elif record["kind"] == "void":
                 outcomes[scenario] = {"outcome": "void"}
@@ -109,13 +132,27 @@ def stable(first: Observation, second: Observation | None) -> Observation:
                                     "after": _common_value(first.after, second.after)})
 
 
+_UNSTABLE = ObservedValue(t="unstable")
+
+
 def _common_calls(first: Iterable[ObservedCall], second: Iterable[ObservedCall]) -> tuple[ObservedCall, ...]:
+    """The calls both runs made (paired in order by mock, method, arity and stubbing), with the parts of their
+    arguments and answers both runs agree on (an argument that differs is `unstable`)."""
     remaining = list(second)
     common = []
     for call in first:
-        if call in remaining:
-            remaining.remove(call)
-            common.append(call)
+        match = next((c for c in remaining if (c.key, c.stubbed) == (call.key, call.stubbed)), None)
+        if match is None:
+            continue
+        remaining.remove(match)
+        args = tuple(_common_value(a, b) or _UNSTABLE for a, b in zip(call.args, match.args, strict=False))
+        was = tuple(_common_value(a, b) for a, b in zip(call.was, match.was, strict=False))
+        common.append(call.model_copy(update={
+            "args": args if len(call.args) == len(match.args) else (),
+            "was": was if len(call.was) == len(match.was) else (),
+            "returned": _common_value(call.returned, match.returned),
+            "default_answer": call.default_answer and match.default_answer,
+            "result": call.result and match.result}))
     return tuple(common)
 
 

@@ -1,7 +1,9 @@
 """The template backend's pipeline: shells, scenarios, probe runs, tests asserting what was observed, validation.
 
 Per target: the test class shell from the AST; per method, scenarios that take its branches; one probe
-run (twice, under changed conditions) records what each scenario does; the final test asserts what was
+run (twice, under changed conditions) records what each scenario does; feedback rounds probe what that
+taught (scenarios that died on a mock's default answer with the call stubbed, scenarios without the stubs
+that did not matter, call sequences that unlock a call failing alone); the final test asserts what was
 observed in both runs, and validation keeps only methods that compile and pass.
 """
 
@@ -15,26 +17,37 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from junitbot.analysis import ClassInfo, CodeGraph, DependencyAnalyzer, MethodInfo, remove_unused_imports
+from junitbot.analysis import (
+    ClassInfo,
+    CodeGraph,
+    DependencyAnalyzer,
+    MethodInfo,
+    remove_unused_imports,
+)
 from junitbot.config import JunitbotConfig
 from junitbot.errors import JunitbotError
 from junitbot.generation.imports import ImportSet
 from junitbot.generation.javalevel import MODERN, JavaLevel
-from junitbot.generation.literals import java_string
 from junitbot.generation.models import GenerationJob, GenerationResult, Skip, Target, TestShell
 from junitbot.generation.output import file_header, test_path
-from junitbot.generation.style import AssertionStyle, NamingStyle, assertion_style, naming_style, test_name
-from junitbot.generation.template.assertions import assertj_statement, value_assertions, verify_lines
-from junitbot.generation.template.observations import Observation
+from junitbot.generation.style import AssertionStyle, NamingStyle, assertion_style, naming_style
+from junitbot.generation.template.bodies import BodyContext
+from junitbot.generation.template.compensation import compensations
+from junitbot.generation.template.feedback import Refinement, refine
+from junitbot.generation.template.final import Style, Written, final_tests
+from junitbot.generation.template.fixtures import named_fixtures
+from junitbot.generation.template.graphs import enum_test, exception_resolver, source_text, written_types
+from junitbot.generation.template.observations import Observation, ObservedCall
 from junitbot.generation.template.probe import ProbeClass, Scenario, probe_method, run_probes
 from junitbot.generation.template.scaffold import test_shell
 from junitbot.generation.template.scenarios import (
+    answer_stub,
     constructor_scenarios,
     scenarios_for,
     testable_constructors,
     testable_methods,
 )
-from junitbot.generation.template.stubs import unused_stub
+from junitbot.generation.template.sequences import MAX_DEPTH, extend, locked, prefixes
 from junitbot.generation.template.subtypes import Receiver, receivers
 from junitbot.state import StateDir
 from junitbot.validation import (
@@ -67,12 +80,22 @@ class _Plan:
     shell: TestShell
     imports: ImportSet
     scenarios: list[Scenario] = field(default_factory=list)
-    methods: dict[str, str] = field(default_factory=dict)
-    outcomes: set[tuple[str, str]] = field(default_factory=set)
+    written: Written = field(default_factory=Written)
     receivers: list[Receiver] = field(default_factory=list)
     style: AssertionStyle = "junit"
     naming: NamingStyle = "underscore"
     level: JavaLevel = MODERN
+    parameterized: bool = False
+    refinement: Refinement = field(default_factory=Refinement)
+    types: Callable[[str], ClassInfo | None] = field(default=lambda name: None)  # a type as the test writes it
+
+    @property
+    def methods(self) -> dict[str, str]:
+        return self.written.methods
+
+    @methods.setter
+    def methods(self, value: dict[str, str]) -> None:
+        self.written.methods = value
 
 
 def generate_tests(targets: Sequence[Target], job: GenerationJob, *,
@@ -130,6 +153,7 @@ def _generate_module(targets: Sequence[Target], job: GenerationJob, classpath: C
     probe = _Prober(classpath=[str(main.classes_dir), *classpath.entries], state=state, config=config,
                     module=classpath)
     observations, failed = probe.run(plans, {p.target.fqn: p.scenarios for p in plans})
+    _feedback(plans, observations, probe, graph)
     seconds["probe"] = time.perf_counter() - tick
     report("probe", len(plans), len(plans))
     candidates = []
@@ -202,7 +226,9 @@ def _test_class(plan: _Plan) -> str:
 def _candidate(plan: _Plan, config: JunitbotConfig) -> TestCandidate:
     # The imports are collected for every scenario tried (and the shell adds `Mockito.*` whenever Mockito is
     # there): the final class keeps only those its methods use.
-    source = remove_unused_imports(plan.shell.render(list(plan.methods.values()), imports=plan.imports))
+    fixtures = named_fixtures(list(plan.methods.values()), lookup=plan.types)
+    shell = plan.shell.model_copy(update={"fields": (*plan.shell.fields, *fixtures.fields)})
+    source = remove_unused_imports(shell.render([*fixtures.methods, *fixtures.helpers], imports=plan.imports))
     return TestCandidate(path=_path(plan, config), source=source, target=plan.target.fqn)
 
 
@@ -227,7 +253,7 @@ def _coverage_round(
             if span is None or not any(span.start_line <= line <= span.end_line for line in missed):
                 continue
             extra.setdefault(plan.target.fqn, []).extend(_method_scenarios(
-                plan, method, lookup=graph.class_info, prefix=f"r{round_number}c{plans.index(plan)}m{number}",
+                plan, method, graph=graph, prefix=f"r{round_number}c{plans.index(plan)}m{number}",
                 limit=config.generation.max_scenarios_per_method, extra_variants=(2, 3)))
     if not extra:
         return validation, False
@@ -310,7 +336,8 @@ def _plan(
         imports = shell.import_set(local=lambda fqn: graph.class_info(fqn) is not None)
         for member in _STATIC_IMPORTS[style]:
             imports.add_static(member)
-        plan = _Plan(target=target, info=info, shell=shell, imports=imports, style=style, naming=naming, level=level)
+        plan = _Plan(target=target, info=info, shell=shell, imports=imports, style=style, naming=naming, level=level,
+                     parameterized=frameworks.junit_params, types=written_types(graph))
         if shell.subject_field is not None:
             taken = {shell.subject_field, "result", "thrown", *(m.name for m in shell.mocks),
                      *(p.name for m in testable_methods(info) for p in m.parameters)}
@@ -320,7 +347,7 @@ def _plan(
                 imports=imports, taken=taken, level=level)
         mocks = {mock.name: mock.fqn for mock in shell.mocks}
         for number, method in enumerate(testable_methods(info)):
-            plan.scenarios += _method_scenarios(plan, method, lookup=graph.class_info, prefix=f"c{index}m{number}",
+            plan.scenarios += _method_scenarios(plan, method, graph=graph, prefix=f"c{index}m{number}",
                                                 limit=config.generation.max_scenarios_per_method)
         for number, constructor in enumerate(testable_constructors(info)):
             plan.scenarios += constructor_scenarios(
@@ -333,25 +360,63 @@ def _plan(
     return plans, skipped
 
 
-def _method_scenarios(plan: _Plan, method: MethodInfo, *, lookup: Callable[[str], ClassInfo | None], prefix: str,
+def _method_scenarios(plan: _Plan, method: MethodInfo, *, graph: CodeGraph, prefix: str,
                       limit: int, extra_variants: Sequence[int] = ()) -> list[Scenario]:
     """A method's scenarios: on the class for a static one, else once per receiver (per implementation
     of an abstract subject)."""
-    info, shell, imports = plan.info, plan.shell, plan.imports
+    info, shell, imports, lookup = plan.info, plan.shell, plan.imports, graph.class_info
     mocks = {mock.name: mock.fqn for mock in shell.mocks}
     static = "static" in method.modifiers
+    paths = compensations(info, method, mocks=mocks, lookup=lookup, source=source_text(graph),
+                          resolve=exception_resolver(info, graph)) if mocks and not extra_variants else []
     if static or not plan.receivers:
         receiver = shell.subject_field if not static and shell.subject_field else imports.name(
             info.fqn, package=info.package)
         return scenarios_for(info, method, receiver=receiver, mocks=mocks, lookup=lookup, imports=imports,
                              prefix=prefix, limit=limit, extra_variants=extra_variants,
-                             instance=not static and bool(shell.subject_field), level=plan.level)
+                             instance=not static and bool(shell.subject_field), level=plan.level,
+                             compensations=paths)
     found: list[Scenario] = []
     for number, each in enumerate(plan.receivers):
         found += scenarios_for(info, method, receiver=each.name, mocks=mocks, lookup=lookup, imports=imports,
                                prefix=f"{prefix}r{number}" if number else prefix, limit=limit,
                                extra_variants=extra_variants, setup=each.arrange, title=each.title,
-                               bindings=each.bindings, level=plan.level)
+                               bindings=each.bindings, level=plan.level, compensations=paths)
+    return found
+
+
+def _feedback(plans: Sequence[_Plan], observations: dict[str, Observation], probe: _Prober, graph: CodeGraph) -> None:
+    """The rounds after the first probe run, their observations joining `observations`: scenarios that died on
+    a mock's default answer again with that call stubbed, scenarios without the stubs whose answers did not
+    matter, and call sequences, each round extending the sequences that changed state with the calls still
+    failing alone (the first round's with the others, in one probe run)."""
+    for depth in range(1, MAX_DEPTH):
+        batch = _refinements(plans, observations, graph) if depth == 1 else {}
+        for number, plan in enumerate(plans):
+            starts = [s for s in prefixes(plan.scenarios, observations) if len(s.after) == depth - 1]
+            found = extend(starts, locked(plan.scenarios, observations), prefix=f"q{depth}c{number}") if starts else []
+            batch.setdefault(plan.target.fqn, []).extend(found)
+        batch = {fqn: found for fqn, found in batch.items() if found}
+        if not batch:
+            return
+        more, _ = probe.run(plans, batch)
+        observations.update(more)
+        for plan in plans:
+            plan.scenarios += batch.get(plan.target.fqn, [])
+
+
+def _refinements(plans: Sequence[_Plan], observations: dict[str, Observation],
+                 graph: CodeGraph) -> dict[str, list[Scenario]]:
+    """Per target, the scenarios its first probe run's observations call for (feedback.refine)."""
+    found: dict[str, list[Scenario]] = {}
+    for plan in plans:
+        mocks = {mock.name: mock.fqn for mock in plan.shell.mocks}
+
+        def stub_for(call: ObservedCall, plan: _Plan = plan, mocks: dict[str, str | None] = mocks) -> str | None:
+            return answer_stub(call.mock, call.method, call.arguments, mocks=mocks, lookup=graph.class_info,
+                               imports=plan.imports, level=plan.level)
+        plan.refinement = refine(plan.scenarios, observations, stub_for=stub_for)
+        found[plan.target.fqn] = list(plan.refinement.scenarios)
     return found
 
 
@@ -362,122 +427,9 @@ def _final_methods(
 
     The tests are added to `plan.methods`; their names are returned.
     """
-    mock_types = {mock.name: mock.fqn for mock in plan.shell.mocks}
-    added: list[str] = []
-    names = set(plan.methods)
-    outcomes = plan.outcomes
-    for scenario in scenarios:
-        observed = observations.get(scenario.id)
-        if observed is None or observed.outcome == "missing":
-            continue
-        fingerprint = (scenario.method, observed.model_dump_json(exclude={"scenario"}))
-        if fingerprint in outcomes:
-            continue  # the same behaviour again: no new test
-        outcomes.add(fingerprint)
-        body = _body(scenario, observed, plan.imports, mock_types, graph)
-        if body is None:
-            continue
-        if plan.style == "assertj":
-            body = _in_assertj(body)
-        name = _unique(_test_name(scenario, observed, plan.naming), names)
-        plan.methods[name] = f"@Test\nvoid {name}() {{\n" + "".join(f"    {line}\n" for line in body) + "}\n"
-        added.append(name)
-    return added
-
-
-def _body(
-    scenario: Scenario, observed: Observation, imports: ImportSet, mock_types: dict[str, str | None],
-    graph: CodeGraph,
-) -> list[str] | None:
-    if observed.outcome == "threw" and (observed.exception or "").startswith("org.mockito."):
-        return None  # Mockito's complaint about the scenario (strict stubs), not the code's behaviour
-    # Only the stubs a call really matched: strict stubs (MockitoExtension) fail a test on an unused one.
-    used = {(call.mock, call.method, call.arguments) for call in observed.calls if call.stubbed}
-    arrange = [line for line in scenario.arrange if not unused_stub(line, used)]
-    lines = ["// Arrange", *arrange] if arrange else []
-    verify = verify_lines(tuple(c for c in observed.calls if not c.stubbed), mock_types=mock_types,
-                          class_info=graph.class_info, imports=imports)
-    if observed.outcome == "threw" and observed.exception:
-        exception = imports.name(observed.exception.replace("$", "."))
-        lines += ["// Act + Assert", f"{exception} thrown = assertThrows({exception}.class, () -> {scenario.call});"]
-        message = observed.message
-        if message is not None and _own_message(observed.exception) and len(message) <= 200 and "@" not in message:
-            lines.append(f"assertEquals({java_string(message)}, thrown.getMessage());")
-        return lines
-    state = [line for name, value in observed.changed_state().items() if scenario.subject
-             for line in value_assertions(value, f"{scenario.subject}.{name}()", imports=imports)]
-    if observed.outcome == "void":
-        if not verify and not state:
-            return [*lines, "// Act + Assert", f"assertDoesNotThrow(() -> {scenario.call});"]
-        return [*lines, "// Act", f"{scenario.call};", "// Assert", *state, *verify]
-    if observed.value is None:
-        return None
-    # Below Java 10 the result is declared with its type; a type the test cannot name is Object, and then
-    # only assertions that compile against Object are written.
-    declared = scenario.declared or "var"
-    opaque = scenario.returns == "java.lang.Object" or declared in ("Object", "java.lang.Object")
-    assertions = value_assertions(observed.value, "result", imports=imports, declared=scenario.returns,
-                                  opaque=opaque)
-    return [*lines, "// Act", f"{declared} result = {scenario.call};", "// Assert", *assertions, *state, *verify]
-
-
-def _in_assertj(body: list[str]) -> list[str]:
-    """The JUnit-style body in AssertJ's fluent style (`assertThrows` + message become one chain)."""
-    out: list[str] = []
-    for line in body:
-        if " thrown = assertThrows(" in line:
-            exception, call = line.split(" thrown = assertThrows(", 1)[1].split(".class, ", 1)
-            out.append(f"assertThatThrownBy({call[:-2]}).isInstanceOf({exception}.class);")
-        elif line.startswith("assertEquals(") and line.endswith(", thrown.getMessage());") and out:
-            message = line[len("assertEquals("):-len(", thrown.getMessage());")]
-            out[-1] = out[-1][:-1] + f".hasMessage({message});"
-        else:
-            out.append(assertj_statement(line))
-    return out
-
-
-def _own_message(exception: str) -> bool:
-    """Messages the code under test writes itself; the JDK's own wording may change between versions."""
-    return not exception.startswith("java.") or exception in (
-        "java.lang.IllegalArgumentException", "java.lang.IllegalStateException",
-        "java.lang.UnsupportedOperationException")
-
-
-
-
-def _test_name(scenario: Scenario, observed: Observation, naming: NamingStyle) -> str:
-    if observed.outcome == "threw" and observed.exception:
-        simple = observed.exception.rsplit(".", 1)[-1].rsplit("$", 1)[-1]
-        outcome = "throws" + (simple[: -len("Exception")] if simple.endswith("Exception") else simple)
-    elif observed.outcome == "void":
-        outcome = "succeeds"
-    elif scenario.constructor:
-        outcome = "constructs"
-    else:
-        outcome = "returns" + _value_title(observed)
-    return test_name([scenario.method, scenario.hint, outcome], naming)
-
-
-def _value_title(observed: Observation) -> str:
-    value = observed.value
-    if value is None:
-        return "Value"
-    if value.t == "null":
-        return "Null"
-    if value.t == "Boolean" and value.v:
-        return value.v.title()
-    if value.t == "enum" and value.v:
-        return "".join(w.title() for w in value.v.split("_"))
-    if value.t == "Optional" and value.present is not None:
-        return "Present" if value.present else "Empty"
-    if value.t in ("Collection", "Map") and value.size == 0:
-        return "Empty"
-    return "Value"
-
-
-def _unique(name: str, names: set[str]) -> str:
-    candidate, number = name, 2
-    while candidate in names:
-        candidate, number = f"{name}{number}", number + 1
-    names.add(candidate)
-    return candidate
+    context = BodyContext(imports=plan.imports, mock_types={mock.name: mock.fqn for mock in plan.shell.mocks},
+                          lookup=graph.class_info, level=plan.level)
+    style = Style(assertions=plan.style, naming=plan.naming, parameterized=plan.parameterized,
+                  is_enum=enum_test(graph))
+    return final_tests(scenarios, observations, context=context, style=style, written=plan.written,
+                       refinement=plan.refinement, known={s.id: s for s in plan.scenarios})

@@ -44,21 +44,37 @@ class Scenario(Record):
     subject: str | None = None
     mocks: tuple[str, ...] = ()
     constructor: bool = False
+    # A compensation path: the exception a collaborator is made to throw that the code catches (FQN), and what
+    # the code's handler does, as a name says it (`cancelsOrder`).
+    handles: str | None = None
+    handled_by: str | None = None
+    # A variant of another scenario (its id) leaving out one of its stubs (the statement): when both behave
+    # the same, the stub's answer does not matter and the final test goes without it.
+    base: str | None = None
+    withheld: str | None = None
+    # The instance methods called before this one, in order (their calls are in `arrange`): a call sequence.
+    after: tuple[str, ...] = ()
 
 
 def probe_method(scenario: Scenario) -> str:
     """A test method that runs the scenario and records what happened, whatever happens."""
     arrange = "".join(f"        {line}\n" for line in scenario.arrange)
+    itself = f", {scenario.subject}" if scenario.subject else ""
     act = (f"{scenario.call};\n            junitbot.recorder.Recorder.returnedVoid(\"{scenario.id}\");"
-           if scenario.returns_void else f"junitbot.recorder.Recorder.returned(\"{scenario.id}\", {scenario.call});")
+           if scenario.returns_void
+           else f"junitbot.recorder.Recorder.returned(\"{scenario.id}\", {scenario.call}{itself});")
     names = ", ".join(f'"{m}"' for m in scenario.mocks)
     mocks = ", ".join(scenario.mocks)
     calls = (f"        junitbot.recorder.Recorder.interactions(\"{scenario.id}\", new String[] {{{names}}}"
              f"{', ' + mocks if mocks else ''});\n")
-    before = after = ""
+    # What the stubs will hand out, as it is before the call: an argument the code passes on that is one of
+    # them shows what the code changed.
+    before = (f"        junitbot.recorder.Recorder.stubbed(\"{scenario.id}\"{', ' + mocks if mocks else ''});\n"
+              if mocks else "")
+    after = ""
     if scenario.subject:
         # The object's state around the call, so the test can assert what a void method changed.
-        before = f"        junitbot.recorder.Recorder.state(\"{scenario.id}\", \"before\", {scenario.subject});\n"
+        before += f"        junitbot.recorder.Recorder.state(\"{scenario.id}\", \"before\", {scenario.subject});\n"
         after = f"            junitbot.recorder.Recorder.state(\"{scenario.id}\", \"after\", {scenario.subject});\n"
     return (
         "    @Test\n"

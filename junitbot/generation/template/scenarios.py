@@ -1,8 +1,9 @@
 """Scenarios per method and validating constructor: inputs and mock answers chosen to take its branches (pure).
 
 From the method's own facts: every collaborator call answered with a built value (the path most code
-is written for), then each answer withheld or failing, values on both sides of the constants the code
-compares against, null where it checks for null, each enum constant a switch names, empty values.
+is written for), then each answer withheld or failing, a caught exception thrown by the collaborator call it
+guards (a compensation path), values on both sides of the constants the code compares against, null where it
+checks for null, each enum constant a switch names, empty values.
 A constructor that validates its arguments gets values its checks accept, then for each check one
 value it rejects (null, a string its pattern does not match, the bound a comparison excludes).
 """
@@ -20,6 +21,8 @@ from junitbot.generation.javatypes import class_bindings, class_ref, declared_ty
 from junitbot.generation.template.access import visible
 from junitbot.generation.template.assertions import find_method, matcher_for
 from junitbot.generation.template.constraints import rejected_values
+from junitbot.generation.template.jdk_values import COLLECTIONS
+from junitbot.generation.template.naming import camel, singular
 from junitbot.generation.template.probe import Scenario
 from junitbot.generation.template.values import value_expression
 
@@ -39,14 +42,15 @@ class _Stub:
     method: str
     matchers: str
     value: str | None  # None: a void method
+    arguments: int = 0
+    returns: str = "object"  # what kind of value: optional, collection, boolean, number or object
 
     def answer(self) -> str | None:
         if self.value is None:
             return None
         return f"when({self.mock}.{self.method}({self.matchers})).thenReturn({self.value});"
 
-    def failure(self) -> str:
-        error = 'new IllegalStateException("collaborator failed")'
+    def failure(self, error: str = 'new IllegalStateException("collaborator failed")') -> str:
         if self.value is None:
             return f"doThrow({error}).when({self.mock}).{self.method}({self.matchers});"
         return f"when({self.mock}.{self.method}({self.matchers})).thenThrow({error});"
@@ -54,6 +58,40 @@ class _Stub:
     @property
     def title(self) -> str:
         return _camel(self.mock) + _camel(self.method)
+
+    @property
+    def nothing(self) -> str:
+        """The condition of a scenario where this call answers nothing: `whenCustomerNotFound`, `whenNoProducts`."""
+        if self.returns == "optional":
+            by = self.method.split("By", 1)[1] if "By" in self.method else ""
+            return f"when{camel(singular(self.mock))}NotFound" + (f"By{by}" if by and by != "Id" else "")
+        if self.returns == "collection":
+            return f"whenNo{camel(self.mock)}"
+        if self.returns in ("boolean", "number"):
+            return f"when{self.title}Is{'False' if self.returns == 'boolean' else 'Zero'}"
+        return f"when{self.title}ReturnsNull"
+
+
+@dataclass(frozen=True)
+class Compensation:
+    """A collaborator call inside a `try` whose `catch` handles an exception that collaborator says it throws:
+    a scenario makes the call throw it, so the handler runs. `handled_by` says what the handler does."""
+
+    mock: str
+    method: str
+    arguments: int
+    exception: TypeRef
+    handled_by: str | None = None
+
+
+@dataclass(frozen=True)
+class _Variant:
+    hint: str
+    answers: list[str]
+    values: list[str]
+    withheld: str | None = None  # the stub of the first variant this one leaves out
+    handles: str | None = None
+    handled_by: str | None = None
 
 
 def testable_methods(subject: ClassInfo) -> list[MethodInfo]:
@@ -144,6 +182,7 @@ def scenarios_for(
     title: str = "",
     bindings: Mapping[str, TypeRef] | None = None,
     level: JavaLevel = MODERN,
+    compensations: Sequence[Compensation] = (),
 ) -> list[Scenario]:
     """Up to `limit` scenarios for one method; `mocks` maps mock field names to their types' FQNs.
 
@@ -151,7 +190,8 @@ def scenarios_for(
     negative, boundary and other values, with and without collaborator answers. `setup` opens every
     scenario's arrange step (a local `receiver` built there), `title` leads each hint (`onErr`), and
     `bindings` say what the receiver's type variables are. `level` is the Java release the test compiles at:
-    without `var`, each scenario says the type to declare the result as (`declared`).
+    without `var`, each scenario says the type to declare the result as (`declared`). `compensations` are the
+    collaborator calls whose exceptions the method catches: each gets a scenario where the call throws it.
     """
     args = _arguments(method.parameters, lookup=lookup, imports=imports, variant=0, bindings=bindings, level=level)
     if args is None:
@@ -160,19 +200,21 @@ def scenarios_for(
     answers = [a for a in (s.answer() for s in stubs) if a is not None]
     call = f"{receiver}.{method.name}({', '.join(p.name for p in method.parameters)})"
     returns_void = method.return_type is None or method.return_type.text == "void"
-    variants: list[tuple[str, list[str], list[str]]] = [("", answers, args)]
-    if answers:
-        variants.append(("whenCollaboratorsReturnNothing", [], args))
-        for stub in stubs:
-            if stub.answer() is not None:
-                others = [a for a in answers if a != stub.answer()]
-                variants.append((f"when{stub.title}ReturnsNothing", others, args))
+    variants = [_Variant("", answers, args)]
+    variants += _compensation_variants(stubs, answers, args, compensations, lookup=lookup, imports=imports,
+                                       level=level)
     if stubs:
-        variants.append((f"when{stubs[0].title}Fails", [stubs[0].failure(), *answers[1:]], args))
-    variants += [(hint, answers, changed) for hint, changed in _input_variants(method, args, lookup, imports)]
+        variants.append(_Variant(f"when{stubs[0].title}Fails", [stubs[0].failure(), *answers[1:]], args))
+    variants += [_Variant(hint, answers, changed) for hint, changed in _input_variants(method, args, lookup, imports)]
     empty = _arguments(method.parameters, lookup=lookup, imports=imports, variant=1, bindings=bindings, level=level)
     if empty is not None and empty != args:
-        variants.append(("withEmptyValues", answers, empty))
+        variants.append(_Variant("withEmptyValues", answers, empty))
+    # Each answer withheld in turn, beyond the limit: where the outcome stays the same, the answer does not
+    # matter and the final test goes without that stub; where it changes, the test says how.
+    for stub in stubs:
+        answer = stub.answer()
+        if answer is not None:
+            variants.append(_Variant(stub.nothing, [a for a in answers if a != answer], args, withheld=answer))
     if extra_variants:
         variants = []  # a feedback round tries only what the first round did not
     for variant in extra_variants:
@@ -180,9 +222,9 @@ def scenarios_for(
                            level=level)
         if other is not None and other != args:
             title = _VARIANT_TITLES.get(variant, f"Values{variant}")
-            variants.append((f"with{title}", answers, other))
+            variants.append(_Variant(f"with{title}", answers, other))
             if answers:
-                variants.append((f"with{title}AndNoAnswers", [], other))
+                variants.append(_Variant(f"with{title}AndNoAnswers", [], other))
     declared = None
     if not returns_void and method.return_type is not None and not level.allows("var"):
         declared = _declared(method.return_type, imports=imports, lookup=lookup,
@@ -190,16 +232,41 @@ def scenarios_for(
                              method_variables=method.type_parameters)
     scenarios: list[Scenario] = []
     seen: set[tuple[tuple[str, ...], tuple[str, ...]]] = set()
-    for hint, arranged, values in variants:
-        key = (tuple(arranged), tuple(values))
-        if key in seen or len(scenarios) >= limit:
+    for chosen in variants:
+        key = (tuple(chosen.answers), tuple(chosen.values))
+        if key in seen or (len(scenarios) >= limit and chosen.withheld is None):
             continue
         seen.add(key)
-        scenarios.append(Scenario(id=f"{prefix}_{len(scenarios)}", method=method.name, hint=_lead(title, hint),
-                                  arrange=(*setup, *values, *arranged), call=call, returns_void=returns_void,
+        base = scenarios[0].id if chosen.withheld is not None and scenarios and not extra_variants else None
+        scenarios.append(Scenario(id=f"{prefix}_{len(scenarios)}", method=method.name, hint=_lead(title, chosen.hint),
+                                  arrange=(*setup, *chosen.values, *chosen.answers), call=call,
+                                  returns_void=returns_void,
                                   returns=method.return_type.fqn if method.return_type else None,
-                                  declared=declared, subject=receiver if instance else None, mocks=tuple(mocks)))
+                                  declared=declared, subject=receiver if instance else None, mocks=tuple(mocks),
+                                  handles=chosen.handles, handled_by=chosen.handled_by, base=base,
+                                  withheld=chosen.withheld if base else None))
     return scenarios
+
+
+def _compensation_variants(
+    stubs: Sequence[_Stub], answers: list[str], args: list[str], compensations: Sequence[Compensation], *,
+    lookup: ClassLookup, imports: ImportSet, level: JavaLevel,
+) -> list[_Variant]:
+    """Per compensation path, the collaborator answers with the exception the code catches, the others as usual."""
+    found = []
+    for compensation in compensations:
+        stub = next((s for s in stubs if (s.mock, s.method, s.arguments) == (
+            compensation.mock, compensation.method, compensation.arguments)), None)
+        error = value_expression(compensation.exception, lookup=lookup, imports=imports, level=level)
+        if stub is None or error is None:
+            continue
+        throwing = stub.failure(error.text)
+        others = [a for a in answers if a != stub.answer()]
+        simple = compensation.exception.name.rsplit(".", 1)[-1]
+        condition = simple[: -len("Exception")] if simple.endswith("Exception") else simple
+        found.append(_Variant(f"when{condition}", [*others, throwing], args, handles=compensation.exception.fqn,
+                              handled_by=compensation.handled_by))
+    return found
 
 
 def _lead(title: str, hint: str) -> str:
@@ -269,12 +336,31 @@ def _stubs(
         matchers = ", ".join(matcher_for(p.type, bindings, imports) for p in signature.parameters)
         returned = signature.return_type
         if returned is None or returned.text == "void":
-            stubs.append(_Stub(mock, call.method, matchers, None))
+            stubs.append(_Stub(mock, call.method, matchers, None, call.arguments))
             continue
         built = value_expression(returned, lookup=lookup, variant=0, imports=imports, bindings=bindings, level=level)
         if built is not None:
-            stubs.append(_Stub(mock, call.method, matchers, built.text))
+            stubs.append(_Stub(mock, call.method, matchers, built.text, call.arguments, _kind(returned)))
     return stubs
+
+
+def answer_stub(mock: str, method: str, arguments: int, *, mocks: Mapping[str, str | None], lookup: ClassLookup,
+                imports: ImportSet, level: JavaLevel = MODERN) -> str | None:
+    """`when(mock.method(matchers)).thenReturn(built value);` for one call of a mock field, or None."""
+    call = CallSite(method=method, receiver=mock, receiver_kind="field", arguments=arguments, line=0)
+    stubs = _stubs([call], mocks=mocks, lookup=lookup, imports=imports, level=level)
+    return stubs[0].answer() if stubs else None
+
+
+def _kind(ref: TypeRef) -> str:
+    fqn = ref.fqn or ""
+    if fqn == "java.util.Optional":
+        return "optional"
+    if fqn in COLLECTIONS or ref.array:
+        return "collection"
+    if ref.text in ("boolean", "Boolean"):
+        return "boolean"
+    return "number" if ref.text in _NUMERIC else "object"
 
 
 def _declared(ref: TypeRef, *, imports: ImportSet, lookup: ClassLookup, bindings: Mapping[str, TypeRef],

@@ -11,11 +11,17 @@ import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.Collection;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.Optional;
+import org.mockito.Answers;
 import org.mockito.Mockito;
 import org.mockito.invocation.Invocation;
+import org.mockito.invocation.StubInfo;
+import org.mockito.stubbing.Answer;
+import org.mockito.stubbing.Stubbing;
 
 /**
  * Records what a probe test observed (return values, thrown exceptions, collaborator calls) as JSON
@@ -26,12 +32,55 @@ public final class Recorder {
     private static final int MAX_DEPTH = 3;
     private static final int MAX_ITEMS = 5;
     private static final int MAX_TEXT = 200;
+    /** What each scenario's call returned, to tell when it is the very object a stub answered. */
+    private static final Map<String, Object> RESULTS = new HashMap<>();
+    /** Per scenario, the objects its stubs return, described as they were before the call under test. */
+    private static final Map<String, IdentityHashMap<Object, String>> STUBBED = new HashMap<>();
 
     private Recorder() {
     }
 
     public static void returned(String scenario, Object value) {
+        synchronized (RESULTS) {
+            RESULTS.put(scenario, value);
+        }
         write("{\"scenario\":" + quote(scenario) + ",\"kind\":\"returned\",\"value\":" + describe(value, 0) + "}");
+    }
+
+    /** What an instance method returned, and whether it returned the instance itself (a fluent builder). */
+    public static void returned(String scenario, Object value, Object subject) {
+        synchronized (RESULTS) {
+            RESULTS.put(scenario, value);
+        }
+        write("{\"scenario\":" + quote(scenario) + ",\"kind\":\"returned\",\"self\":" + (value != null && value == subject)
+                + ",\"value\":" + describe(value, 0) + "}");
+    }
+
+    /** Describes what each stub of the mocks will return (an Optional's content), before the call under test. */
+    public static void stubbed(String scenario, Object... mocks) {
+        IdentityHashMap<Object, String> found = new IdentityHashMap<>();
+        for (Object mock : mocks) {
+            if (mock == null || !Mockito.mockingDetails(mock).isMock()) {
+                continue;
+            }
+            for (Stubbing stubbing : Mockito.mockingDetails(mock).getStubbings()) {
+                Object value;
+                try {
+                    value = stubbing.answer(stubbing.getInvocation());
+                } catch (Throwable thrown) {
+                    continue;
+                }
+                if (value instanceof Optional) {
+                    value = ((Optional<?>) value).orElse(null);
+                }
+                if (value != null && !(value instanceof Enum) && !value.getClass().getName().startsWith("java.")) {
+                    found.put(value, describe(value, 0));
+                }
+            }
+        }
+        synchronized (RESULTS) {
+            STUBBED.put(scenario, found);
+        }
     }
 
     public static void returnedVoid(String scenario) {
@@ -49,8 +98,20 @@ public final class Recorder {
                 + quote(thrown.getClass().getName()) + ",\"message\":" + quote(thrown.getMessage()) + "}");
     }
 
-    /** Calls each mock received, as {"mock": name, "method": name, "arguments": n}. */
+    /**
+     * Calls each mock received, as {"mock": name, "method": name, "arguments": n, "args": [values], "was": [values],
+     * "stubbed": b, "returned": value, "default_answer": b, "result": b}: "was" describes an argument that a stub
+     * returned as it was before the call under test (else null); what the call returned is its stub's answer, or
+     * Mockito's default answer (null, empty, 0, false) when no stub matched; "result" says the method under test
+     * returned that very object.
+     */
     public static void interactions(String scenario, String[] names, Object... mocks) {
+        Object result;
+        IdentityHashMap<Object, String> stubbed;
+        synchronized (RESULTS) {
+            result = RESULTS.remove(scenario);
+            stubbed = STUBBED.remove(scenario);
+        }
         StringBuilder out = new StringBuilder("{\"scenario\":" + quote(scenario) + ",\"kind\":\"calls\",\"calls\":[");
         boolean first = true;
         for (int i = 0; i < mocks.length; i++) {
@@ -62,14 +123,70 @@ public final class Recorder {
                     out.append(',');
                 }
                 first = false;
-                out.append("{\"mock\":").append(quote(names[i]))
-                        .append(",\"method\":").append(quote(invocation.getMethod().getName()))
-                        .append(",\"arguments\":").append(invocation.getArguments().length)
-                        .append(",\"stubbed\":").append(invocation.stubInfo() != null)
-                        .append('}');
+                out.append(call(names[i], mocks[i], invocation, result, stubbed));
             }
         }
         write(out.append("]}").toString());
+    }
+
+    private static String call(String name, Object mock, Invocation invocation, Object result,
+            IdentityHashMap<Object, String> stubbed) {
+        StringBuilder out = new StringBuilder("{\"mock\":").append(quote(name))
+                .append(",\"method\":").append(quote(invocation.getMethod().getName()))
+                .append(",\"arguments\":").append(invocation.getArguments().length)
+                .append(",\"stubbed\":").append(invocation.stubInfo() != null)
+                .append(",\"args\":[");
+        Object[] arguments = invocation.getArguments();
+        for (int a = 0; a < arguments.length; a++) {
+            out.append(a > 0 ? "," : "").append(describe(arguments[a], 0));
+        }
+        out.append("],\"was\":[");
+        for (int a = 0; a < arguments.length; a++) {
+            String before = stubbed == null || arguments[a] == null ? null : stubbed.get(arguments[a]);
+            out.append(a > 0 ? "," : "").append(before == null ? "null" : before);
+        }
+        out.append(']');
+        if (invocation.getMethod().getReturnType() != void.class) {
+            boolean byDefault = invocation.stubInfo() == null;
+            Answer<?> answer = byDefault ? defaultAnswer(mock) : stubbing(mock, invocation.stubInfo());
+            if (answer != null) {
+                try {
+                    Object returned = answer.answer(invocation);
+                    out.append(",\"returned\":").append(describe(returned, 1))
+                            .append(",\"default_answer\":").append(byDefault)
+                            .append(",\"result\":").append(isResult(returned, result));
+                } catch (Throwable thrown) {
+                    // a stub that throws: the scenario's outcome says what happened
+                }
+            }
+        }
+        return out.append('}').toString();
+    }
+
+    /** Mockito's default answer when the mock was created with it (a deep-stub answer would build new mocks). */
+    private static Answer<?> defaultAnswer(Object mock) {
+        Answer<?> answer = Mockito.mockingDetails(mock).getMockCreationSettings().getDefaultAnswer();
+        return answer == Answers.RETURNS_DEFAULTS ? answer : null;
+    }
+
+    /** The stub that answered a call: the one set up where the call's stub info says. */
+    private static Answer<?> stubbing(Object mock, StubInfo info) {
+        String where = String.valueOf(info.stubbedAt());
+        for (Stubbing stubbing : Mockito.mockingDetails(mock).getStubbings()) {
+            if (String.valueOf(stubbing.getInvocation().getLocation()).equals(where)) {
+                return stubbing;
+            }
+        }
+        return null;
+    }
+
+    /** Whether a stub's answer is what the method returned (itself or inside an Optional): an object, not a
+     * cached box, string or constant that any two calls share. */
+    private static boolean isResult(Object returned, Object result) {
+        if (returned == null || returned instanceof Enum || returned.getClass().getName().startsWith("java.")) {
+            return false;
+        }
+        return returned == result || (result instanceof Optional && ((Optional<?>) result).orElse(null) == returned);
     }
 
     static String describe(Object value, int depth) {

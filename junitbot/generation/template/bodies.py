@@ -1,0 +1,194 @@
+"""The body of a final test: a scenario's arrange step and what both probe runs observed as assertions (pure).
+
+What a mock did by accident is never asserted: an exception that a mock's default answer (null) caused, a null
+passed through from a call no stub answered, the fields of an object the test's own stub returned. What the
+code did is: its result (compared with an equal value where the class has value equality), the state a void
+method changed, the exception with the message the code wrote, and what it passed to its collaborators.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from junitbot.generation.imports import ImportSet
+from junitbot.generation.javalevel import MODERN, JavaLevel
+from junitbot.generation.literals import java_string
+from junitbot.generation.template.access import ClassLookup, visible
+from junitbot.generation.template.assertions import assertj_statement, value_assertions, verify_lines
+from junitbot.generation.template.expected import Expect, expectation
+from junitbot.generation.template.observations import Observation, ObservedCall, ObservedValue
+from junitbot.generation.template.probe import Scenario
+from junitbot.generation.template.stubs import stubbed_call, unused_stub
+
+_NPE = "java.lang.NullPointerException"
+# The JDK's own wording of an NPE (JEP 358): it names the code's locals, not a behaviour the code promises.
+_HELPFUL_NPE = re.compile(r'^Cannot (?:invoke|read|load|store|assign|throw|enter|exit)\b|because "')
+_DECLARED = re.compile(r"^[\w.<>\[\]?, ]+?\s+(\w+)\s*=")
+_THEN_RETURN = ".thenReturn("
+
+
+@dataclass(frozen=True)
+class BodyContext:
+    """What a test body is written with: the class's imports, its mocks' types, the repo and the Java release."""
+
+    imports: ImportSet
+    mock_types: Mapping[str, str | None]
+    lookup: ClassLookup
+    level: JavaLevel = MODERN
+
+    def nameable(self, fqn: str) -> bool:
+        """Whether the test may name the repo class `fqn`."""
+        info = self.lookup(fqn)
+        return info is not None and visible(info, package=self.imports.package, lookup=self.lookup)
+
+    def expect(self, scenario: Scenario) -> Expect:
+        """Expected values for this scenario, never built by the very call under test (that would be circular)."""
+        base = expectation(lookup=self.lookup, imports=self.imports, level=self.level)
+        own = f"new {scenario.method[3:]}(" if scenario.constructor else f".{scenario.method}("
+
+        def expect(value: ObservedValue) -> str | None:
+            found = base(value)
+            return None if found is None or own in found else found
+        return expect
+
+
+def accidental(scenario: Scenario, observed: Observation) -> bool:
+    """Whether the outcome comes from the mocks rather than the code: Mockito's own complaint, an NPE the
+    scenario did not ask for by passing null (a mock's default answer), or a null result some unstubbed call
+    handed back."""
+    if observed.outcome == "threw":
+        exception = observed.exception or ""
+        return exception.startswith("org.mockito.") or (exception == _NPE and not passes_null(scenario))
+    if observed.outcome == "returned" and observed.value is not None and observed.value.t == "null":
+        return any(call.defaulted_to_null for call in observed.calls)
+    return False
+
+
+def passes_null(scenario: Scenario) -> bool:
+    """Whether the scenario hands the code a null: an argument declared `= null` or a literal `null` in the call."""
+    arguments = scenario.call[scenario.call.find("("):]
+    nulls = {m[1] for line in scenario.arrange if line.rstrip().endswith("= null;")
+             for m in [_DECLARED.match(line)] if m is not None}
+    return bool(re.search(r"[(,]\s*null\s*[,)]", arguments)) or any(
+        re.search(rf"\b{name}\b", arguments) for name in nulls)
+
+
+def final_body(scenario: Scenario, observed: Observation, context: BodyContext) -> list[str] | None:
+    """The statements of the final test (JUnit assertions), or None when there is nothing the code did to assert."""
+    if observed.outcome not in ("returned", "void", "threw") or accidental(scenario, observed):
+        return None
+    imports = context.imports
+    expect = context.expect(scenario)
+    # Only the stubs a call really matched: strict stubs (MockitoExtension) fail a test on an unused one.
+    used = {call.key for call in observed.calls if call.stubbed}
+    arrange = [line for line in scenario.arrange if not unused_stub(line, used)]
+    taken = {"result", "thrown", *(m[1] for line in arrange for m in [_DECLARED.match(line)] if m is not None)}
+    verify = verify_lines(observed.calls, mock_types=context.mock_types, class_info=context.lookup,
+                          imports=imports, expect=expect, taken=taken)
+    if observed.outcome == "threw" and observed.exception:
+        return [*_arrange(arrange), "// Act + Assert", *_thrown(scenario, observed, imports), *verify]
+    state = [line for name, value in observed.changed_state().items() if scenario.subject
+             for line in value_assertions(value, f"{scenario.subject}.{name}()", imports=imports, expect=expect)]
+    if observed.outcome == "void":
+        if not verify and not state:
+            return [*_arrange(arrange), "// Act + Assert", f"assertDoesNotThrow(() -> {scenario.call});"]
+        return [*_arrange(arrange), "// Act", f"{scenario.call};", "// Assert", *state, *verify]
+    if observed.value is None:
+        return None
+    source = next((call for call in observed.calls if call.stubbed and call.result), None)
+    if observed.itself and scenario.subject:
+        assertions = [f"assertSame({scenario.subject}, result);"]
+    elif source is not None:
+        arrange, assertions = _same_as_stubbed(arrange, source, observed, context, taken)
+    else:
+        assertions = _result_assertions(scenario, observed, context, expect)
+    if not assertions and not state and not verify:
+        return None
+    # Below Java 10 the result is declared with its type; a type the test cannot name is Object, and then
+    # only assertions that compile against Object are written.
+    declared = scenario.declared or "var"
+    return [*_arrange(arrange), "// Act", f"{declared} result = {scenario.call};", "// Assert", *assertions, *state,
+            *verify]
+
+
+def _arrange(lines: list[str]) -> list[str]:
+    return ["// Arrange", *lines] if lines else []
+
+
+def _thrown(scenario: Scenario, observed: Observation, imports: ImportSet) -> list[str]:
+    """`assertThrows`, keeping the exception only when its message (the code's own words) is asserted."""
+    exception = imports.name((observed.exception or "").replace("$", "."))
+    message = observed.message
+    if message is None or not own_message(observed.exception or "", message):
+        return [f"assertThrows({exception}.class, () -> {scenario.call});"]
+    return [f"{exception} thrown = assertThrows({exception}.class, () -> {scenario.call});",
+            f"assertEquals({java_string(message)}, thrown.getMessage());"]
+
+
+def own_message(exception: str, message: str) -> bool:
+    """A message the code under test writes itself; the JDK's own wording may change between versions."""
+    if len(message) > 200 or "@" in message:
+        return False
+    if exception == _NPE:
+        return not _HELPFUL_NPE.search(message)
+    return not exception.startswith("java.") or exception in (
+        "java.lang.IllegalArgumentException", "java.lang.IllegalStateException",
+        "java.lang.UnsupportedOperationException")
+
+
+def _result_assertions(scenario: Scenario, observed: Observation, context: BodyContext, expect: Expect) -> list[str]:
+    value, imports = observed.value, context.imports
+    assert value is not None
+    opaque = scenario.returns == "java.lang.Object" or (scenario.declared or "") in ("Object", "java.lang.Object")
+    if scenario.constructor:
+        # A constructed object equals one built by the same constructor by definition: its accessors say more
+        # (and without any, that it is not null says nothing).
+        return [line for name, part in (value.components or {}).items()
+                for line in value_assertions(part, f"result.{name}()", imports=imports, depth=1, expect=expect)]
+    return value_assertions(value, "result", imports=imports, declared=scenario.returns, opaque=opaque,
+                            expect=None if opaque else expect, nameable=context.nameable)
+
+
+def _same_as_stubbed(arrange: list[str], source: ObservedCall, observed: Observation, context: BodyContext,
+                     taken: set[str]) -> tuple[list[str], list[str]]:
+    """The result is the object a stub returned: assert it is that object (named in the arrange step where the
+    release has `var`), never the fields the test itself gave it."""
+    optional = observed.value is not None and observed.value.t == "Optional"
+    presence = ["assertTrue(result.isPresent());"] if optional else []
+    if not context.level.allows("var"):
+        return arrange, presence
+    for index, line in enumerate(arrange):
+        at = line.rfind(_THEN_RETURN)
+        if stubbed_call(line) != source.key or at < 0 or not line.endswith(");"):
+            continue
+        name = _fresh("expected", taken)
+        value = line[at + len(_THEN_RETURN):-2]
+        hoisted = [f"var {name} = {value};", f"{line[:at]}{_THEN_RETURN}{name});"]
+        same = f"assertSame({name}, result.get());" if optional else f"assertSame({name}, result);"
+        return [*arrange[:index], *hoisted, *arrange[index + 1:]], [*presence, same]
+    return arrange, presence
+
+
+def _fresh(name: str, taken: set[str]) -> str:
+    candidate, number = name, 2
+    while candidate in taken:
+        candidate, number = f"{name}{number}", number + 1
+    taken.add(candidate)
+    return candidate
+
+
+def in_assertj(body: list[str]) -> list[str]:
+    """The JUnit-style body in AssertJ's fluent style (`assertThrows` + message become one chain)."""
+    out: list[str] = []
+    for line in body:
+        if " thrown = assertThrows(" in line or line.startswith("assertThrows("):
+            exception, call = line.split("assertThrows(", 1)[1].split(".class, ", 1)
+            out.append(f"assertThatThrownBy({call[:-2]}).isInstanceOf({exception}.class);")
+        elif line.startswith("assertEquals(") and line.endswith(", thrown.getMessage());") and out:
+            message = line[len("assertEquals("):-len(", thrown.getMessage());")]
+            out[-1] = out[-1][:-1] + f".hasMessage({message});"
+        else:
+            out.append(assertj_statement(line))
+    return out

@@ -1,0 +1,211 @@
+"""Boundary families: tests of one method that differ only in literals become one `@ParameterizedTest` (pure).
+
+`percentage(101)` and `percentage(-1)` both rejected with their own message, written the same way but for
+the literals, are one test with a row per case: a literal declared as an argument (`int percent = 101;`)
+becomes a parameter of that name, any other literal that differs (the message, the expected value) one named
+after its place (`message`, `expected`). One parameter of a plain type takes `@ValueSource`, of an enum
+`@EnumSource`, several `@CsvSource`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from junitbot.generation.imports import ImportSet
+
+_PARAMS = "org.junit.jupiter.params"
+# Literals a CSV row can carry (JUnit converts each to the parameter's type): strings, numbers, booleans,
+# enum constants (`Currency.EUR`, converted by name).
+_LITERAL = re.compile(
+    r'"(?:[^"\\]|\\.)*"'
+    r"|(?<![\w.])-?\d+(?:\.\d+)?[LlFfDd]?(?![\w.])"
+    r"|(?<![\w.])(?:true|false)(?![\w.])"
+    r"|(?<![\w.])[A-Z]\w*\.[A-Z][A-Z0-9_]*(?![\w(])"
+)
+_DECLARATION = re.compile(r"^([\w.<>\[\]?, ]+?)\s+(\w+)\s*=\s*(.*);$")
+_VALUE_SOURCES = {"int": "ints", "long": "longs", "double": "doubles", "String": "strings"}
+_MIN_MEMBERS = 2
+
+
+@dataclass(frozen=True)
+class Member:
+    """One written test: its method under test, its name, its body (JUnit style) and the kind of outcome members
+    of a family share (`threw IllegalArgumentException`, `returned`)."""
+
+    method: str
+    name: str
+    body: tuple[str, ...]
+    outcome: str
+
+
+@dataclass(frozen=True)
+class Family:
+    """A parameterized test standing for `members`: its parameters, annotations and body."""
+
+    members: tuple[str, ...]
+    parameters: tuple[str, ...]
+    annotations: tuple[str, ...]
+    body: tuple[str, ...]
+    arguments: tuple[str, ...] = ()  # the parameters that stand for the method's arguments (`quantity`)
+
+
+def families(members: Sequence[Member], *, imports: ImportSet,
+             is_enum: Callable[[str], bool] = lambda name: False) -> list[Family]:
+    """The boundary families among `members` (same method, same code but for literals, same kind of outcome).
+
+    `is_enum(type as the test writes it)` says whether JUnit converts a constant's name to it.
+    """
+    groups: dict[tuple[str, str, tuple[str, ...]], list[tuple[Member, list[list[str]]]]] = {}
+    for member in members:
+        shape, literals = _shape(member.body)
+        groups.setdefault((member.method, member.outcome, shape), []).append((member, literals))
+    found = []
+    for (_, _, shape), group in groups.items():
+        if len(group) >= _MIN_MEMBERS:
+            family = _family(list(shape), group, imports, is_enum)
+            if family is not None:
+                found.append(family)
+    return found
+
+
+def _shape(body: Sequence[str]) -> tuple[tuple[str, ...], list[list[str]]]:
+    """The body with each literal replaced by a placeholder, and the literals of each line."""
+    shape, literals = [], []
+    for line in body:
+        shape.append(_LITERAL.sub("\x00", line))
+        literals.append(_LITERAL.findall(line))
+    return tuple(shape), literals
+
+
+def _family(shape: list[str], group: list[tuple[Member, list[list[str]]]], imports: ImportSet,
+            is_enum: Callable[[str], bool]) -> Family | None:
+    first = group[0][1]
+    varying = [(line, index) for line, found in enumerate(first) for index in range(len(found))
+               if len({g[1][line][index] for g in group}) > 1]
+    if not varying:
+        return None
+    taken: set[str] = set()
+    parameters: list[tuple[str, str]] = []  # (type, name)
+    body = [list(_split(shape[line], first[line])) for line in range(len(shape))]
+    removed: set[int] = set()
+    arguments: list[str] = []
+    columns: dict[tuple[str, ...], str] = {}  # a column of values already a parameter → its name
+    kept: list[tuple[int, int]] = []
+    for line, index in varying:
+        values = [g[1][line][index] for g in group]
+        if tuple(values) in columns:  # the same values again (`zero(EUR)` is `EUR`): the same parameter
+            body[line][index * 2 + 1] = columns[tuple(values)]
+            continue
+        kind = _kind(values)
+        if kind is None or (kind[:1].isupper() and kind != "String" and not is_enum(kind)):
+            return None
+        declared = _DECLARATION.match(shape[line])
+        if declared and declared[3] == "\x00":
+            name = declared[2]
+            kind = declared[1] if _fits(declared[1], kind) else kind
+            removed.add(line)
+            arguments.append(name)
+        elif declared:
+            name = declared[2] + ("Text" if kind == "String" else "Value")
+        else:
+            name = "message" if "thrown.getMessage()" in shape[line] else "expected"
+        name = _fresh(name, taken)
+        parameters.append((kind, name))
+        body[line][index * 2 + 1] = name
+        columns[tuple(values)] = name
+        kept.append((line, index))
+    rows = [[_csv(g[1][line][index]) for line, index in kept] for g in group]
+    lines = ["".join(parts) for number, parts in enumerate(body) if number not in removed]
+    if lines and lines[0] == "// Arrange" and (len(lines) == 1 or lines[1].startswith("// ")):
+        lines = lines[1:]  # every arranged value became a parameter
+    names = tuple(m.name for m, _ in group)
+    return Family(members=names, parameters=tuple(f"{t} {n}" for t, n in parameters),
+                  annotations=(f"@{imports.name(f'{_PARAMS}.ParameterizedTest')}",
+                               _source(parameters, rows, imports)),
+                  body=tuple(lines), arguments=tuple(arguments))
+
+
+def _split(shape_line: str, literals: list[str]) -> list[str]:
+    """[text, literal, text, literal, ..., text]: the line's pieces, so one literal can be swapped for a name."""
+    pieces = shape_line.split("\x00")
+    out: list[str] = []
+    for index, piece in enumerate(pieces):
+        out.append(piece)
+        if index < len(literals):
+            out.append(literals[index])
+    return out
+
+
+def _kind(values: list[str]) -> str | None:
+    """The Java type every value of a varying literal has in common, or None."""
+    kinds = {_literal_kind(v) for v in values}
+    if len(kinds) == 1:
+        return kinds.pop()
+    if kinds <= {"int", "long"}:
+        return "long"
+    if kinds <= {"int", "double"}:
+        return "double"
+    return None
+
+
+def _literal_kind(value: str) -> str:
+    if value.startswith('"'):
+        return "String"
+    if value in ("true", "false"):
+        return "boolean"
+    if value[:1].isalpha():
+        return value.rsplit(".", 1)[0]
+    if value[-1] in "Ll":
+        return "long"
+    if value[-1] in "FfDd" or "." in value:
+        return "double"
+    return "int"
+
+
+def _fits(declared: str, kind: str) -> bool:
+    """Whether a parameter may keep the declared type of the local it replaces."""
+    numeric = ("long", "Long", "double", "Double", "Integer", "int")
+    return declared == kind or (declared in numeric and kind in ("int", "long", "double"))
+
+
+def _csv(value: str) -> str:
+    """One cell: a string quoted (so empty and padded values survive), a constant by its name, a number bare."""
+    if value.startswith('"'):
+        text = bytes(value[1:-1], "utf-8").decode("unicode_escape") if "\\" in value else value[1:-1]
+        return "'" + text.replace("'", "''") + "'"
+    if value[:1].isalpha() and "." in value:
+        return value.rsplit(".", 1)[1]
+    return value.rstrip("LlFfDd") if value[-1] in "LlFfDd" and not value.startswith("0x") else value
+
+
+def _source(parameters: list[tuple[str, str]], rows: list[list[str]], imports: ImportSet) -> str:
+    if len(parameters) == 1:
+        kind = parameters[0][0]
+        cells = [row[0] for row in rows]
+        if kind in _VALUE_SOURCES:
+            values = [_java_string(c) if kind == "String" else c for c in cells]
+            return (f"@{imports.name(f'{_PARAMS}.provider.ValueSource')}"
+                    f"({_VALUE_SOURCES[kind]} = {{{', '.join(values)}}})")
+        if kind[:1].isupper() and all(c[:1].isalpha() for c in cells):
+            names = ", ".join(f'"{c}"' for c in cells)
+            return (f"@{imports.name(f'{_PARAMS}.provider.EnumSource')}"
+                    f"(value = {kind}.class, names = {{{names}}})")
+    csv = ", ".join(_java_string(", ".join(row), quoted=False) for row in rows)
+    return f"@{imports.name(f'{_PARAMS}.provider.CsvSource')}({{{csv}}})"
+
+
+def _java_string(cell: str, *, quoted: bool = True) -> str:
+    """A cell as a Java string literal (`'text'` → `"text"` in a ValueSource; a whole CSV row as it is)."""
+    text = cell[1:-1].replace("''", "'") if quoted and cell.startswith("'") else cell
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+    return f'"{escaped}"'
+
+
+def _fresh(name: str, taken: set[str]) -> str:
+    candidate, number = name, 2
+    while candidate in taken:
+        candidate, number = f"{name}{number}", number + 1
+    taken.add(candidate)
+    return candidate

@@ -1,0 +1,141 @@
+"""The final test methods of one class: a test per distinct behaviour, named for it, families parameterized (pure).
+
+A scenario whose outcome both probe runs agreed on becomes a test unless it pins an accident (bodies), or says
+again what another test says: the same outcome of the same method, or the same body under another name. A
+variant that behaved like its base is left out, and the base is written without the stubs that did not matter
+(feedback). Tests of one method that differ only in literals become one `@ParameterizedTest` where the
+classpath has junit-jupiter-params.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from junitbot.generation.style import AssertionStyle, NamingStyle, test_name
+from junitbot.generation.template.bodies import BodyContext, final_body, in_assertj
+from junitbot.generation.template.families import Member, families
+from junitbot.generation.template.feedback import Refinement, same_behaviour
+from junitbot.generation.template.naming import family_name, name_parts
+from junitbot.generation.template.observations import Observation
+from junitbot.generation.template.probe import Scenario
+
+
+@dataclass
+class Written:
+    """What a class's tests already say: method texts by name, outcomes per method and normalized bodies."""
+
+    methods: dict[str, str] = field(default_factory=dict)
+    outcomes: set[tuple[str, str]] = field(default_factory=set)
+    bodies: set[str] = field(default_factory=set)
+
+
+@dataclass(frozen=True)
+class Style:
+    """How the class's tests are written: assertion and naming style, and whether `@ParameterizedTest` is there."""
+
+    assertions: AssertionStyle = "junit"
+    naming: NamingStyle = "underscore"
+    parameterized: bool = False
+    is_enum: Callable[[str], bool] = field(default=lambda name: False)
+
+
+@dataclass(frozen=True)
+class _Test:
+    scenario: Scenario
+    observed: Observation
+    body: list[str]
+
+
+def final_tests(
+    scenarios: Sequence[Scenario], observations: Mapping[str, Observation], *, context: BodyContext, style: Style,
+    written: Written, refinement: Refinement | None = None, known: Mapping[str, Scenario] | None = None,
+) -> list[str]:
+    """Add the tests of `scenarios` to `written`; the names added. `known` finds a scenario by id (the simplified
+    versions `refinement` names)."""
+    known = known or {s.id: s for s in scenarios}
+    refinement = refinement or Refinement()
+    tests: list[_Test] = []
+    for scenario in scenarios:
+        if scenario.id in refinement.redundant:
+            continue
+        chosen, observed = _simplest(scenario, observations, refinement, known)
+        if observed is None or observed.outcome == "missing" or (chosen.after and observed.outcome == "threw"):
+            continue  # a sequence is written for the call it unlocks, not for each way to fail
+        fingerprint = (scenario.method, observed.model_dump_json(exclude={"scenario", "calls"}) + repr(
+            [(c.key, c.stubbed) for c in observed.calls]))
+        if fingerprint in written.outcomes:
+            continue  # the same behaviour again: no new test
+        body = final_body(chosen, observed, context)
+        if body is None:
+            continue
+        normalized = _normalized(body)
+        if normalized in written.bodies:
+            continue
+        written.outcomes.add(fingerprint)
+        written.bodies.add(normalized)
+        tests.append(_Test(chosen, observed, body))
+    covered, names = _parameterized(tests, context, style, written) if style.parameterized else (set(), [])
+    for test in tests:
+        if id(test) in covered:
+            continue
+        name = _unique(test_name([test.scenario.method, *name_parts(test.scenario, test.observed)], style.naming),
+                       written.methods)
+        written.methods[name] = _method(["@Test"], name, "", test.body, style.assertions)
+        names.append(name)
+    return names
+
+
+def _simplest(scenario: Scenario, observations: Mapping[str, Observation], refinement: Refinement,
+              known: Mapping[str, Scenario]) -> tuple[Scenario, Observation | None]:
+    """The scenario, or the same one without the stubs that did not matter when it behaved the same."""
+    observed = observations.get(scenario.id)
+    simpler = refinement.simplified.get(scenario.id)
+    if simpler is not None and observed is not None and simpler in known:
+        again = observations.get(simpler)
+        if same_behaviour(observed, again) and again is not None:
+            return known[simpler].model_copy(update={"hint": scenario.hint}), again  # named as the one it stands for
+    return scenario, observed
+
+
+def _parameterized(tests: list[_Test], context: BodyContext, style: Style,
+                   written: Written) -> tuple[set[int], list[str]]:
+    """Write the boundary families among `tests` as parameterized tests: (the ids of the tests they stand for,
+    their names)."""
+    members = [Member(method=t.scenario.method, name=str(id(t)), body=tuple(t.body), outcome=_kind(t.observed))
+               for t in tests]
+    by_id = {str(id(t)): t for t in tests}
+    covered: set[int] = set()
+    names: list[str] = []
+    for family in families(members, imports=context.imports, is_enum=style.is_enum):
+        grouped = [by_id[name] for name in family.members]
+        parts = [name_parts(t.scenario, t.observed) for t in grouped]
+        parameters = list(family.arguments) or [p.rsplit(" ", 1)[1] for p in family.parameters]
+        name = _unique(family_name(grouped[0].scenario.method, parts, parameters, style.naming), written.methods)
+        written.methods[name] = _method(list(family.annotations), name, ", ".join(family.parameters),
+                                        list(family.body), style.assertions)
+        covered.update(id(t) for t in grouped)
+        names.append(name)
+    return covered, names
+
+
+def _kind(observed: Observation) -> str:
+    return f"threw {observed.exception}" if observed.outcome == "threw" else observed.outcome
+
+
+def _method(annotations: list[str], name: str, parameters: str, body: list[str], style: AssertionStyle) -> str:
+    lines = in_assertj(body) if style == "assertj" else body
+    head = "".join(f"{a}\n" for a in annotations)
+    return f"{head}void {name}({parameters}) {{\n" + "".join(f"    {line}\n" for line in lines) + "}\n"
+
+
+def _normalized(body: list[str]) -> str:
+    return re.sub(r"\s+", "", "".join(line for line in body if not line.lstrip().startswith("//")))
+
+
+def _unique(name: str, names: Mapping[str, object]) -> str:
+    candidate, number = name, 2
+    while candidate in names:
+        candidate, number = f"{name}{number}", number + 1
+    return candidate

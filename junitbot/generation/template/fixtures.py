@@ -1,0 +1,230 @@
+"""Named fixtures: a value built twice or more in one test class is built in one place (pure).
+
+An immutable value (a value class, a record of such, an enum's companion, a JDK value) becomes a
+`private static final` constant named after what the tests call it (`PRICE`); a mutable object (an entity) a
+small private factory method (`customer()`), so each test still gets its own instance.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from junitbot.analysis import ClassInfo, TypeKind
+from junitbot.generation.template.expected import value_class
+
+_START = re.compile(r"(?<![\w.])(?:new\s+([A-Z][\w.]*)\s*\(|([A-Z]\w*(?:\.[A-Z]\w*)*)\.([a-z]\w*)\s*\()")
+_DECLARED = re.compile(r"^\s*(?:final\s+)?[\w.<>\[\]?, ]+?\s+(\w+)\s*=\s*(.+);\s*$")
+_IMMUTABLE_JDK = frozenset({"BigDecimal", "BigInteger", "Instant", "LocalDate", "LocalDateTime", "LocalTime",
+                            "Duration", "Period", "UUID", "ZonedDateTime", "OffsetDateTime"})
+_MIN_LENGTH = 20
+_GENERIC_LOCALS = frozenset({"expected", "result", "thrown", "value", "other"})  # say nothing of the value
+# A name a constant could not see: a local or parameter (lower case, not a member after a dot, not a call).
+_FREE_NAME = re.compile(r"(?<![\w.$])(?!(?:new|true|false|null)\b)[a-z_]\w*\b(?!\s*\()")
+_MIN_USES = 2
+
+TypeLookup = Callable[[str], ClassInfo | None]
+"""A type as a test writes it (`Money`, `Order.Line`) or its FQN → its ClassInfo, or None outside the repo."""
+
+
+@dataclass(frozen=True)
+class Fixtures:
+    """The test methods with repeated values replaced, the constants (field declarations) and factory methods."""
+
+    methods: tuple[str, ...]
+    fields: tuple[str, ...] = ()
+    helpers: tuple[str, ...] = ()
+
+
+def named_fixtures(methods: Sequence[str], *, lookup: TypeLookup) -> Fixtures:
+    """Replace each value built in two or more places of `methods` with a named constant or factory method."""
+    texts = list(methods)
+    constants: list[tuple[str, str, str]] = []  # (type, name, expression)
+    factories: list[tuple[str, str, str]] = []
+    taken: set[str] = set()
+    while True:
+        chosen = _most_repeated([*texts, *(e for _, _, e in constants), *(e for _, _, e in factories)], lookup)
+        if chosen is None:
+            break
+        expression, type_name, immutable = chosen
+        local = _local_name(expression, texts) or type_name.rsplit(".", 1)[-1]
+        if immutable:
+            name = _fresh(_upper_snake(local), taken)
+            reference = name
+        else:
+            name = _fresh(local[:1].lower() + local[1:], taken)
+            reference = f"{name}()"
+        texts = [_replaced(t, expression, reference) for t in texts]
+        constants = [(t, n, e.replace(expression, reference)) for t, n, e in constants]
+        factories = [(t, n, e.replace(expression, reference)) for t, n, e in factories]
+        (constants if immutable else factories).append((type_name, name, expression))
+    fields = tuple(f"private static final {t} {n} = {e};" for t, n, e in _in_dependency_order(constants))
+    helpers = tuple(f"private static {t} {n}() {{\n    return {e};\n}}\n" for t, n, e in factories)
+    return Fixtures(methods=tuple(texts), fields=fields, helpers=helpers)
+
+
+def _most_repeated(texts: Sequence[str], lookup: TypeLookup) -> tuple[str, str, bool] | None:
+    """The longest eligible value expression written twice or more: (expression, its type, immutable)."""
+    counts: Counter[str] = Counter()
+    kinds: dict[str, tuple[str, bool]] = {}
+    for text in texts:
+        for expression, type_name in (e for line in _eligible(text) for e in _expressions(line)):
+            if len(expression) < _MIN_LENGTH or _FREE_NAME.search(_blank_strings(expression)):
+                continue
+            kind = kinds.get(expression) or _kind(type_name, expression, lookup)
+            if kind is None:
+                continue
+            kinds[expression] = kind
+            counts[expression] += 1
+    repeated = [e for e, n in counts.items() if n >= _MIN_USES]
+    if not repeated:
+        return None
+    best = max(repeated, key=lambda e: (len(e), e))
+    return best, *kinds[best]
+
+
+def _eligible(text: str) -> list[str]:
+    """The lines of a test method whose values may be named: not the act (the call under test stays written out),
+    not a lambda (`assertThrows(.., () -> ..)` runs the call under test)."""
+    lines, acting = [], False
+    for line in text.splitlines():
+        marker = line.strip()
+        if marker == "// Act":
+            acting = True
+        elif marker == "// Assert":
+            acting = False
+        elif not acting and "->" not in line:
+            lines.append(line)
+    return lines
+
+
+def _replaced(text: str, expression: str, reference: str) -> str:
+    """`text` with `expression` written as `reference` on the lines where values may be named."""
+    eligible = set(_eligible(text))
+    return "\n".join(line.replace(expression, reference) if line in eligible else line
+                     for line in text.split("\n"))
+
+
+def _blank_strings(text: str) -> str:
+    return re.sub(r'"(?:[^"\\]|\\.)*"', '""', text)
+
+
+def _expressions(text: str) -> list[tuple[str, str]]:
+    """Each constructor call or static factory chain in `text` (`new X(..)`, `X.of(..)`, `X.builder()..build()`)
+    with the type it starts from."""
+    found = []
+    for match in _START.finditer(text):
+        end = _closing(text, match.end() - 1)
+        if end < 0:
+            continue
+        while (chained := re.match(r"\.\s*(\w+)\s*\(", text[end + 1:])) is not None:
+            close = _closing(text, end + 1 + chained.end() - 1)
+            if close < 0:
+                break
+            end = close
+        type_name = match[1] or match[2]
+        found.append((text[match.start():end + 1], type_name))
+    return found
+
+
+def _kind(type_name: str, expression: str, lookup: TypeLookup) -> tuple[str, bool] | None:
+    """(the type the expression builds, whether it is immutable), or None when that cannot be told."""
+    simple = type_name.rsplit(".", 1)[-1]
+    if "<" in expression.split("(", 1)[0]:
+        return None  # a generic constructor: its type arguments are not written here
+    if simple in _IMMUTABLE_JDK:
+        return type_name, True
+    info = lookup(type_name)
+    if info is None or info.kind is TypeKind.INTERFACE:
+        return None
+    if not expression.startswith("new ") and not _builds_own_type(info, expression, type_name):
+        return None
+    return type_name, immutable(info, lookup)
+
+
+def _builds_own_type(info: ClassInfo, expression: str, type_name: str) -> bool:
+    """Whether a static call chain on the type returns the type: one call of its factory, or its builder's chain."""
+    first = expression[len(type_name) + 1:].split("(", 1)[0].strip()
+    if info.builder is not None and first == info.builder.factory:
+        return expression.rstrip().endswith(f".{info.builder.build_method}()")
+    factory = next((m for m in info.methods if m.name == first and "static" in m.modifiers), None)
+    single = _closing(expression, expression.index("(")) == len(expression) - 1
+    return single and factory is not None and factory.return_type is not None and factory.return_type.fqn == info.fqn
+
+
+def immutable(info: ClassInfo, lookup: TypeLookup, seen: frozenset[str] = frozenset()) -> bool:
+    """A value nobody can change: an enum, or a value class whose fields hold only such values (JDK values,
+    strings, numbers, collections as factories build them)."""
+    if info.kind is TypeKind.ENUM:
+        return True
+    if not value_class(info) or info.fqn in seen:
+        return False
+    parts = [f.type for f in info.fields if "static" not in f.modifiers] + [c.type for c in info.record_components]
+    for ref in parts:
+        fqn = ref.fqn
+        if fqn is None or not ref.in_repo:
+            continue  # primitives and JDK types: values, or collections built immutable by the tests
+        nested = lookup(fqn)
+        if nested is None or not immutable(nested, lookup, seen | {info.fqn}):
+            return False
+    return True
+
+
+def _local_name(expression: str, texts: Sequence[str]) -> str | None:
+    """The name the tests most often give the value (`Money price = <expression>;` → `price`)."""
+    names: Counter[str] = Counter()
+    for text in texts:
+        for line in text.splitlines():
+            match = _DECLARED.match(line)
+            if match and match[2].strip() == expression and match[1] not in _GENERIC_LOCALS:
+                names[match[1]] += 1
+    return names.most_common(1)[0][0] if names else None
+
+
+def _in_dependency_order(constants: list[tuple[str, str, str]]) -> list[tuple[str, str, str]]:
+    """Constants ordered so that each comes after those its expression reads (a static field may not read a
+    later one)."""
+    ordered: list[tuple[str, str, str]] = []
+    pending = list(constants)
+    while pending:
+        ready = [c for c in pending if not any(re.search(rf"\b{o[1]}\b", c[2]) for o in pending if o is not c)]
+        chosen = ready[0] if ready else pending[0]
+        ordered.append(chosen)
+        pending.remove(chosen)
+    return ordered
+
+
+def _upper_snake(name: str) -> str:
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name).upper()
+
+
+def _fresh(name: str, taken: set[str]) -> str:
+    candidate, number = name, 2
+    while candidate in taken:
+        candidate, number = f"{name}{number}", number + 1
+    taken.add(candidate)
+    return candidate
+
+
+def _closing(text: str, start: int) -> int:
+    """The index of the parenthesis closing the one at `start` (string literals skipped), or -1."""
+    depth, index, quote = 0, start, None
+    while index < len(text):
+        char = text[index]
+        if quote:
+            if char == "\\":
+                index += 1
+            elif char == quote:
+                quote = None
+        elif char in "\"'":
+            quote = char
+        elif char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+            if depth == 0:
+                return index
+        index += 1
+    return -1

@@ -1,0 +1,195 @@
+"""Test names that say the behaviour: the method, the scenario's condition and the observed outcome (pure).
+
+`placeOrder_whenPaymentDeclined_cancelsOrderAndRethrows`, `newCustomer_rejectsBlankName`,
+`register_savesCustomer`, `cancel_changesStatusToCancelled`, `total_returnsMoney`: in the repository's style
+(underscores or camel case).
+"""
+
+from __future__ import annotations
+
+import re
+
+from junitbot.generation.style import NamingStyle, test_name
+from junitbot.generation.template.observations import Observation, ObservedValue
+from junitbot.generation.template.probe import Scenario
+
+_REJECTED = re.compile(r"^when([A-Z]\w*?)Is([A-Z0-9]\w*)$")
+# Exceptions that say an argument was refused.
+_REJECTIONS = ("IllegalArgumentException", "NullPointerException", "InvalidParameterException")
+_IRREGULAR_PARTICIPLES = {"find": "found", "get": "got", "build": "built", "make": "made", "send": "sent",
+                          "put": "put", "set": "set", "read": "read", "write": "written"}
+
+
+def behaviour_name(scenario: Scenario, observed: Observation, naming: NamingStyle) -> str:
+    """The name of the test of one scenario, from what it arranges and what the code was seen to do."""
+    return test_name([scenario.method, *name_parts(scenario, observed)], naming)
+
+
+def name_parts(scenario: Scenario, observed: Observation) -> tuple[str, str]:
+    """(condition, outcome) of a test's name: (`whenPaymentDeclined`, `cancelsOrderAndRethrows`); a rejected
+    argument says both at once: ("", `rejectsBlankName`)."""
+    condition = scenario.hint
+    if observed.outcome == "threw" and observed.exception:
+        simple = _simple(observed.exception)
+        rejected = _REJECTED.match(condition)
+        if rejected and (simple in _REJECTIONS or simple.startswith("Invalid")):
+            return "", f"rejects{rejected[2]}{rejected[1]}"
+        if scenario.handles is not None and scenario.handled_by and simple == _simple(scenario.handles):
+            return condition, f"{scenario.handled_by}AndRethrows"
+        return condition, f"throws{_short(simple)}"
+    if scenario.handles is not None and scenario.handled_by:
+        return condition, scenario.handled_by
+    if observed.outcome == "void":
+        return condition, _void_outcome(observed)
+    if scenario.constructor:
+        return condition, "storesArguments"
+    return condition, _returned_outcome(observed)
+
+
+def family_name(method: str, parts: list[tuple[str, str]], parameters: list[str], naming: NamingStyle) -> str:
+    """The name of a parameterized test standing for tests named by `parts`; `parameters` are its parameters'
+    names (`percent`)."""
+    outcomes = {outcome for _, outcome in parts}
+    if len(outcomes) == 1:
+        return test_name([method, outcomes.pop()], naming)
+    subject = "And".join(camel(p) for p in parameters[:2]) or "Input"
+    if all(o.startswith("rejects") for o in outcomes):
+        return test_name([method, f"rejectsInvalid{subject}"], naming)
+    split = [re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+", o) for o in sorted(outcomes)]
+    common: list[str] = []
+    for words in zip(*split, strict=False):
+        if len(set(words)) > 1:
+            break
+        common.append(words[0])
+    while common and common[-1] in ("To", "And"):
+        common.pop()
+    lead = "".join(common) if len(common) > 1 else (common[0] if common else "returns") + "Result"
+    return test_name([method, f"{lead}ForEach{subject}"], naming)
+
+
+def third_person(verb_phrase: str) -> str:
+    """`releaseStock` → `releasesStock`, `publish` → `publishes`, `copy` → `copies`."""
+    head, rest = _split_head(verb_phrase)
+    if re.search(r"(?:s|sh|ch|x|z)$", head):
+        head += "es"
+    elif re.search(r"[^aeiou]y$", head):
+        head = head[:-1] + "ies"
+    else:
+        head += "s"
+    return head + rest
+
+
+def singular(name: str) -> str:
+    """`customers` → `customer`, `categories` → `category`; other names unchanged."""
+    if name.endswith("ies") and len(name) > 4:
+        return name[:-3] + "y"
+    if name.endswith("s") and not name.endswith("ss") and len(name) > 3:
+        return name[:-1]
+    return name
+
+
+def camel(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _split_head(phrase: str) -> tuple[str, str]:
+    match = re.match(r"^([a-z]+)(.*)$", phrase)
+    return (match[1], match[2]) if match else (phrase, "")
+
+
+def _participle(verb: str) -> str:
+    if verb in _IRREGULAR_PARTICIPLES:
+        return _IRREGULAR_PARTICIPLES[verb]
+    return verb + "d" if verb.endswith("e") else verb + "ed"
+
+
+def _simple(fqn: str) -> str:
+    return fqn.rsplit(".", 1)[-1].rsplit("$", 1)[-1]
+
+
+def _short(exception: str) -> str:
+    return exception[: -len("Exception")] if exception.endswith("Exception") and exception != "Exception" else exception
+
+
+def _void_outcome(observed: Observation) -> str:
+    changed = observed.changed_state()
+    if changed:
+        names = [_accessor(name) for name in changed]
+        if len(names) == 1:
+            value = _value_word(next(iter(changed.values())))
+            return f"changes{names[0]}" + (f"To{value}" if value else "")
+        return f"changes{names[0]}And{names[1]}"
+    call = next((c for c in observed.calls if not c.stubbed), None)
+    if call is None:
+        return "doesNotThrow"
+    head, rest = _split_head(call.method)
+    if rest:
+        return third_person(call.method)
+    argument = next((a for a in call.args if a.t in ("record", "object") and a.cls), None)
+    noun = _simple(argument.cls) if argument is not None and argument.cls else camel(singular(call.mock))
+    return third_person(head) + noun
+
+
+def _returned_outcome(observed: Observation) -> str:
+    if observed.itself:
+        return "returnsItself"
+    value = observed.value
+    source = next((c for c in observed.calls if c.stubbed and c.result), None)
+    if source is not None and value is not None:
+        inner = value.value if value.t == "Optional" and value.value is not None else value
+        head, _ = _split_head(source.method)
+        return f"returns{camel(_participle(head))}{_simple(inner.cls or '') or 'Value'}"
+    return "returns" + (_value_title(value) if value is not None else "Result")
+
+
+def _value_title(value: ObservedValue) -> str:
+    kind = value.t
+    if kind == "null":
+        return "Null"
+    if kind == "Boolean" and value.v:
+        return value.v.title()
+    word = _value_word(value)
+    if word:
+        return word
+    if kind == "Optional":
+        if value.present is False:
+            return "Empty"
+        inner = value.value
+        return _simple(inner.cls) if inner is not None and inner.cls and inner.t in ("record", "object") else "Present"
+    if kind in ("Collection", "Map", "Array") and value.size is not None:
+        if value.size == 0:
+            return "Empty"
+        one, many = {"Map": ("Entry", "Entries"), "Array": ("Element", "Elements")}.get(kind, ("Item", "Items"))
+        return f"{value.size}{one if value.size == 1 else many}"
+    if kind in ("record", "object") and value.cls:
+        return _simple(value.cls)
+    if kind == "String":
+        return "Text"
+    return "Result"
+
+
+def _value_word(value: ObservedValue) -> str:
+    """A value short enough to name: an enum constant, a number, a boolean, a word or two of text."""
+    text = value.v
+    if text is None:
+        return ""
+    if value.t == "enum":
+        return "".join(w.title() for w in text.split("_"))
+    if value.t == "Boolean":
+        return text.title()
+    if value.t in ("Integer", "Long", "Short", "Byte", "Double", "Float", "BigDecimal", "BigInteger"):
+        return text.replace("-", "Minus").replace(".", "Point") if re.fullmatch(r"-?\d+(?:\.\d+)?", text) else ""
+    if value.t == "String":
+        if text == "":
+            return "EmptyText"
+        words = re.findall(r"[A-Za-z0-9]+", text)
+        if 1 <= len(words) <= 3 and len(text) <= 20:
+            return "".join(camel(w.lower()) if w.isupper() and len(w) > 1 else camel(w) for w in words)
+    return ""
+
+
+def _accessor(name: str) -> str:
+    for prefix in ("get", "is"):
+        if name.startswith(prefix) and name[len(prefix):][:1].isupper():
+            return name[len(prefix):]
+    return camel(name)

@@ -1,0 +1,87 @@
+"""Call sequences: state-changing calls in a row reach the behaviour one call alone cannot (pure).
+
+An order is placed only once it has a line, paid only once placed, shipped only once paid. Feedback-directed:
+a sequence of calls that ran without an exception and changed the object's state is extended with a call of a
+method that threw when called alone; what succeeds becomes a test of that method `after` the sequence
+(`ship_afterAddLinePlaceAndMarkPaid_changesStatusToShipped`) and a prefix for the next round.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+
+from junitbot.generation.template.bodies import accidental
+from junitbot.generation.template.observations import Observation
+from junitbot.generation.template.probe import Scenario
+
+MAX_DEPTH = 4  # calls in one sequence, the last one included
+MAX_PER_ROUND = 24  # new sequences per class and round
+_DECLARED = re.compile(r"^[\w.<>\[\]?, ]+?\s+(\w+)\s*=")
+
+
+def prefixes(scenarios: Sequence[Scenario], observations: Mapping[str, Observation]) -> list[Scenario]:
+    """Scenarios a sequence may start with: an instance method's call that returned normally, not by accident,
+    and changed its object's state (one per method and sequence before it, the plainest first)."""
+    found: dict[tuple[tuple[str, ...], str], Scenario] = {}
+    for scenario in scenarios:
+        observed = observations.get(scenario.id)
+        if (scenario.subject is None or scenario.constructor or observed is None
+                or observed.outcome not in ("void", "returned") or accidental(scenario, observed)
+                or not observed.changed_state() or len(scenario.after) + 1 >= MAX_DEPTH):
+            continue
+        key = (scenario.after, scenario.method)
+        if key not in found or (scenario.hint == "" and found[key].hint != ""):
+            found[key] = scenario
+    return list(found.values())
+
+
+def locked(scenarios: Sequence[Scenario], observations: Mapping[str, Observation]) -> list[Scenario]:
+    """The plain scenario of each instance method that threw when called on a fresh object: the calls a
+    sequence may unlock."""
+    succeeded = {s.method for s in scenarios if (o := observations.get(s.id)) is not None
+                 and o.outcome in ("void", "returned") and not accidental(s, o)}
+    return [s for s in scenarios if s.subject is not None and not s.constructor and not s.after and s.hint == ""
+            and s.base is None and (o := observations.get(s.id)) is not None and o.outcome == "threw"
+            and s.method not in succeeded]
+
+
+def extend(starts: Sequence[Scenario], targets: Sequence[Scenario], *, prefix: str) -> list[Scenario]:
+    """Each start followed by each target (of another method, with no clashing local), as a new scenario."""
+    found: list[Scenario] = []
+    for start in starts:
+        for target in targets:
+            if target.method == start.method or target.method in start.after or target.subject != start.subject:
+                continue
+            arrange = _joined(start, target)
+            if arrange is None:
+                continue
+            after = (*start.after, start.method)
+            found.append(target.model_copy(update={
+                "id": f"{prefix}_{len(found)}", "hint": "after" + _joined_names(after), "arrange": arrange,
+                "after": after, "base": None, "withheld": None}))
+            if len(found) >= MAX_PER_ROUND:
+                return found
+    return found
+
+
+def _joined(start: Scenario, target: Scenario) -> tuple[str, ...] | None:
+    """The start's arrange step and call, then the target's arrange step (locals declared once), or None when
+    both declare a local of the same name differently."""
+    declared = {m[1]: line for line in start.arrange if (m := _DECLARED.match(line)) is not None}
+    lines = [*start.arrange, f"{start.call};"]
+    for line in target.arrange:
+        match = _DECLARED.match(line)
+        if match is not None and match[1] in declared:
+            if declared[match[1]] != line:
+                return None
+            continue
+        if line not in lines:
+            lines.append(line)
+    return tuple(lines)
+
+
+def _joined_names(methods: Sequence[str]) -> str:
+    """`addLine`, `place`, `markPaid` → `AddLinePlaceAndMarkPaid`."""
+    titled = [m[:1].upper() + m[1:] for m in methods]
+    return titled[0] if len(titled) == 1 else "".join(titled[:-1]) + "And" + titled[-1]

@@ -1,0 +1,100 @@
+"""Test bodies from observations: accidents of mocks are never asserted, what the code did is."""
+
+from __future__ import annotations
+
+from junitbot.analysis import ClassInfo, FieldInfo, MethodInfo, ParameterInfo, TypeKind, TypeRef
+from junitbot.generation.imports import ImportSet
+from junitbot.generation.template.bodies import BodyContext, final_body, in_assertj
+from junitbot.generation.template.expected import expected_value
+from junitbot.generation.template.observations import Observation, ObservedCall, ObservedValue
+from junitbot.generation.template.probe import Scenario
+
+_INT = TypeRef(text="int", name="int")
+_MONEY_REF = TypeRef(text="Money", name="Money", fqn="com.acme.Money", in_repo=True)
+_MONEY = ClassInfo(
+    fqn="com.acme.Money", name="Money", package="com.acme", kind=TypeKind.CLASS, file="Money.java",
+    modifiers=("public", "final"), fields=(FieldInfo(name="cents", type=_INT, modifiers=("private", "final")),),
+    constructors=(MethodInfo(name="Money", kind="constructor", modifiers=("private",),
+                             parameters=(ParameterInfo(name="cents", type=_INT),)),),
+    methods=(MethodInfo(name="equals", parameters=(ParameterInfo(name="o", type=TypeRef(text="Object",
+                                                                                             name="Object")),)),
+             MethodInfo(name="of", modifiers=("public", "static"), return_type=_MONEY_REF,
+                        parameters=(ParameterInfo(name="cents", type=_INT),))))
+_CUSTOMER = ClassInfo(fqn="com.acme.Customer", name="Customer", package="com.acme", kind=TypeKind.CLASS,
+                      file="Customer.java", modifiers=("public",),
+                      fields=(FieldInfo(name="points", type=_INT, modifiers=("private",)),),
+                      methods=(MethodInfo(name="equals", parameters=(
+                          ParameterInfo(name="o", type=TypeRef(text="Object", name="Object")),)),))
+_CLASSES = {c.fqn: c for c in (_MONEY, _CUSTOMER)}
+
+
+def _context() -> BodyContext:
+    return BodyContext(imports=ImportSet("com.acme"), mock_types={"customers": None}, lookup=_CLASSES.get)
+
+
+def _scenario(*arrange: str, call: str = "shop.points(name)", method: str = "points") -> Scenario:
+    return Scenario(id="s", method=method, hint="", arrange=arrange, call=call, subject="shop")
+
+
+def _money(cents: str) -> ObservedValue:
+    return ObservedValue.model_validate({"t": "object", "class": "com.acme.Money",
+                                         "components": {"cents": {"t": "Integer", "v": cents}}})
+
+
+def test_an_npe_is_a_test_only_when_the_scenario_passes_the_null() -> None:
+    npe = Observation(scenario="s", outcome="threw", exception="java.lang.NullPointerException",
+                      message="name must not be null")
+    assert final_body(_scenario('String name = "jane";'), npe, _context()) is None  # a mock's default answer
+    body = final_body(_scenario("String name = null;"), npe, _context())
+    assert body is not None and body[-2:] == [
+        "NullPointerException thrown = assertThrows(NullPointerException.class, () -> shop.points(name));",
+        'assertEquals("name must not be null", thrown.getMessage());']
+    helpful = npe.model_copy(update={"message": 'Cannot invoke "String.length()" because "name" is null'})
+    body = final_body(_scenario("String name = null;"), helpful, _context())
+    assert body is not None and body[-1] == "assertThrows(NullPointerException.class, () -> shop.points(name));"
+    assert in_assertj(body)[-1] == (
+        "assertThatThrownBy(() -> shop.points(name)).isInstanceOf(NullPointerException.class);")
+
+
+def test_a_null_an_unstubbed_call_handed_back_is_not_asserted() -> None:
+    passed = Observation(scenario="s", outcome="returned", value=ObservedValue(t="null"), calls=(
+        ObservedCall(mock="customers", method="find", arguments=1, returned=ObservedValue(t="null"),
+                     default_answer=True),))
+    assert final_body(_scenario('String name = "jane";'), passed, _context()) is None
+
+
+def test_the_object_a_stub_returned_is_asserted_the_same_never_field_by_field() -> None:
+    stub = "when(customers.find(any(String.class))).thenReturn(new Customer(\"jane\"));"
+    customer = ObservedValue.model_validate({"t": "object", "class": "com.acme.Customer",
+                                             "components": {"points": {"t": "Integer", "v": "0"}}})
+    observed = Observation(scenario="s", outcome="returned", value=customer, calls=(
+        ObservedCall(mock="customers", method="find", arguments=1, stubbed=True, result=True, returned=customer),))
+    body = final_body(_scenario('String name = "jane";', stub, call="shop.find(name)", method="find"), observed,
+                     _context())
+    assert body == ["// Arrange", 'String name = "jane";', 'var expected = new Customer("jane");',
+                    "when(customers.find(any(String.class))).thenReturn(expected);", "// Act",
+                    "var result = shop.find(name);", "// Assert", "assertSame(expected, result);"]
+
+
+def test_a_value_class_is_compared_with_an_equal_value_an_entity_by_its_accessors() -> None:
+    imports = ImportSet("com.acme")
+    assert expected_value(_money("250"), lookup=_CLASSES.get, imports=imports) == "Money.of(250)"
+    entity = ObservedValue.model_validate({"t": "object", "class": "com.acme.Customer",
+                                           "components": {"points": {"t": "Integer", "v": "50"}}})
+    assert expected_value(entity, lookup=_CLASSES.get, imports=imports) is None  # equals compares an id
+    returned = Observation(scenario="s", outcome="returned", value=_money("250"))
+    body = final_body(_scenario("int quantity = 1;", call="shop.price(quantity)", method="price"), returned,
+                     _context())
+    assert body is not None and body[-1] == "assertEquals(Money.of(250), result);"
+    # The factory under test never builds its own expected value.
+    body = final_body(_scenario("int cents = 250;", call="Money.of(cents)", method="of"), returned, _context())
+    assert body is not None and body[-1] == "assertEquals(250, result.cents());"
+
+
+def test_a_constructor_with_nothing_to_read_and_a_fluent_setter() -> None:
+    built = Observation(scenario="s", outcome="returned", value=ObservedValue(t="object", cls="com.acme.Shop"))
+    constructed = Scenario(id="s", method="newShop", hint="", arrange=(), call="new Shop()", constructor=True)
+    assert final_body(constructed, built, _context()) is None  # `assertNotNull(new Shop())` says nothing
+    itself = built.model_copy(update={"itself": True})
+    body = final_body(_scenario(call="shop.named(name)", method="named"), itself, _context())
+    assert body is not None and body[-1] == "assertSame(shop, result);"

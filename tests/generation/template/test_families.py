@@ -1,0 +1,55 @@
+"""Boundary families: tests that differ only in literals become one parameterized test."""
+
+from __future__ import annotations
+
+from junitbot.generation.imports import ImportSet
+from junitbot.generation.template.families import Member, families
+
+
+def _rejects(value: str) -> Member:
+    return Member(method="percentage", name=f"rejects{value}", outcome="threw IllegalArgumentException", body=(
+        "// Arrange", f"int percent = {value};", "// Act + Assert",
+        "IllegalArgumentException thrown = assertThrows(IllegalArgumentException.class, "
+        "() -> money.percentage(percent));",
+        f'assertEquals("percent must be between 0 and 100: {value}", thrown.getMessage());'))
+
+
+def test_a_family_takes_its_arguments_and_messages_as_parameters() -> None:
+    imports = ImportSet("com.acme")
+    (family,) = families([_rejects("101"), _rejects("-1")], imports=imports)
+    assert family.members == ("rejects101", "rejects-1")
+    assert family.parameters == ("int percent", "String message")
+    assert family.arguments == ("percent",)
+    assert family.annotations == (
+        "@ParameterizedTest",
+        "@CsvSource({\"101, 'percent must be between 0 and 100: 101'\", "
+        "\"-1, 'percent must be between 0 and 100: -1'\"})")
+    assert family.body[0] == "// Act + Assert"  # the arranged value is the parameter now
+    assert family.body[-1] == "assertEquals(message, thrown.getMessage());"
+    assert "org.junit.jupiter.params.provider.CsvSource" in imports.imports
+
+
+def test_one_parameter_takes_a_value_source_or_an_enum_source() -> None:
+    def member(value: str) -> Member:
+        return Member(method="convert", name=value, outcome="returned",
+                      body=(f"Currency currency = {value};", "var result = money.convert(currency);",
+                            "assertTrue(result.isZero());"))
+
+    imports = ImportSet("com.acme")
+    (family,) = families([member("Currency.EUR"), member("Currency.USD")], imports=imports,
+                         is_enum=lambda name: name == "Currency")
+    assert family.annotations[1] == '@EnumSource(value = Currency.class, names = {"EUR", "USD"})'
+    assert not families([member("Currency.EUR"), member("Currency.USD")], imports=imports)  # not known as enum
+
+    texts = [Member(method="trim", name=v, outcome="returned",
+                    body=(f"String text = {v};", "var result = Text.trim(text);", "assertTrue(result.isEmpty());"))
+             for v in ('""', '" "')]
+    (strings,) = families(texts, imports=ImportSet("com.acme"))
+    assert strings.annotations[1] == '@ValueSource(strings = {"", " "})'
+
+
+def test_different_code_or_outcome_is_no_family() -> None:
+    other = Member(method="percentage", name="other", outcome="threw IllegalStateException",
+                   body=_rejects("7").body)
+    assert not families([_rejects("101"), other], imports=ImportSet("com.acme"))
+    assert not families([_rejects("101")], imports=ImportSet("com.acme"))

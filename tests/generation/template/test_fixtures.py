@@ -1,0 +1,60 @@
+"""Named fixtures: values built twice in one class get one name; unused ones leave with the tests that used them."""
+
+from __future__ import annotations
+
+from junitbot.analysis import (
+    ClassInfo,
+    FieldInfo,
+    MethodInfo,
+    ParameterInfo,
+    TypeKind,
+    TypeRef,
+)
+from junitbot.generation.template.fixtures import named_fixtures
+
+_MONEY_REF = TypeRef(text="Money", name="Money", fqn="com.acme.Money", in_repo=True)
+# A value class (equals over final fields only) with a static factory, and an entity (a mutable field).
+_MONEY = ClassInfo(fqn="com.acme.Money", name="Money", package="com.acme", kind=TypeKind.CLASS, file="Money.java",
+                   modifiers=("public", "final"),
+                   fields=(FieldInfo(name="cents", type=TypeRef(text="int", name="int"),
+                                     modifiers=("private", "final")),),
+                   methods=(MethodInfo(name="equals", parameters=(
+                       ParameterInfo(name="o", type=TypeRef(text="Object", name="Object")),)),
+                            MethodInfo(name="of", modifiers=("public", "static"), return_type=_MONEY_REF)))
+_CUSTOMER = ClassInfo(fqn="com.acme.Customer", name="Customer", package="com.acme", kind=TypeKind.CLASS,
+                      file="Customer.java",
+                      fields=(FieldInfo(name="points", type=TypeRef(text="int", name="int"), modifiers=("private",)),))
+
+
+def _lookup(name: str) -> ClassInfo | None:
+    return {"Money": _MONEY, "Customer": _CUSTOMER}.get(name)
+
+
+def _test(name: str, line: str) -> str:
+    return f"@Test\nvoid {name}() {{\n    {line}\n}}\n"
+
+
+def test_an_immutable_value_becomes_a_constant_and_an_entity_a_factory_method() -> None:
+    methods = [_test("a", "Money price = Money.of(1250, \"EUR\");"),
+               _test("b", "when(prices.find(any())).thenReturn(Money.of(1250, \"EUR\"));"),
+               _test("c", "when(customers.find(any())).thenReturn(new Customer(\"jane@example.com\"));"),
+               _test("d", "Customer customer = new Customer(\"jane@example.com\");"),
+               _test("e", "Money other = Money.of(1, \"EUR\");")]
+    fixtures = named_fixtures(methods, lookup=_lookup)
+    assert fixtures.fields == ('private static final Money PRICE = Money.of(1250, "EUR");',)
+    assert fixtures.helpers == (
+        'private static Customer customer() {\n    return new Customer("jane@example.com");\n}\n',)
+    assert "Money price = PRICE;" in fixtures.methods[0]
+    assert "thenReturn(PRICE)" in fixtures.methods[1]
+    assert "thenReturn(customer())" in fixtures.methods[2] and "Customer customer = customer();" in fixtures.methods[3]
+    assert fixtures.methods[4] == methods[4]  # built once: stays where it is
+
+
+def test_the_call_under_test_and_values_of_locals_stay_written_out() -> None:
+    act = ["@Test\nvoid a() {\n    // Act\n    var result = Money.of(1250, \"EUR\");\n    // Assert\n"
+           "    assertTrue(true);\n}\n",
+           "@Test\nvoid b() {\n    // Act + Assert\n    assertThrows(X.class, () -> Money.of(1250, \"EUR\"));\n}\n",
+           "@Test\nvoid c() {\n    Money m = Money.of(1250, \"EUR\");\n}\n",
+           _test("d", "Money price = Money.of(cents, \"EUR\");"), _test("e", "Money price = Money.of(cents, \"EUR\");")]
+    fixtures = named_fixtures(act, lookup=_lookup)
+    assert fixtures.methods == tuple(act) and not fixtures.fields  # the same value, but never in an act or lambda

@@ -1,0 +1,45 @@
+"""Behaviour names: the method, the condition and what the code was seen to do."""
+
+from __future__ import annotations
+
+from junitbot.generation.template.naming import behaviour_name, family_name, singular, third_person
+from junitbot.generation.template.observations import Observation, ObservedCall, ObservedValue
+from junitbot.generation.template.probe import Scenario
+
+
+def _scenario(method: str, hint: str = "", **extra: object) -> Scenario:
+    return Scenario.model_validate({"id": "s", "method": method, "hint": hint, "call": f"x.{method}()", **extra})
+
+
+def test_names_say_the_outcome_never_returns_value() -> None:
+    money = ObservedValue.model_validate({"t": "object", "class": "com.acme.Money", "components": {}})
+    assert behaviour_name(_scenario("total"), Observation(scenario="s", outcome="returned", value=money),
+                          "underscore") == "total_returnsMoney"
+    rejected = Observation(scenario="s", outcome="threw", exception="java.lang.IllegalArgumentException")
+    assert behaviour_name(_scenario("of", "whenCodeIsBlank"), rejected, "underscore") == "of_rejectsBlankCode"
+    declined = Observation(scenario="s", outcome="threw", exception="com.acme.PaymentDeclinedException")
+    compensation = _scenario("placeOrder", "whenPaymentDeclined", handles="com.acme.PaymentDeclinedException",
+                             handled_by="releasesStock")
+    assert behaviour_name(compensation, declined, "underscore") == (
+        "placeOrder_whenPaymentDeclined_releasesStockAndRethrows")
+    saved = Observation(scenario="s", outcome="void", calls=(ObservedCall(mock="customers", method="save", arguments=1,
+                                                                          args=(money,)),))
+    assert behaviour_name(_scenario("register"), saved, "camel") == "registerSavesMoney"
+    state = Observation(scenario="s", outcome="void",
+                        before=ObservedValue.model_validate({"t": "object", "components": {
+                            "status": {"t": "enum", "class": "S", "v": "DRAFT"}}}),
+                        after=ObservedValue.model_validate({"t": "object", "components": {
+                            "status": {"t": "enum", "class": "S", "v": "PLACED"}}}))
+    assert behaviour_name(_scenario("place", "afterAddLine"), state, "underscore") == (
+        "place_afterAddLine_changesStatusToPlaced")
+    itself = Observation(scenario="s", outcome="returned", value=money, itself=True)
+    assert behaviour_name(_scenario("amount"), itself, "underscore") == "amount_returnsItself"
+
+
+def test_family_names_and_words() -> None:
+    parts = [("", "rejects101Percent"), ("", "rejectsMinus1Percent")]
+    assert family_name("percentage", parts, ["percent"], "underscore") == "percentage_rejectsInvalidPercent"
+    parts = [("", "returns0"), ("", "returns1")]
+    assert family_name("count", parts, ["items"], "camel") == "countReturnsResultForEachItems"
+    assert third_person("releaseStock") == "releasesStock" and third_person("publish") == "publishes"
+    assert third_person("copy") == "copies" and singular("customers") == "customer"
