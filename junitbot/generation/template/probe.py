@@ -19,6 +19,7 @@ from junitbot.analysis import JavaTestClass, parse_test_class, remove_methods
 from junitbot.config import ValidationSettings
 from junitbot.generation.template.observations import Observation, parse_observations, stable
 from junitbot.records import Record
+from junitbot.validation.classpath import SYSTEM_JAR_DIR
 from junitbot.validation.javac import compile_batch
 from junitbot.validation.junit import repeat_conditions, run_junit
 
@@ -130,6 +131,17 @@ def recorder_classes(cache_dir: Path, classpath: Sequence[str]) -> Path:
     return out
 
 
+_RECORDER_MOCKITO = ("mockito-core.jar", "byte-buddy.jar", "byte-buddy-agent.jar", "objenesis.jar")
+
+
+def _mockito_for_the_recorder(classpath: Sequence[str]) -> list[str]:
+    """Debian's Mockito jars when `classpath` has no Mockito, else nothing."""
+    if any(Path(entry).name.startswith("mockito-core") for entry in classpath):
+        return []
+    jars = [SYSTEM_JAR_DIR / name for name in _RECORDER_MOCKITO]
+    return [str(jar) for jar in jars if jar.is_file()]
+
+
 def run_probes(
     probes: Sequence[ProbeClass],
     *,
@@ -155,6 +167,8 @@ def run_probes(
     # A scenario that hangs (a loop for some input) must not cost a whole test timeout: it just yields
     # no observation, and no test.
     settings = settings.model_copy(update={"class_timeout_s": min(settings.class_timeout_s, PROBE_TIMEOUT_S)})
+    # The recorder speaks Mockito; a module without it gets Debian's for the probes only (its tests never mock).
+    classpath = [*classpath, *_mockito_for_the_recorder(classpath)]
     recorder = recorder_classes(cache_dir, classpath)
     files = []
     for probe in probes:

@@ -1,0 +1,151 @@
+"""Benchmark of what a maintainer would merge: the no-model generator on real repositories, beside their own suites.
+
+For each repository (a local clone of the development corpus: apache/commons-text, JodaOrg/joda-money,
+ddd-by-examples/library), `junitbot run` (template backend, dry run, Maven classpath, no build gate) on chosen
+classes, with `validation.require_gain: false` so that the generated tests alone are measured as EvoSuite's are;
+every method's gain over the human suite is still judged, so the run also says how many methods junitbot would
+keep by default. Printed per repository, summed over the classes with kept tests:
+
+- generated alone: line, branch and mutation score (JaCoCo, PIT on the kept methods);
+- the human suite alone, and human + generated (the class's suite before → after);
+- seconds per class, methods kept (and those adding to the human suite), the reviewer lint's counts,
+  and the share of classes that got a kept test or a stated reason.
+
+Targets (issue 14): generated alone beats EvoSuite's SBST 2022 figures (63 % instructions, 57 % branches, 33 %
+mutation score) at ≤ 30 s per class on library code; lint counts at zero. Exit code 0 always.
+
+    python bench/bench_quality.py --corpus /work/corpus [--repos commons-text joda-money library]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from collections import Counter as Tally
+from pathlib import Path
+
+import git
+from rich.console import Console
+from rich.table import Table
+
+from junitbot.config import load_config
+from junitbot.runs import RunReport, RunRequest, run_pipeline
+from junitbot.state import StateDir
+from junitbot.validation import Counter, SuiteFigures
+
+# Classes per repository: mid-sized library classes with a human test each, and the DDD sample's domain and
+# application layers (the whole run for it: it is small).
+TARGETS: dict[str, tuple[str, ...]] = {
+    "commons-text": (
+        "org.apache.commons.text.CaseUtils",
+        "org.apache.commons.text.AlphabetConverter",
+        "org.apache.commons.text.similarity.LevenshteinDistance",
+        "org.apache.commons.text.similarity.JaroWinklerSimilarity",
+        "org.apache.commons.text.similarity.HammingDistance",
+        "org.apache.commons.text.similarity.JaccardSimilarity",
+        "org.apache.commons.text.similarity.CosineSimilarity",
+        "org.apache.commons.text.similarity.FuzzyScore",
+        "org.apache.commons.text.translate.NumericEntityUnescaper",
+        "org.apache.commons.text.diff.StringsComparator",
+    ),
+    "joda-money": (
+        "org.joda.money.Money",
+        "org.joda.money.BigMoney",
+        "org.joda.money.CurrencyUnit",
+        "org.joda.money.MoneyUtils",
+        "org.joda.money.format.MoneyAmountStyle",
+    ),
+    "library": (),
+}
+EVOSUITE = {"lines": 0.63, "branches": 0.57, "mutation": 0.33}  # SBST 2022, 120 s per class (instructions ~ lines)
+_LAYERS = (".domain.", ".application.", ".model.")
+
+
+def measure(source: Path, classes: tuple[str, ...], work: Path) -> tuple[RunReport, float]:
+    """One dry run on a fresh clone of `source`; (report, seconds)."""
+    root = work / source.name
+    git.Repo.clone_from(str(source), str(root)).close()
+    (root / ".junitbot.yml").write_text(
+        "validation:\n  require_gain: false\n  build_gate: false\n  class_timeout_s: 30\n"
+        "generation:\n  llm:\n    backend: template\n", encoding="utf-8")
+    config = load_config(root, environ={})
+    request = RunRequest(classes=classes, dry_run=True) if classes else RunRequest(full=True, dry_run=True,
+                                                                                   max_classes=200)
+    started = time.perf_counter()
+    report = run_pipeline(root, config, StateDir(root / ".junitbot"), request)
+    return report, time.perf_counter() - started
+
+
+def _add(total: SuiteFigures, part: SuiteFigures | None) -> SuiteFigures:
+    if part is None:
+        return total
+    mutants = total.mutants
+    if part.mutants is not None:
+        base = mutants or Counter()
+        mutants = Counter(covered=base.covered + part.mutants.covered, missed=base.missed + part.mutants.missed)
+    return SuiteFigures(
+        lines=Counter(covered=total.lines.covered + part.lines.covered, missed=total.lines.missed + part.lines.missed),
+        branches=Counter(covered=total.branches.covered + part.branches.covered,
+                         missed=total.branches.missed + part.branches.missed),
+        mutants=mutants)
+
+
+def _pct(value: float | None) -> str:
+    return "–" if value is None else f"{value:.0%}"
+
+
+def _figures(figures: SuiteFigures) -> str:
+    return (f"{_pct(figures.lines.ratio)} / {_pct(figures.branches.ratio)} / "
+            f"{_pct(figures.mutation_score)}")
+
+
+def summarize(name: str, report: RunReport, seconds: float, console: Console) -> None:
+    results = [r for r in report.results if not (name == "library" and not any(k in r.target for k in _LAYERS))]
+    generated = human = both = SuiteFigures()
+    for r in results:
+        if r.gain is not None:
+            generated = _add(generated, r.gain.generated)
+            human = _add(human, r.gain.before)
+            both = _add(both, r.gain.after)
+    kept = [r for r in results if r.status == "kept"]
+    explained = [r for r in results if r.status == "kept" or r.reason]
+    methods = sum(len(r.kept) for r in results)
+    lint = report.review.counts if report.review else {}
+    table = Table(title=f"{name}: {len(kept)} of {len(results)} classes kept tests, {seconds:.0f} s "
+                        f"({seconds / max(1, len(results)):.1f} s per class)")
+    for column in ("suite", "lines / branches / mutation score"):
+        table.add_column(column)
+    table.add_row("generated alone", _figures(generated))
+    table.add_row("human suite", _figures(human))
+    table.add_row("human + generated", _figures(both))
+    table.add_row("EvoSuite (SBST 2022)", " / ".join(_pct(v) for v in EVOSUITE.values()))
+    console.print(table)
+    console.print(f"methods kept: {methods}; classes with a kept test or a stated reason: "
+                  f"{len(explained)}/{len(results)}; lint: "
+                  + ", ".join(f"{count} {rule}" for rule, count in lint.items()), highlight=False)
+    reasons = Tally(r.reason.split(":")[0][:70] for r in results if r.status != "kept")
+    for reason, count in reasons.most_common(6):
+        console.print(f"  not kept ({count}): {reason}", highlight=False)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--corpus", type=Path, default=Path("/work/corpus"), help="folder of the corpus clones")
+    parser.add_argument("--repos", nargs="*", default=list(TARGETS), choices=list(TARGETS))
+    args = parser.parse_args(argv)
+    console = Console()
+    with tempfile.TemporaryDirectory(prefix="bench-quality-") as work:
+        for name in args.repos:
+            source = args.corpus / name
+            if not (source / ".git").exists():
+                console.print(f"{name}: no clone at {source} (fetch it with the search tool's fetch); skipped")
+                continue
+            report, seconds = measure(source, TARGETS[name], Path(work))
+            summarize(name, report, seconds, console)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
