@@ -125,6 +125,11 @@ def summarize(name: str, report: RunReport, seconds: float, console: Console) ->
     console.print(f"methods kept: {methods}; classes with a kept test or a stated reason: "
                   f"{len(explained)}/{len(results)}; lint: "
                   + ", ".join(f"{count} {rule}" for rule, count in lint.items()), highlight=False)
+    console.print("seconds by stage: " + ", ".join(f"{k} {v:.0f}" for k, v in report.seconds.items()),
+                  highlight=False)
+    notes = Tally(r.gain.note for r in results if r.gain is not None and r.gain.note)
+    for note, count in notes.most_common(3):
+        console.print(f"  baseline note ({count}): {note[:200]}", highlight=False)
     reasons = Tally(r.reason.split(":")[0][:70] for r in results if r.status != "kept")
     for reason, count in reasons.most_common(6):
         console.print(f"  not kept ({count}): {reason}", highlight=False)

@@ -35,6 +35,7 @@ from junitbot.validation.testcoverage import per_test_config, per_test_hits, per
 log = logging.getLogger(__name__)
 
 _FORMAT = 1  # bump when what a cached baseline holds changes
+_BASELINE_BUDGET_FACTOR = 4
 
 
 class Baseline(Record):
@@ -182,7 +183,10 @@ def _measure(
         mutants = run_mutation_analysis(
             target_classes=list(targets), test_classes=runnable, classpath=test_cp, workdir=scratch / "pit",
             history_file=state_root / "baseline" / "pit-history.bin", tools_dir=tools_dir, settings=settings,
-            java_home=classpath.java_home) if mutation else None
+            java_home=classpath.java_home,
+            # A human suite runs many more tests per mutant than the generated one, once (then cached).
+            budget_s=_BASELINE_BUDGET_FACTOR * settings.mutation_budget_s_per_class * len(targets) + 30,
+        ) if mutation else None
         for binary, target in targets.items():
             tests = tuple(tests_by_target[target])
             mine = [owner for owner in hits if owner.split("#")[0] in tests]

@@ -503,14 +503,16 @@ def _keep_what_adds(
                             if not baseline.empty else NOTHING_NEW)
             continue
         kept_ids = {f"{work.test_class}#{m}" for m in methods if m not in work.dropped}
-        killed_after = set(baseline.mutants_killed) | {m.key for m in mine if set(m.killing_tests) & kept_ids}
+        total = len(mine) if mine else None
+        generated = {m.key for m in mine if set(m.killing_tests) & kept_ids}
+        # Without the existing tests' mutants (none, or PIT failed on them) only the generated alone are known.
+        known = baseline.empty or baseline.mutants_total is not None
         work.gain = SuiteGain(
             existing_tests=baseline.tests,
-            before=_figures(baseline.coverage, len(baseline.mutants_killed) if mine or baseline.mutants_total else None,
-                            baseline.mutants_total or (len(mine) if mine else None)) if not baseline.empty else None,
-            generated=_figures(None, len({m.key for m in mine if set(m.killing_tests) & kept_ids}) if mine else None,
-                               len(mine) if mine else None),
-            after=_figures(None, len(killed_after) if mine else None, len(mine) if mine else None),
+            before=None if baseline.empty else _figures(
+                baseline.coverage, len(baseline.mutants_killed) if total and known else None, total),
+            generated=_figures(None, len(generated) if total else None, total),
+            after=_figures(None, len(set(baseline.mutants_killed) | generated) if total and known else None, total),
             note=baseline.note)
         work.baseline_exec = baseline.exec_file
 
