@@ -15,6 +15,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from junitbot.analysis.jdk import external_fqn
 from junitbot.analysis.models import (
     AnnotationInfo,
+    CallSample,
     ClassInfo,
     Edge,
     EdgeKind,
@@ -23,6 +24,7 @@ from junitbot.analysis.models import (
     ParameterInfo,
     TypeRef,
 )
+from junitbot.analysis.samples import resolve_call_samples
 
 _PRIMITIVES = {"int", "long", "short", "byte", "char", "boolean", "float", "double", "void", "var", "?"}
 
@@ -62,6 +64,15 @@ def resolve_edges(
         if in_repo and fqn is not None and fqn != ref.owner:
             edges.add((ref.owner, fqn, ref.kind))
     return [Edge(source=s, target=t, kind=k) for s, t, k in sorted(edges)], resolver.consulted
+
+
+def resolve_samples(
+    facts: FileFacts, symbols: Collection[str], *, supertypes: Mapping[str, Sequence[str]]
+) -> tuple[list[CallSample], set[str]]:
+    """Phase two for the file's call samples: those calling a repo type, with FQNs; and the types whose
+    supertypes were read (as `resolve_edges` reports them)."""
+    resolver = _Resolver(facts, symbols, supertypes=supertypes)
+    return resolve_call_samples(facts, resolver.resolve), resolver.consulted
 
 
 def resolve_classes(
