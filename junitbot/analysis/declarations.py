@@ -12,10 +12,13 @@ from dataclasses import dataclass
 from junitbot.analysis.parser import Node
 from junitbot.analysis.source import SourceText
 
-_BODIES = {"block", "constructor_body", "switch_block_statement_group", "switch_rule"}
+_BLOCKS = {"block", "constructor_body", "switch_block_statement_group", "switch_rule"}
 _TYPE_BODIES = {"class_body", "enum_body", "enum_body_declarations", "interface_body"}
-_MEMBERS = {"method_declaration", "constructor_declaration", "compact_constructor_declaration"}
+_PARAMETERS = {"method_declaration", "constructor_declaration", "compact_constructor_declaration",
+               "lambda_expression", "record_declaration"}
+_CLAUSES = {"enhanced_for_statement", "catch_clause", "for_statement", "try_with_resources_statement"}
 _COMMENTS = {"line_comment", "block_comment"}
+_EVERYWHERE = -1  # a parameter or field: in scope throughout the node that declares it
 
 
 @dataclass(frozen=True)
@@ -31,103 +34,103 @@ class Declaration:
 UNKNOWN = Declaration(None)
 """A variable declared without a written type (an inferred lambda parameter, a catch parameter)."""
 
+_Table = dict[str, list[tuple[int, Declaration]]]
+
+
+class Declarations:
+    """The declarations of one file's tree, each scope's read once (a file asks about many names)."""
+
+    def __init__(self, source: SourceText) -> None:
+        self.source = source
+        self._tables: dict[int, _Table] = {}
+
+    def of(self, name: str, at: Node, *, fields_only: bool = False) -> Declaration | None:
+        """The declaration of variable `name` visible at `at` (only fields with `fields_only`: `this.name`);
+        `UNKNOWN` when declared without a written type; None when the file declares none."""
+        child, node = at, at.parent
+        while node is not None:
+            kind = node.type
+            if kind in _TYPE_BODIES or (not fields_only and (kind in _BLOCKS or kind in _PARAMETERS
+                                                             or kind in _CLAUSES)):
+                for start, declaration in self._table(node).get(name, ()):
+                    if start < child.start_byte:  # a local only after its declaration, the rest everywhere
+                        return declaration
+            child, node = node, node.parent
+        return None
+
+    def _table(self, node: Node) -> _Table:
+        table = self._tables.get(node.id)
+        if table is None:
+            table = self._tables[node.id] = {}
+            for name, start, declaration in self._declared(node):
+                table.setdefault(name, []).append((start, declaration))
+        return table
+
+    def _declared(self, node: Node) -> list[tuple[str, int, Declaration]]:
+        kind, text = node.type, self.source.text
+        if kind in _BLOCKS:
+            return [(name, statement.start_byte, declaration) for statement in _named(node)
+                    if statement.type == "local_variable_declaration"
+                    for name, declaration in self._variables(statement)]
+        if kind in _TYPE_BODIES:
+            return self._fields(node)
+        if kind in _PARAMETERS:
+            return self._parameters(node.child_by_field_name("parameters"))
+        if kind == "enhanced_for_statement":
+            return [(text(node.child_by_field_name("name")), _EVERYWHERE,
+                     Declaration(node.child_by_field_name("type")))]
+        if kind == "catch_clause":
+            parameter = next((c for c in node.named_children if c.type == "catch_formal_parameter"), None)
+            return [] if parameter is None else [(text(parameter.child_by_field_name("name")), _EVERYWHERE, UNKNOWN)]
+        if kind == "for_statement":
+            return [(name, _EVERYWHERE, declaration) for init in node.children_by_field_name("init")
+                    if init.type == "local_variable_declaration" for name, declaration in self._variables(init)]
+        return [(text(r.child_by_field_name("name")), _EVERYWHERE,
+                 Declaration(r.child_by_field_name("type"), r.child_by_field_name("value")))
+                for r in _named(node.child_by_field_name("resources")) if r.type == "resource"]
+
+    def _variables(self, declaration: Node, *, static_final: bool = False) -> list[tuple[str, Declaration]]:
+        type_node = declaration.child_by_field_name("type")
+        return [(self.source.text(d.child_by_field_name("name")),
+                 Declaration(type_node, d.child_by_field_name("value"), static_final=static_final))
+                for d in declaration.children_by_field_name("declarator")]
+
+    def _fields(self, body: Node) -> list[tuple[str, int, Declaration]]:
+        found: list[tuple[str, int, Declaration]] = []
+        for member in body.named_children:
+            if member.type == "enum_body_declarations":
+                found += self._fields(member)
+            elif member.type == "enum_constant":
+                found.append((self.source.text(member.child_by_field_name("name")), _EVERYWHERE, UNKNOWN))
+            elif member.type in ("field_declaration", "constant_declaration"):
+                modifiers = next((c for c in member.children if c.type == "modifiers"), None)
+                words = set((modifiers.text or b"").decode().split()) if modifiers is not None else set()
+                constant = member.type == "constant_declaration" or {"static", "final"} <= words
+                found += [(name, _EVERYWHERE, declaration)
+                          for name, declaration in self._variables(member, static_final=constant)]
+        return found
+
+    def _parameters(self, parameters: Node | None) -> list[tuple[str, int, Declaration]]:
+        if parameters is None:
+            return []
+        if parameters.type == "identifier":  # `x -> ..`
+            return [(self.source.text(parameters), _EVERYWHERE, UNKNOWN)]
+        found: list[tuple[str, int, Declaration]] = []
+        for parameter in parameters.named_children:
+            if parameter.type == "identifier":  # an inferred lambda parameter
+                found.append((self.source.text(parameter), _EVERYWHERE, UNKNOWN))
+            elif parameter.type == "formal_parameter":
+                found.append((self.source.text(parameter.child_by_field_name("name")), _EVERYWHERE,
+                              Declaration(parameter.child_by_field_name("type"))))
+            elif parameter.type == "spread_parameter":
+                words = self.source.text(parameter).split()
+                found += [(words[-1], _EVERYWHERE, UNKNOWN)] if words else []
+        return found
+
 
 def declaration_of(name: str, at: Node, source: SourceText, *, fields_only: bool = False) -> Declaration | None:
-    """The declaration of variable `name` visible at `at` in this file (locals, parameters, fields of the
-    enclosing types); `UNKNOWN` when declared without a written type; None when the file declares none."""
-    child, node = at, at.parent
-    while node is not None:
-        kind = node.type
-        found: Declaration | None = None
-        if kind in _TYPE_BODIES:
-            found = _field(name, node, source)
-        elif fields_only:
-            pass
-        elif kind in _BODIES:
-            found = _local(name, node, child, source)
-        elif kind in _MEMBERS or kind == "lambda_expression" or kind == "record_declaration":
-            found = _parameter(name, node.child_by_field_name("parameters"), source)
-        elif kind in ("enhanced_for_statement", "catch_clause", "for_statement", "try_with_resources_statement"):
-            found = _loop_variable(name, node, child, source)
-        if found is not None:
-            return found
-        child, node = node, node.parent
-    return None
-
-
-def _declarator_named(name: str, declaration: Node, source: SourceText) -> Node | None:
-    return next((d for d in declaration.children_by_field_name("declarator")
-                 if source.text(d.child_by_field_name("name")) == name), None)
-
-
-def _local(name: str, block: Node, before: Node, source: SourceText) -> Declaration | None:
-    for statement in block.named_children:
-        if statement.start_byte >= before.start_byte:
-            break
-        if statement.type == "local_variable_declaration":
-            declarator = _declarator_named(name, statement, source)
-            if declarator is not None:
-                return Declaration(statement.child_by_field_name("type"), declarator.child_by_field_name("value"))
-    return None
-
-
-def _field(name: str, body: Node, source: SourceText) -> Declaration | None:
-    for member in body.named_children:
-        if member.type == "enum_body_declarations":
-            found = _field(name, member, source)
-            if found is not None:
-                return found
-        if member.type == "enum_constant" and source.text(member.child_by_field_name("name")) == name:
-            return UNKNOWN
-        if member.type not in ("field_declaration", "constant_declaration"):
-            continue
-        declarator = _declarator_named(name, member, source)
-        if declarator is not None:
-            modifiers = next((c for c in member.children if c.type == "modifiers"), None)
-            words = set((modifiers.text or b"").decode().split()) if modifiers is not None else set()
-            constant = member.type == "constant_declaration" or {"static", "final"} <= words
-            return Declaration(member.child_by_field_name("type"), declarator.child_by_field_name("value"),
-                                static_final=constant)
-    return None
-
-
-def _parameter(name: str, parameters: Node | None, source: SourceText) -> Declaration | None:
-    if parameters is None:
-        return None
-    if parameters.type == "identifier":  # `x -> ..`
-        return UNKNOWN if source.text(parameters) == name else None
-    for parameter in parameters.named_children:
-        if parameter.type == "identifier" and source.text(parameter) == name:
-            return UNKNOWN  # an inferred lambda parameter
-        if parameter.type == "formal_parameter" and source.text(parameter.child_by_field_name("name")) == name:
-            return Declaration(parameter.child_by_field_name("type"))
-        if parameter.type == "spread_parameter" and name in source.text(parameter).split()[-1:]:
-            return UNKNOWN
-    return None
-
-
-def _loop_variable(name: str, node: Node, child: Node, source: SourceText) -> Declaration | None:
-    """The variable a for, for-each, catch or try-with-resources declares (seen only inside it)."""
-    if node.type == "enhanced_for_statement":
-        if source.text(node.child_by_field_name("name")) == name:
-            return Declaration(node.child_by_field_name("type"))
-        return None
-    if node.type == "catch_clause":
-        parameter = next((c for c in node.named_children if c.type == "catch_formal_parameter"), None)
-        return UNKNOWN if parameter is not None and source.text(
-            parameter.child_by_field_name("name")) == name else None
-    if node.type == "for_statement":
-        for init in node.children_by_field_name("init"):
-            if init.type == "local_variable_declaration" and init.id != child.id:
-                declarator = _declarator_named(name, init, source)
-                if declarator is not None:
-                    return Declaration(init.child_by_field_name("type"), declarator.child_by_field_name("value"))
-        return None
-    resources = node.child_by_field_name("resources")
-    for resource in _named(resources):
-        if source.text(resource.child_by_field_name("name")) == name:
-            return Declaration(resource.child_by_field_name("type"), resource.child_by_field_name("value"))
-    return None
+    """`Declarations(source).of(name, at)`, for a one-off question."""
+    return Declarations(source).of(name, at, fields_only=fields_only)
 
 
 def _named(node: Node | None) -> list[Node]:

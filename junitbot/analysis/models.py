@@ -117,16 +117,15 @@ ArgumentKind = Literal["string", "char", "number", "boolean", "null", "constant"
 class RawArgument(Record):
     """One literal-only argument of a call, with type names as written (resolution comes later).
 
-    Literals keep their Java text and static type (`java_type`: `int`, `long`, `char`, `java.lang.String`, ...;
-    None for `null`); a constant (`Status.ACTIVE`, `CurrencyUnit.EUR`) is `type_name` and its name in `text`;
-    a nested call (`new Money(..)`, `Money.of(..)`) is `type_name`, `member` (`<init>` for a constructor) and
-    its own literal-only `arguments`. `owner` is the type whose scope the names are written in, when it is
-    not the call's (a constant's initializer inlined from an enclosing class).
+    Literals keep their Java text (their static type follows from it); a constant (`Status.ACTIVE`,
+    `CurrencyUnit.EUR`) is `type_name` and its name in `text`; a nested call (`new Money(..)`, `Money.of(..)`)
+    is `type_name`, `member` (`<init>` for a constructor) and its own literal-only `arguments`. `owner` is the
+    type whose scope the names are written in, when it is not the call's (a constant's initializer inlined
+    from an enclosing class).
     """
 
     kind: ArgumentKind
     text: str = ""
-    java_type: str | None = None
     type_name: str | None = None
     member: str | None = None
     arguments: tuple[RawArgument, ...] = ()

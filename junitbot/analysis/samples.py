@@ -18,7 +18,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from junitbot.analysis.declarations import Declaration, declaration_of
+from junitbot.analysis.declarations import Declaration, Declarations
+from junitbot.analysis.jdk import is_java_lang
 from junitbot.analysis.models import (
     CallSample,
     FileFacts,
@@ -44,6 +45,10 @@ _NUMBERS = {"decimal_integer_literal", "hex_integer_literal", "octal_integer_lit
             "decimal_floating_point_literal", "hex_floating_point_literal"}
 _ARITHMETIC = {"+", "-", "*", "/", "%"}
 _WIDTH = {"byte": 0, "short": 1, "char": 1, "int": 2, "long": 3, "float": 4, "double": 5}
+_CAST = re.compile(r"\((\w+)\) ")
+# Number literals in an argument's text (char literals are not: they promote to int).
+_NUMBER_TOKEN = re.compile(r"(?<![\w.'])(?:0[xX][0-9a-fA-F_.]+(?:[pP][-+]?\d+)?|\d[\d_]*\.?[\d_]*(?:[eE][-+]?\d+)?|"
+                           r"\.\d[\d_]*(?:[eE][-+]?\d+)?)[lLfFdD]?")
 _STRING = "java.lang.String"
 _COMMENTS = {"line_comment", "block_comment"}
 # Lambdas handed to these run code that must throw: `assertThrows`, `isThrownBy`, `assertThatThrownBy`,
@@ -51,8 +56,12 @@ _COMMENTS = {"line_comment", "block_comment"}
 _THROWING_CALL = re.compile(r"(?<!Not)Throw")
 _TYPE_BODIES = {"class_body", "enum_body", "enum_body_declarations", "interface_body"}
 _MEMBERS = {"method_declaration", "constructor_declaration", "compact_constructor_declaration"}
-
-
+_SIMPLE_ARGUMENTS = _NUMBERS | {"string_literal", "character_literal", "true", "false", "null_literal",
+                                "unary_expression", "binary_expression", "parenthesized_expression", "cast_expression",
+                                "field_access", "object_creation_expression", "method_invocation"}
+# A test that calls one member hundreds of times would otherwise decide its ranking alone and bloat the graph.
+_PER_FILE_AND_MEMBER = 32
+_JDK_PACKAGES = ("java.", "javax.")
 
 
 def raw_call_samples(
@@ -73,9 +82,18 @@ def raw_call_samples(
             parent = node.parent
             if parent is not None and parent.type == parent_type:
                 calls[parent.id] = parent
-    reader = _Reader(scopes, shadows, imports, source)
-    found = (reader.sample(call) for call in sorted(calls.values(), key=lambda n: (n.start_byte, n.end_byte)))
-    return [sample for sample in found if sample is not None]
+    reader = _Reader(captured, scopes, shadows, imports, source)
+    found: list[RawCallSample] = []
+    per_member: dict[tuple[str, str, int], int] = {}
+    for call in sorted(calls.values(), key=lambda n: (n.start_byte, n.end_byte)):
+        sample = reader.sample(call)
+        if sample is None:
+            continue
+        key = (sample.type_name, sample.member, len(sample.arguments))
+        per_member[key] = per_member.get(key, 0) + 1
+        if per_member[key] <= _PER_FILE_AND_MEMBER:
+            found.append(sample)
+    return found
 
 
 def resolve_call_samples(facts: FileFacts, resolve: Resolve) -> list[CallSample]:
@@ -98,7 +116,7 @@ def resolve_call_samples(facts: FileFacts, resolve: Resolve) -> list[CallSample]
 def _resolved(argument: RawArgument, owner: str, resolve: Resolve, names: dict[str, str]) -> SampleArgument | None:
     """One argument as text naming types by simple name; None when a name does not resolve or two clash."""
     if argument.type_name is None:
-        return SampleArgument(kind=argument.kind, text=argument.text, java_type=argument.java_type)
+        return SampleArgument(kind=argument.kind, text=argument.text, java_type=_literal_type(argument))
     scope = argument.owner or owner
     fqn, _ = resolve(argument.type_name, scope)
     if fqn is None:
@@ -134,22 +152,36 @@ def _generated(captured: dict[str, list[Node]], source: SourceText) -> bool:
 class _Reader:
     """Reads calls and their arguments in one file."""
 
-    def __init__(self, scopes: TypeScopes, shadows: Shadows, imports: Sequence[ImportInfo],
-                 source: SourceText) -> None:
+    def __init__(self, captured: dict[str, list[Node]], scopes: TypeScopes, shadows: Shadows,
+                 imports: Sequence[ImportInfo], source: SourceText) -> None:
         self.scopes = scopes
         self.shadows = shadows
         self.source = source
+        self.declarations = Declarations(source)
+        # Names of the file's fields whose value may stand for a bare name argument; any other bare name is a
+        # variable, decided without looking its declaration up (the common case).
+        self.field_names = {source.text(d.child_by_field_name("name")) for node in captured.get("ref.field", ())
+                            if node.parent is not None and node.parent.type in ("field_declaration",
+                                                                                 "constant_declaration")
+                            for d in node.parent.children_by_field_name("declarator")}
         # `import static org.joda.money.CurrencyUnit.EUR;` lets `EUR` stand for `CurrencyUnit.EUR`.
         self.static_members = {i.name.rpartition(".")[2]: i.name.rpartition(".")[0]
                                for i in imports if i.static and not i.wildcard}
+        self.single_imports = {i.name.rpartition(".")[2]: i.name for i in imports if not i.static and not i.wildcard}
 
     # -- calls -----------------------------------------------------------------------------------------
 
     def sample(self, call: Node) -> RawCallSample | None:
-        args = call.child_by_field_name("arguments")
-        values = _named(args)
+        values = _named(call.child_by_field_name("arguments"))
+        if not values or not all(self.plausible(value) for value in values):
+            return None  # the common case, told without building anything
         owner = self.scopes.owner_at(call.start_byte)
-        if not values or owner is None or call.child_by_field_name("type_arguments") is not None:
+        callee = self.callee(call) if owner is not None else None
+        if owner is None or callee is None or self.jdk_type(callee[0]) or call.child_by_field_name(
+                "type_arguments") is not None:
+            return None
+        throws = _throws(call)
+        if throws is None:
             return None
         arguments = []
         for value in values:
@@ -157,14 +189,27 @@ class _Reader:
             if parsed is None:
                 return None
             arguments.append(parsed)
-        callee = self.callee(call)
-        throws = _throws(call)
-        if callee is None or throws is None:
-            return None
         type_name, member, type_owner = callee
         return RawCallSample(owner=owner, type_name=type_name, member=member, arguments=tuple(arguments),
                              line=call.start_point[0] + 1, throws=throws,
                              type_owner=type_owner if type_owner != owner else None)
+
+    def plausible(self, argument: Node) -> bool:
+        """Whether an argument may be literal-only, by its node type (a bare name: one of the file's fields or a
+        statically imported one)."""
+        if argument.type == "identifier":
+            name = self.source.text(argument)
+            return name in self.field_names or name in self.static_members
+        return argument.type in _SIMPLE_ARGUMENTS
+
+    def jdk_type(self, type_name: str) -> bool:
+        """A callee type the repository cannot declare under that name: the JDK's by its import or by being
+        `java.lang`'s (only a type of the file's own package could hide one, which repositories avoid)."""
+        head = type_name.split(".", 1)[0]
+        imported = self.single_imports.get(head)
+        if imported is not None:
+            return imported.startswith(_JDK_PACKAGES)
+        return type_name.startswith(_JDK_PACKAGES) or is_java_lang(head)
 
     def callee(self, call: Node) -> tuple[str, str, str | None] | None:
         """(callee type name as written, member, the owner it is written in) of a call; None if not known."""
@@ -177,14 +222,14 @@ class _Reader:
             return None
         if receiver.type == "identifier":
             name = self.source.text(receiver)
-            declaration = declaration_of(name, receiver, self.source)
+            declaration = self.declarations.of(name, receiver)
             if declaration is None:
                 return self.type_call(name, member, receiver)
             return self.instance_call(declaration, member)
         if receiver.type == "field_access":
             text = self.source.compact(receiver)
             if text.startswith("this.") and text.count(".") == 1:
-                field = declaration_of(text[5:], receiver, self.source, fields_only=True)
+                field = self.declarations.of(text[5:], receiver, fields_only=True)
                 return None if field is None else self.instance_call(field, member)
             return self.type_call(text, member, receiver)
         return None
@@ -271,13 +316,13 @@ class _Reader:
         if kind == "string_literal":
             if text.startswith('"""') or "\n" in text or len(text) > _MAX_TEXT:
                 return None  # a text block, or too long to be a value worth showing in a test
-            return RawArgument(kind="string", text=text, java_type=_STRING)
+            return RawArgument(kind="string", text=text)
         if kind == "character_literal":
-            return RawArgument(kind="char", text=text, java_type="char")
+            return RawArgument(kind="char", text=text)
         if kind in _NUMBERS:
-            return RawArgument(kind="number", text=text, java_type=_number_type(text))
+            return RawArgument(kind="number", text=text)
         if kind in ("true", "false"):
-            return RawArgument(kind="boolean", text=kind, java_type="boolean")
+            return RawArgument(kind="boolean", text=kind)
         if kind == "null_literal":
             return RawArgument(kind="null", text="null")
         return None
@@ -303,10 +348,9 @@ class _Reader:
             return None
         first, second = (p for p in parts if p is not None)
         text = f"{first.text} {operator.type} {second.text}"
-        if _STRING in (first.java_type, second.java_type):
-            return RawArgument(kind="string", text=text, java_type=_STRING) if operator.type == "+" else None
-        wider = max(first.java_type or "int", second.java_type or "int", key=lambda t: _WIDTH.get(t, 2))
-        return RawArgument(kind="number", text=text, java_type="int" if _WIDTH[wider] < 2 else wider)
+        if "string" in (first.kind, second.kind):
+            return RawArgument(kind="string", text=text) if operator.type == "+" else None
+        return RawArgument(kind="number", text=text)
 
     def cast(self, node: Node, depth: int) -> RawArgument | None:
         """`(short) 2`, `(char) 65`: a primitive cast of a number or char literal."""
@@ -318,8 +362,7 @@ class _Reader:
         if inner is None or inner.kind not in ("number", "char") or " " in inner.text:
             return None
         target = self.source.text(type_node)
-        return RawArgument(kind="char" if target == "char" else "number", text=f"({target}) {inner.text}",
-                           java_type=target)
+        return RawArgument(kind="char" if target == "char" else "number", text=f"({target}) {inner.text}")
 
     def constant(self, node: Node) -> RawArgument | None:
         """`Status.ACTIVE`, `CurrencyUnit.EUR`, `com.acme.Level.HIGH`: a capitalised member of a type name."""
@@ -331,7 +374,7 @@ class _Reader:
         head = name.split(".", 1)[0]
         if not looks_like_type_path(name) or not all(p.isidentifier() for p in name.split(".")):
             return None
-        if self.shadows.hides(name, node.start_byte) or declaration_of(head, node, self.source) is not None:
+        if self.shadows.hides(name, node.start_byte) or self.declarations.of(head, node) is not None:
             return None  # a type variable, a local class, or a variable's field
         return RawArgument(kind="constant", text=field, type_name=name)
 
@@ -339,7 +382,9 @@ class _Reader:
         """A bare name: a `static final` field of the file with a literal-only initializer (its value is
         used), or a statically imported constant."""
         name = self.source.text(node)
-        declaration = declaration_of(name, node, self.source)
+        if name not in self.field_names and name not in self.static_members:
+            return None
+        declaration = self.declarations.of(name, node)
         if declaration is not None:
             if not declaration.static_final or declaration.value is None or depth >= _MAX_DEPTH:
                 return None
@@ -374,7 +419,7 @@ class _Reader:
             name = None
             if receiver is not None and receiver.type in ("identifier", "field_access"):
                 text = self.source.compact(receiver)
-                declared = declaration_of(text.split(".", 1)[0], receiver, self.source)
+                declared = self.declarations.of(text.split(".", 1)[0], receiver)
                 name = text if declared is None and self.type_call(text, member, receiver) is not None else None
         if name is None:
             return None
@@ -384,6 +429,21 @@ class _Reader:
 def _named(node: Node | None) -> list[Node]:
     """A node's named children without comments."""
     return [] if node is None else [c for c in node.named_children if c.type not in _COMMENTS]
+
+
+def _literal_type(argument: RawArgument) -> str | None:
+    """The static type of a literal argument: `java.lang.String`, `char`, `boolean`, None for null, and for a
+    number the cast's type or the widest of its literals' (`60 * 1000L` long; `'a' + 1` int)."""
+    if argument.kind in ("string", "boolean", "null"):
+        return {"string": _STRING, "boolean": "boolean", "null": None}[argument.kind]
+    cast = _CAST.match(argument.text)
+    if cast is not None:
+        return cast.group(1)
+    if argument.kind == "char":
+        return "char"
+    widest = max((_number_type(n) for n in _NUMBER_TOKEN.findall(argument.text)), key=_WIDTH.__getitem__,
+                 default="int")
+    return widest if _WIDTH[widest] >= _WIDTH["int"] else "int"
 
 
 def _number_type(text: str) -> str:
