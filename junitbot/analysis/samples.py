@@ -7,34 +7,27 @@ a negative number, arithmetic or string concatenation of literals, a constant `T
 `CurrencyUnit.EUR`), a `static final` field of the file whose initializer is literal-only, or a nested
 literal-only `new U(..)` / `U.of(..)`; never a variable or any other expression.
 
-`raw_call_samples` reads one parsed file (type names as written); `resolve_call_samples` names the callee
-and the types the arguments mention by FQN, with the resolver of `resolve.py`. Every name a sample resolves
-is one the file's references list (`FileFacts.refs`), so the graph re-resolves the samples whenever it
-re-resolves the file's edges.
+`raw_call_samples` reads one parsed file (type names as written); `resolve.resolve_samples` names the
+callee and the types the arguments mention by FQN. Every name a sample resolves is one the file's references
+list (`FileFacts.refs`), so the graph re-resolves the samples whenever it re-resolves the file's edges.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from junitbot.analysis.declarations import Declaration, Declarations
+from junitbot.analysis.expectations import expected_to_throw
 from junitbot.analysis.jdk import is_java_lang
 from junitbot.analysis.models import (
-    CallSample,
-    FileFacts,
     ImportInfo,
     RawArgument,
     RawCallSample,
-    SampleArgument,
 )
 from junitbot.analysis.parser import Node
 from junitbot.analysis.scopes import Shadows, TypeScopes
 from junitbot.analysis.source import SourceText
 from junitbot.analysis.typeref import dotted_name, looks_like_type_path
-
-Resolve = Callable[[str, str], tuple[str | None, bool]]
-"""(type name as written, owner FQN) -> (FQN or None, whether the type is the repo's)."""
 
 CONSTRUCTOR = "<init>"
 # The first line of junitbot's own tests (generation/output.py `MARKER`): their values were made up, not mined.
@@ -44,18 +37,7 @@ _MAX_TEXT = 200
 _NUMBERS = {"decimal_integer_literal", "hex_integer_literal", "octal_integer_literal", "binary_integer_literal",
             "decimal_floating_point_literal", "hex_floating_point_literal"}
 _ARITHMETIC = {"+", "-", "*", "/", "%"}
-_WIDTH = {"byte": 0, "short": 1, "char": 1, "int": 2, "long": 3, "float": 4, "double": 5}
-_CAST = re.compile(r"\((\w+)\) ")
-# Number literals in an argument's text (char literals are not: they promote to int).
-_NUMBER_TOKEN = re.compile(r"(?<![\w.'])(?:0[xX][0-9a-fA-F_.]+(?:[pP][-+]?\d+)?|\d[\d_]*\.?[\d_]*(?:[eE][-+]?\d+)?|"
-                           r"\.\d[\d_]*(?:[eE][-+]?\d+)?)[lLfFdD]?")
-_STRING = "java.lang.String"
 _COMMENTS = {"line_comment", "block_comment"}
-# Lambdas handed to these run code that must throw: `assertThrows`, `isThrownBy`, `assertThatThrownBy`,
-# `catchThrowable`, ...; `assertDoesNotThrow` is the opposite.
-_THROWING_CALL = re.compile(r"(?<!Not)Throw")
-_TYPE_BODIES = {"class_body", "enum_body", "enum_body_declarations", "interface_body"}
-_MEMBERS = {"method_declaration", "constructor_declaration", "compact_constructor_declaration"}
 _SIMPLE_ARGUMENTS = _NUMBERS | {"string_literal", "character_literal", "true", "false", "null_literal",
                                 "unary_expression", "binary_expression", "parenthesized_expression", "cast_expression",
                                 "field_access", "object_creation_expression", "method_invocation"}
@@ -96,52 +78,6 @@ def raw_call_samples(
     return found
 
 
-def resolve_call_samples(facts: FileFacts, resolve: Resolve) -> list[CallSample]:
-    """The file's samples whose callee is a repo type and whose every type name resolves, with FQNs."""
-    found: list[CallSample] = []
-    for raw in facts.call_samples:
-        callee, in_repo = resolve(raw.type_name, raw.type_owner or raw.owner)
-        if callee is None or not in_repo:
-            continue
-        names: dict[str, str] = {}
-        arguments = [_resolved(a, raw.owner, resolve, names) for a in raw.arguments]
-        if any(a is None for a in arguments):
-            continue
-        found.append(CallSample(callee=callee, member=raw.member, arity=len(arguments),
-                                arguments=tuple(a for a in arguments if a is not None), file=facts.path,
-                                line=raw.line, in_test=facts.is_test, throws=raw.throws))
-    return found
-
-
-def _resolved(argument: RawArgument, owner: str, resolve: Resolve, names: dict[str, str]) -> SampleArgument | None:
-    """One argument as text naming types by simple name; None when a name does not resolve or two clash."""
-    if argument.type_name is None:
-        return SampleArgument(kind=argument.kind, text=argument.text, java_type=_literal_type(argument))
-    scope = argument.owner or owner
-    fqn, _ = resolve(argument.type_name, scope)
-    if fqn is None:
-        return None
-    simple = fqn.rsplit(".", 1)[-1]
-    if names.setdefault(simple, fqn) != fqn:
-        return None  # `a.Money` and `b.Money` in one sample: the text could not say which is which
-    if argument.kind == "constant":
-        return SampleArgument(kind="constant", text=f"{simple}.{argument.text}", java_type=fqn, imports=(fqn,),
-                              uses=(f"{fqn}.{argument.text}",))
-    imports, uses = {fqn}, {f"{fqn}.{argument.member}/{len(argument.arguments)}"}
-    texts = []
-    for inner in argument.arguments:
-        resolved = _resolved(inner, scope, resolve, names)
-        if resolved is None:
-            return None
-        texts.append(resolved.text)
-        imports.update(resolved.imports)
-        uses.update(resolved.uses)
-    joined = ", ".join(texts)
-    text = f"new {simple}({joined})" if argument.member == CONSTRUCTOR else f"{simple}.{argument.member}({joined})"
-    return SampleArgument(kind="call", text=text, java_type=fqn, imports=tuple(sorted(imports)),
-                          uses=tuple(sorted(uses)))
-
-
 def _generated(captured: dict[str, list[Node]], source: SourceText) -> bool:
     """Whether the comments before the package (or first import) carry junitbot's marker."""
     opening = captured.get("package") or captured.get("import") or ()
@@ -180,7 +116,7 @@ class _Reader:
         if owner is None or callee is None or self.jdk_type(callee[0]) or call.child_by_field_name(
                 "type_arguments") is not None:
             return None
-        throws = _throws(call)
+        throws = expected_to_throw(call)
         if throws is None:
             return None
         arguments = []
@@ -431,87 +367,3 @@ def _named(node: Node | None) -> list[Node]:
     return [] if node is None else [c for c in node.named_children if c.type not in _COMMENTS]
 
 
-def _literal_type(argument: RawArgument) -> str | None:
-    """The static type of a literal argument: `java.lang.String`, `char`, `boolean`, None for null, and for a
-    number the cast's type or the widest of its literals' (`60 * 1000L` long; `'a' + 1` int)."""
-    if argument.kind in ("string", "boolean", "null"):
-        return {"string": _STRING, "boolean": "boolean", "null": None}[argument.kind]
-    cast = _CAST.match(argument.text)
-    if cast is not None:
-        return cast.group(1)
-    if argument.kind == "char":
-        return "char"
-    widest = max((_number_type(n) for n in _NUMBER_TOKEN.findall(argument.text)), key=_WIDTH.__getitem__,
-                 default="int")
-    return widest if _WIDTH[widest] >= _WIDTH["int"] else "int"
-
-
-def _number_type(text: str) -> str:
-    """The static type of a Java number literal: `1` int, `1L` long, `1.5f` float, `1.5`/`1e3`/`1d` double."""
-    lowered = text.lower().replace("_", "")
-    if lowered.startswith("0x"):
-        return "long" if lowered.endswith("l") else ("double" if "p" in lowered else "int")
-    if lowered.endswith("l"):
-        return "long"
-    if lowered.endswith("f"):
-        return "float"
-    if lowered.endswith("d") or "." in lowered or "e" in lowered:
-        return "double"
-    return "int"
-
-
-def _throws(call: Node) -> bool | None:
-    """True for the call an expected-exception lambda runs; None for any other call inside code expected to
-    throw (which of its calls is rejected is unknown); False elsewhere."""
-    node = call.parent
-    while node is not None and node.type not in _MEMBERS and node.type not in _TYPE_BODIES:
-        if node.type == "lambda_expression" and _in_throwing_call(node):
-            return True if _lambda_runs_only(node, call) else None
-        if node.type == "try_statement" and _ends_in_fail(node.child_by_field_name("body")):
-            return None
-        node = node.parent
-    if node is not None and node.type in _MEMBERS and _expects_exception(node):
-        return None
-    return False
-
-
-def _lambda_runs_only(lambda_node: Node, call: Node) -> bool:
-    """`() -> call` or `() -> { call; }`."""
-    body = lambda_node.child_by_field_name("body")
-    if body is None or body.id == call.id:
-        return body is not None
-    statements = _named(body) if body.type == "block" else []
-    if len(statements) != 1 or statements[0].type != "expression_statement":
-        return False
-    expression = _named(statements[0])
-    return len(expression) == 1 and expression[0].id == call.id
-
-
-def _in_throwing_call(lambda_node: Node) -> bool:
-    args = lambda_node.parent
-    call = args.parent if args is not None and args.type == "argument_list" else None
-    name = call.child_by_field_name("name") if call is not None and call.type == "method_invocation" else None
-    return name is not None and _THROWING_CALL.search((name.text or b"").decode()) is not None
-
-
-def _ends_in_fail(block: Node | None) -> bool:
-    """A try block whose last statement is `fail(..)` (JUnit 4's way of expecting an exception)."""
-    statements = _named(block)
-    if not statements or statements[-1].type != "expression_statement":
-        return False
-    expression = _named(statements[-1])
-    name = expression[0].child_by_field_name("name") if expression and expression[0].type == "method_invocation" \
-        else None
-    return name is not None and name.text == b"fail"
-
-
-def _expects_exception(member: Node) -> bool:
-    """JUnit 4's `@Test(expected = X.class)` on the method."""
-    modifiers = next((c for c in member.children if c.type == "modifiers"), None)
-    for annotation in _named(modifiers):
-        name = annotation.child_by_field_name("name")
-        arguments = annotation.child_by_field_name("arguments")
-        if name is not None and name.text == b"Test" and arguments is not None and b"expected" in (
-                arguments.text or b""):
-            return True
-    return False
