@@ -15,6 +15,7 @@ from junitbot.analysis.models import (
     TEST_ANNOTATIONS,
     AnnotationInfo,
     BuilderInfo,
+    CallSample,
     CallSite,
     ChangeSet,
     ClassInfo,
@@ -35,6 +36,7 @@ from junitbot.analysis.models import (
     ParameterInfo,
     ParseProblem,
     PathStep,
+    SampleArgument,
     Span,
     TestContext,
     TypeKind,
@@ -52,7 +54,7 @@ from junitbot.analysis.parser import (
     query_captures,
     syntax_errors,
 )
-from junitbot.analysis.resolve import resolve_classes, resolve_edges, resolve_supertypes
+from junitbot.analysis.resolve import resolve_classes, resolve_edges, resolve_samples, resolve_supertypes
 from junitbot.analysis.source import SourceText
 from junitbot.analysis.sources import matches_any, module_of
 from junitbot.analysis.testclass import (
@@ -73,6 +75,7 @@ __all__ = [
     "TEST_ANNOTATIONS",
     "AnnotationInfo",
     "BuilderInfo",
+    "CallSample",
     "CallSite",
     "ChangeSet",
     "ClassInfo",
@@ -101,6 +104,7 @@ __all__ = [
     "ParseProblem",
     "PathStep",
     "ProgressCallback",
+    "SampleArgument",
     "SourceText",
     "Span",
     "TestContext",
@@ -132,6 +136,7 @@ __all__ = [
     "rename_class",
     "resolve_classes",
     "resolve_edges",
+    "resolve_samples",
     "resolve_supertypes",
     "syntax_errors",
     "to_dot",

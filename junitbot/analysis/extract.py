@@ -17,6 +17,7 @@ from junitbot.analysis.parser import (
     syntax_errors,
 )
 from junitbot.analysis.refs import raw_refs, static_import_refs
+from junitbot.analysis.samples import raw_call_samples
 from junitbot.analysis.scopes import TYPE_KINDS, Shadows, TypeScopes, declaring_node
 from junitbot.analysis.source import SourceText
 
@@ -37,7 +38,8 @@ def extract_file(source: bytes, path: str, *, is_test: bool = False, members: bo
         captured.update(capture_static_uses(tree))
     package = text.text(captured["package"][0]) if "package" in captured else ""
     scopes = TypeScopes(captured.get("type", ()), package, text)
-    refs = raw_refs(captured, scopes, Shadows(captured, text), text)
+    shadows = Shadows(captured, text)
+    refs = raw_refs(captured, scopes, shadows, text)
     refs.extend(static_import_refs(tree, imports, captured, scopes, text))
     lombok = lombok_names(imports)
     classes = _classes(captured, scopes, package=package, path=path, is_test=is_test, members=members, source=text,
@@ -48,6 +50,7 @@ def extract_file(source: bytes, path: str, *, is_test: bool = False, members: bo
         imports=imports,
         classes=tuple(classes),
         refs=tuple(sorted(set(refs), key=_ref_order)),
+        call_samples=tuple(raw_call_samples(captured, scopes, shadows, imports, text)),
         type_parameters=_type_parameters(captured, scopes, text),
         problems=tuple(ParseProblem(path=path, line=line, severity="error", message=message)
                        for line, message in syntax_errors(tree)),

@@ -7,21 +7,32 @@ atomically, so a killed run leaves the previous graph intact.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
 import os
 import sqlite3
 import zlib
+from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from junitbot.analysis.extract import extract_file
-from junitbot.analysis.models import ClassInfo, Edge, EdgeKind, FileFacts, ParseProblem
+from junitbot.analysis.models import (
+    CallSample,
+    ClassInfo,
+    Edge,
+    EdgeKind,
+    FileFacts,
+    MethodInfo,
+    ParseProblem,
+    SampleArgument,
+)
 from junitbot.analysis.resolve import resolve_classes
 from junitbot.analysis.sqlite import write_transaction
 from junitbot.errors import JunitbotError
 
-SCHEMA_VERSION = "4"
+SCHEMA_VERSION = "5"
 
 _SCHEMA = """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -45,7 +56,14 @@ CREATE TABLE consults(fqn TEXT NOT NULL, path TEXT NOT NULL, PRIMARY KEY(fqn, pa
 CREATE INDEX consults_path ON consults(path);
 CREATE TABLE ref_names(name TEXT NOT NULL, path TEXT NOT NULL, PRIMARY KEY(name, path)) WITHOUT ROWID;
 CREATE INDEX ref_names_path ON ref_names(path);
+CREATE TABLE samples(
+    callee TEXT NOT NULL, member TEXT NOT NULL, arity INTEGER NOT NULL, arguments TEXT NOT NULL,
+    path TEXT NOT NULL, line INTEGER NOT NULL, in_test INTEGER NOT NULL, throws INTEGER NOT NULL);
+CREATE INDEX samples_callee ON samples(callee, member, arity);
+CREATE INDEX samples_path ON samples(path);
 """
+# Mined samples a ClassInfo carries per member (and as many rejected ones): the most frequent are enough.
+_SAMPLES_PER_MEMBER = 5
 
 
 @dataclass(frozen=True)
@@ -209,7 +227,7 @@ class CodeGraph:
         self._forget()
         for chunk in _chunks(list(paths)):
             marks = ",".join("?" * len(chunk))
-            for table in ("files", "ref_names", "types", "edges", "consults", "supertypes"):
+            for table in ("files", "ref_names", "types", "edges", "consults", "supertypes", "samples"):
                 self._db.execute(f"DELETE FROM {table} WHERE path IN ({marks})", chunk)
 
     def put_types(self, path: str, classes: Sequence[ClassInfo], layers: Mapping[str, str | None]) -> None:
@@ -239,7 +257,7 @@ class CodeGraph:
     def clear_resolved(self, paths: Sequence[str]) -> None:
         for chunk in _chunks(list(paths)):
             marks = ",".join("?" * len(chunk))
-            for table in ("edges", "consults"):
+            for table in ("edges", "consults", "samples"):
                 self._db.execute(f"DELETE FROM {table} WHERE path IN ({marks})", chunk)
 
     def clear_supertypes(self, paths: Sequence[str]) -> None:
@@ -272,6 +290,23 @@ class CodeGraph:
     def put_edges(self, path: str, edges: Sequence[Edge]) -> None:
         self._db.executemany("INSERT OR IGNORE INTO edges VALUES (?, ?, ?, ?)",
                              ((e.source, e.target, e.kind.value, path) for e in edges))
+
+    def put_samples(self, path: str, samples: Sequence[CallSample]) -> None:
+        """The call samples one file makes (after `clear_resolved` or `remove_files` of it)."""
+        self._forget()
+        self._db.executemany(
+            "INSERT INTO samples VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            ((s.callee, s.member, s.arity, _arguments_json(s.arguments), path, s.line, int(s.in_test), int(s.throws))
+             for s in samples))
+
+    def call_samples(self, fqn: str, member: str, arity: int, *, throws: bool = False) -> list[CallSample]:
+        """The distinct argument lists the repository passes to `fqn`'s `member` (`<init>` for a constructor)
+        with `arity` arguments, most frequent first (main and test code alike); `throws` for those that
+        expected-exception assertions pass instead."""
+        rows = self._db.execute(
+            "SELECT arguments, path, line, in_test FROM samples WHERE callee = ? AND member = ? AND arity = ? "
+            "AND throws = ? ORDER BY path, line", (fqn, member, arity, int(throws))).fetchall()
+        return _counted(fqn, member, arity, throws, rows)
 
     def fqns_in(self, paths: Sequence[str]) -> set[str]:
         found: set[str] = set()
@@ -321,9 +356,30 @@ class CodeGraph:
                 self._supertypes = self.supertype_map()
             layers = dict(self._db.execute("SELECT fqn, layer FROM types WHERE path = ?", (path,)).fetchall())
             classes = resolve_classes(facts, self._symbols, supertypes=self._supertypes or {})
-            self._classes[path] = sorted((c.model_copy(update={"layer": layers.get(c.fqn)}) for c in classes),
-                                         key=lambda c: c.fqn)
+            self._classes[path] = sorted((self._with_samples(c.model_copy(update={"layer": layers.get(c.fqn)}))
+                                          for c in classes), key=lambda c: c.fqn)
         return self._classes[path]
+
+    def _with_samples(self, info: ClassInfo) -> ClassInfo:
+        """The class with what the repository passes to each of its constructors and methods."""
+        rows = self._db.execute(
+            "SELECT member, arity, throws, arguments, path, line, in_test FROM samples WHERE callee = ? "
+            "ORDER BY member, arity, throws, path, line", (info.fqn,)).fetchall()
+        if not rows:
+            return info
+        grouped: dict[tuple[str, int], list[CallSample]] = {}
+        for (member, arity, throws), group in itertools.groupby(rows, key=lambda r: (r[0], r[1], r[2])):
+            counted = _counted(info.fqn, member, arity, bool(throws), [r[3:] for r in group])
+            grouped.setdefault((member, arity), []).extend(counted[:_SAMPLES_PER_MEMBER])
+
+        def with_samples(method: MethodInfo, member: str) -> MethodInfo:
+            found = grouped.get((member, len(method.parameters)))
+            return method if not found else method.model_copy(update={"samples": tuple(found)})
+
+        return info.model_copy(update={
+            "constructors": tuple(with_samples(c, "<init>") for c in info.constructors),
+            "methods": tuple(with_samples(m, m.name) for m in info.methods),
+        })
 
     def _forget(self) -> None:
         """Drop what reads cached: a write changed what they would see."""
@@ -384,6 +440,25 @@ class CodeGraph:
     def problems(self) -> list[ParseProblem]:
         rows = self._db.execute("SELECT problems FROM files WHERE problems != '[]' ORDER BY path")
         return [ParseProblem.model_validate(p) for row in rows for p in json.loads(row[0])]
+
+
+def _arguments_json(arguments: Sequence[SampleArgument]) -> str:
+    return json.dumps([a.model_dump(mode="json", exclude_defaults=True) for a in arguments], separators=(",", ":"))
+
+
+def _counted(fqn: str, member: str, arity: int, throws: bool,
+             rows: Sequence[tuple[str, str, int, int]]) -> list[CallSample]:
+    """Samples from (arguments, path, line, in_test) rows in path order: one per argument list, with its count
+    and first place, most frequent first."""
+    first: dict[str, tuple[str, int, int]] = {}
+    counts: Counter[str] = Counter()
+    for arguments, path, line, in_test in rows:
+        first.setdefault(arguments, (path, line, in_test))
+        counts[arguments] += 1
+    return [CallSample(callee=fqn, member=member, arity=arity, throws=throws, count=counts[arguments],
+                       arguments=tuple(SampleArgument.model_validate(a) for a in json.loads(arguments)),
+                       file=path, line=line, in_test=bool(in_test))
+            for arguments, (path, line, in_test) in sorted(first.items(), key=lambda item: -counts[item[0]])]
 
 
 def _connect(path: Path) -> sqlite3.Connection:

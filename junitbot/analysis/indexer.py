@@ -23,7 +23,7 @@ from junitbot.analysis.extract import extract_file
 from junitbot.analysis.graph import SCHEMA_VERSION, CodeGraph, FileRecord, GraphUnavailable
 from junitbot.analysis.layers import layer_of
 from junitbot.analysis.models import FileFacts, IndexSummary, ParseProblem, SourceRoot
-from junitbot.analysis.resolve import names_used, resolve_edges, resolve_supertypes
+from junitbot.analysis.resolve import names_used, resolve_edges, resolve_samples, resolve_supertypes
 from junitbot.analysis.sources import (
     SkippedFile,
     is_candidate,
@@ -270,8 +270,10 @@ class _Build:
             supertypes = graph.supertype_map()
         for done, facts in enumerate(files, 1):
             edges, consulted = resolve_edges(facts, symbols, supertypes=supertypes)
+            samples, sample_consulted = resolve_samples(facts, symbols, supertypes=supertypes)
             graph.put_edges(facts.path, edges)
-            graph.put_consults(facts.path, consulted)
+            graph.put_consults(facts.path, consulted | sample_consulted)
+            graph.put_samples(facts.path, samples)
             if done % 200 == 0 or done == len(files):
                 self.progress("resolve", done, len(files))
         self.seconds["resolve"] = time.perf_counter() - tick

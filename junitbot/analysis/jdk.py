@@ -67,3 +67,8 @@ def external_fqn(name: str, wildcard_packages: Sequence[str]) -> str | None:
         if package in known:
             return known[package]
     return None
+
+
+def is_java_lang(name: str) -> bool:
+    """Whether a simple name is one of `java.lang`'s common types (implicitly imported everywhere)."""
+    return "java.lang" in _BY_NAME.get(name, {})

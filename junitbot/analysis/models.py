@@ -111,6 +111,79 @@ class ComparedLiteral(Record):
     throws_when: bool | None = None
 
 
+ArgumentKind = Literal["string", "char", "number", "boolean", "null", "constant", "call"]
+
+
+class RawArgument(Record):
+    """One literal-only argument of a call, with type names as written (resolution comes later).
+
+    Literals keep their Java text (their static type follows from it); a constant (`Status.ACTIVE`,
+    `CurrencyUnit.EUR`) is `type_name` and its name in `text`; a nested call (`new Money(..)`, `Money.of(..)`)
+    is `type_name`, `member` (`<init>` for a constructor) and its own literal-only `arguments`. `owner` is the
+    type whose scope the names are written in, when it is not the call's (a constant's initializer inlined
+    from an enclosing class).
+    """
+
+    kind: ArgumentKind
+    text: str = ""
+    type_name: str | None = None
+    member: str | None = None
+    arguments: tuple[RawArgument, ...] = ()
+    owner: str | None = None
+
+
+class RawCallSample(Record):
+    """A constructor, static or instance call whose arguments are all literal-only, before resolution.
+
+    `type_name` is the callee's type as written: the created type, the type a static call is made on, or
+    the declared type of the variable an instance call is made on (declared in `type_owner`'s scope, when
+    not `owner`'s). `throws` marks the call an expected-exception assertion runs (`assertThrows(.., () ->
+    Sku.of("TOOL-1"))`): its arguments are ones the callee rejects.
+    """
+
+    owner: str
+    type_name: str
+    member: str
+    arguments: tuple[RawArgument, ...]
+    line: int
+    throws: bool = False
+    type_owner: str | None = None
+
+
+class SampleArgument(Record):
+    """One argument of a mined call as Java text, types named by their simple names, which `imports` lists.
+
+    `java_type` is the argument's static type where the text says it (`int`, `double`, `java.lang.String`),
+    the FQN a constant or nested call names (the constant's or the created value's type, by convention), and
+    None for `null`. `uses` are the members the text reaches, for an access check where it is pasted:
+    `com.acme.Status.ACTIVE` for a constant, `com.acme.Money.of/2` and `com.acme.Sku.<init>/1` for calls.
+    """
+
+    kind: ArgumentKind
+    text: str
+    java_type: str | None = None
+    imports: tuple[str, ...] = ()
+    uses: tuple[str, ...] = ()
+
+
+class CallSample(Record):
+    """Literal-only arguments the repository passes to one constructor (`<init>`) or method of a repo type.
+
+    `file` and `line` are where the call was found (the first place, for a sample counted `count` times);
+    `throws` says the call is what an expected-exception assertion runs.
+    """
+
+    callee: str
+    member: str
+    arity: int
+    arguments: tuple[SampleArgument, ...]
+    file: str
+    line: int
+    in_test: bool
+    throws: bool = False
+    count: int = 1
+
+
 class MethodInfo(Record):
     name: str
     kind: Literal["method", "constructor"] = "method"
@@ -126,6 +199,8 @@ class MethodInfo(Record):
     creates: tuple[TypeRef, ...] = ()
     compared_literals: tuple[ComparedLiteral, ...] = ()
     synthetic: str | None = Field(default=None, description="'lombok' or 'record' when the compiler makes it")
+    samples: tuple[CallSample, ...] = Field(
+        default=(), description="what the repository passes to this member, most frequent first (the graph fills it)")
 
 
 class BuilderInfo(Record):
@@ -313,6 +388,7 @@ class FileFacts(Record):
     imports: tuple[ImportInfo, ...] = ()
     classes: tuple[ClassInfo, ...] = ()
     refs: tuple[RawRef, ...] = ()
+    call_samples: tuple[RawCallSample, ...] = ()
     type_parameters: dict[str, tuple[str, ...]] = Field(default_factory=dict)
     problems: tuple[ParseProblem, ...] = ()
     is_test: bool = False

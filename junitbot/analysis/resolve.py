@@ -5,26 +5,39 @@ which FQNs exist. Phase two (edges, ClassInfo) also looks up member types inheri
 A name can only resolve to an FQN whose last segment is one of the name's segments, so when types
 appear or disappear only files using one of their simple names need resolving again (`names_used`);
 and a file that found a name through a type's supertypes records that type (`consulted`), so it is
-resolved again when those supertypes change.
+resolved again when those supertypes change. Phase two also resolves the file's call samples (literal-only
+arguments of calls on repo types, `samples.py`) into text that names types by simple name, with their FQNs.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 
 from junitbot.analysis.jdk import external_fqn
 from junitbot.analysis.models import (
     AnnotationInfo,
+    CallSample,
     ClassInfo,
     Edge,
     EdgeKind,
     FileFacts,
     MethodInfo,
     ParameterInfo,
+    RawArgument,
+    SampleArgument,
     TypeRef,
 )
+from junitbot.analysis.samples import CONSTRUCTOR
 
 _PRIMITIVES = {"int", "long", "short", "byte", "char", "boolean", "float", "double", "void", "var", "?"}
+_WIDTH = {"byte": 0, "short": 1, "char": 1, "int": 2, "long": 3, "float": 4, "double": 5}
+_CAST = re.compile(r"\((\w+)\) ")
+# Number literals in an argument's text (char literals are not: they promote to int).
+_NUMBER_TOKEN = re.compile(r"(?<![\w.'])(?:0[xX][0-9a-fA-F_.]+(?:[pP][-+]?\d+)?|\d[\d_]*\.?[\d_]*(?:[eE][-+]?\d+)?|"
+                           r"\.\d[\d_]*(?:[eE][-+]?\d+)?)[lLfFdD]?")
+_STRING = "java.lang.String"
+_Resolve = Callable[[str, str], tuple[str | None, bool]]  # (name as written, owner) -> (FQN, in the repo)
 
 
 def names_used(facts: FileFacts) -> set[str]:
@@ -62,6 +75,15 @@ def resolve_edges(
         if in_repo and fqn is not None and fqn != ref.owner:
             edges.add((ref.owner, fqn, ref.kind))
     return [Edge(source=s, target=t, kind=k) for s, t, k in sorted(edges)], resolver.consulted
+
+
+def resolve_samples(
+    facts: FileFacts, symbols: Collection[str], *, supertypes: Mapping[str, Sequence[str]]
+) -> tuple[list[CallSample], set[str]]:
+    """Phase two for the file's call samples: those calling a repo type, with FQNs; and the types whose
+    supertypes were read (as `resolve_edges` reports them)."""
+    resolver = _Resolver(facts, symbols, supertypes=supertypes)
+    return _resolved_samples(facts, resolver.resolve), resolver.consulted
 
 
 def resolve_classes(
@@ -227,3 +249,78 @@ def _resolve_class(info: ClassInfo, resolver: _Resolver) -> ClassInfo:
         "methods": tuple(method(m) for m in info.methods),
         "record_components": params(info.record_components, resolve_ref),
     })
+
+
+def _resolved_samples(facts: FileFacts, resolve: _Resolve) -> list[CallSample]:
+    found: list[CallSample] = []
+    for raw in facts.call_samples:
+        callee, in_repo = resolve(raw.type_name, raw.type_owner or raw.owner)
+        if callee is None or not in_repo:
+            continue
+        names: dict[str, str] = {}
+        arguments = [_resolved(a, raw.owner, resolve, names) for a in raw.arguments]
+        if any(a is None for a in arguments):
+            continue
+        found.append(CallSample(callee=callee, member=raw.member, arity=len(arguments),
+                                arguments=tuple(a for a in arguments if a is not None), file=facts.path,
+                                line=raw.line, in_test=facts.is_test, throws=raw.throws))
+    return found
+
+
+def _resolved(argument: RawArgument, owner: str, resolve: _Resolve, names: dict[str, str]) -> SampleArgument | None:
+    """One argument as text naming types by simple name; None when a name does not resolve or two clash."""
+    if argument.type_name is None:
+        return SampleArgument(kind=argument.kind, text=argument.text, java_type=_literal_type(argument))
+    scope = argument.owner or owner
+    fqn, _ = resolve(argument.type_name, scope)
+    if fqn is None:
+        return None
+    simple = fqn.rsplit(".", 1)[-1]
+    if names.setdefault(simple, fqn) != fqn:
+        return None  # `a.Money` and `b.Money` in one sample: the text could not say which is which
+    if argument.kind == "constant":
+        return SampleArgument(kind="constant", text=f"{simple}.{argument.text}", java_type=fqn, imports=(fqn,),
+                              uses=(f"{fqn}.{argument.text}",))
+    imports, uses = {fqn}, {f"{fqn}.{argument.member}/{len(argument.arguments)}"}
+    texts = []
+    for inner in argument.arguments:
+        resolved = _resolved(inner, scope, resolve, names)
+        if resolved is None:
+            return None
+        texts.append(resolved.text)
+        imports.update(resolved.imports)
+        uses.update(resolved.uses)
+    joined = ", ".join(texts)
+    text = f"new {simple}({joined})" if argument.member == CONSTRUCTOR else f"{simple}.{argument.member}({joined})"
+    return SampleArgument(kind="call", text=text, java_type=fqn, imports=tuple(sorted(imports)),
+                          uses=tuple(sorted(uses)))
+
+
+
+def _literal_type(argument: RawArgument) -> str | None:
+    """The static type of a literal argument: `java.lang.String`, `char`, `boolean`, None for null, and for a
+    number the cast's type or the widest of its literals' (`60 * 1000L` long; `'a' + 1` int)."""
+    if argument.kind in ("string", "boolean", "null"):
+        return {"string": _STRING, "boolean": "boolean", "null": None}[argument.kind]
+    cast = _CAST.match(argument.text)
+    if cast is not None:
+        return cast.group(1)
+    if argument.kind == "char":
+        return "char"
+    widest = max((_number_type(n) for n in _NUMBER_TOKEN.findall(argument.text)), key=_WIDTH.__getitem__,
+                 default="int")
+    return widest if _WIDTH[widest] >= _WIDTH["int"] else "int"
+
+
+def _number_type(text: str) -> str:
+    """The static type of a Java number literal: `1` int, `1L` long, `1.5f` float, `1.5`/`1e3`/`1d` double."""
+    lowered = text.lower().replace("_", "")
+    if lowered.startswith("0x"):
+        return "long" if lowered.endswith("l") else ("double" if "p" in lowered else "int")
+    if lowered.endswith("l"):
+        return "long"
+    if lowered.endswith("f"):
+        return "float"
+    if lowered.endswith("d") or "." in lowered or "e" in lowered:
+        return "double"
+    return "int"

@@ -42,7 +42,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import junitbot.analysis.indexer as indexer
-from junitbot.analysis import CodeGraph, GraphDocument, IndexSummary, extract_file, graph_document, update_graph
+from junitbot.analysis import (
+    ClassInfo,
+    CodeGraph,
+    GraphDocument,
+    IndexSummary,
+    extract_file,
+    graph_document,
+    update_graph,
+)
 from junitbot.analysis.changes import open_checkout
 from junitbot.config import JunitbotConfig, load_config
 from junitbot.state import StateDir
@@ -103,6 +111,7 @@ class GraphSnapshot:
 
     document: str
     class_infos: dict[str, str]
+    samples: dict[str, str]
     counts: tuple[int, int, int]
     problems: tuple[str, ...]
     tables: dict[str, list[str]]
@@ -137,18 +146,29 @@ def _table_rows(db: Path) -> dict[str, list[str]]:
         connection.close()
 
 
+def _call_samples(graph: CodeGraph, info: ClassInfo) -> str:
+    """Every call sample of the type's constructors and methods, accepted and rejected, as the query gives them."""
+    members = {("<init>" if m.kind == "constructor" else m.name, len(m.parameters))
+               for m in (*info.constructors, *info.methods)}
+    return json.dumps([[s.model_dump(mode="json") for s in graph.call_samples(info.fqn, name, arity, throws=throws)]
+                       for name, arity in sorted(members) for throws in (False, True)])
+
+
 def snapshot(db: Path) -> GraphSnapshot:
     with CodeGraph.open(db) as graph:
         document = graph_document(graph)
         class_infos: dict[str, str] = {}
+        samples: dict[str, str] = {}
         for node in document.nodes:
             info = graph.class_info(node.fqn)
             assert info is not None, f"node {node.fqn} has no ClassInfo"
             class_infos[node.fqn] = info.model_dump_json()
+            samples[node.fqn] = _call_samples(graph, info)
         counts = graph.counts()
         problems = tuple(p.model_dump_json() for p in graph.problems())
         commit = graph.commit
-    return GraphSnapshot(document.model_dump_json(), class_infos, counts, problems, _table_rows(db), commit)
+    return GraphSnapshot(document.model_dump_json(), class_infos, samples, counts, problems, _table_rows(db),
+                         commit)
 
 
 def _document_difference(actual: str, expected: str) -> str:
@@ -189,6 +209,10 @@ def assert_same_graph(actual: GraphSnapshot, expected: GraphSnapshot, context: s
         fqn = next(k for k in sorted(actual.class_infos) if actual.class_infos[k] != expected.class_infos[k])
         raise AssertionError(f"{context}: ClassInfo differs for "
                              f"{_text_difference(fqn, actual.class_infos[fqn], expected.class_infos[fqn])}")
+    if actual.samples != expected.samples:
+        fqn = next(k for k in sorted(actual.samples) if actual.samples[k] != expected.samples.get(k))
+        raise AssertionError(f"{context}: call samples differ for "
+                             f"{_text_difference(fqn, actual.samples[fqn], expected.samples.get(fqn, ''))}")
     if actual.counts != expected.counts:
         raise AssertionError(f"{context}: counts {actual.counts} != full rebuild's {expected.counts}")
     if actual.problems != expected.problems:
@@ -293,6 +317,17 @@ class AddImport:
 
 
 @dataclass(frozen=True)
+class AddLiteralCall:
+    """A method calling `owner` with literal-only arguments (mined as call samples): a constructor, a static
+    call, an instance call on a local, with a constant and a nested call of `other`."""
+
+    target: int
+    owner: str
+    other: str
+    rejected: bool  # inside `assertThrows(.., () -> ..)`
+
+
+@dataclass(frozen=True)
 class SetSuperclass:
     """Replace (or drop) the `extends` clause of the file's first class declaration."""
 
@@ -347,7 +382,7 @@ class AddSymlink:
 
 
 Operation = (AddClass | AddField | AddMethod | RemoveMethod | AddImport | SetSuperclass | AddLocalClass | MoveFile
-             | DeleteFile | BreakSyntax | IgnoreFile | AddSymlink)
+             | DeleteFile | BreakSyntax | IgnoreFile | AddSymlink | AddLiteralCall)
 StepKind = Literal["commit", "worktree", "stage", "discard"]
 
 
@@ -377,6 +412,8 @@ _operations: st.SearchStrategy[Operation] = st.one_of(
               static_call_on=st.none() | st.sampled_from(CLASS_NAMES)),
     st.builds(RemoveMethod, target=_targets, which=st.integers(min_value=0, max_value=50)),
     st.builds(AddImport, target=_targets, name=st.sampled_from(IMPORTS)),
+    st.builds(AddLiteralCall, target=_targets, owner=st.sampled_from(CLASS_NAMES), other=st.sampled_from(CLASS_NAMES),
+              rejected=st.booleans()),
     st.builds(SetSuperclass, target=_targets, superclass=st.none() | st.sampled_from(SUPERTYPES)),
     st.builds(AddLocalClass, target=_targets, name=st.sampled_from(CLASS_NAMES)),
     st.builds(MoveFile, target=_targets, package=st.none() | st.sampled_from(PACKAGES),
@@ -487,6 +524,14 @@ def apply_operation(root: Path, op: Operation, serial: Iterator[int]) -> None:
             method = (f"\n    public {t} added{next(serial)}({t} value) {{\n{call}        {t} local = value;\n"
                       f"        return local;\n    }}\n")
             write_text(path, _insert_member(read_text(path), method))
+        case AddLiteralCall(target=target, owner=owner, other=other, rejected=rejected):
+            path = root / _pick(root, target)
+            n = next(serial)
+            static = f"{owner}.of(\"v{n}\", -{n}L, {other}.DEFAULT, new {other}(\"n{n}\"))"
+            call = f"assertThrows(IllegalArgumentException.class, () -> {static})" if rejected else static
+            method = (f"\n    void literal{n}() {{\n        new {owner}(\"c{n}\", {n});\n        {call};\n"
+                      f"        {owner} local = null;\n        local.apply('x', 2.5);\n    }}\n")
+            write_text(path, _insert_member(read_text(path), method))
         case SetSuperclass(target=target, superclass=superclass):
             path = root / _pick(root, target)
             write_text(path, _set_superclass(read_text(path), superclass))
@@ -584,6 +629,29 @@ def test_same_package_class_shadows_a_wildcard_import(indexed_shop: tuple[Path, 
     summary_targets = dependencies_of(state, "com.acme.shop.application.OrderSummary")
     assert "com.acme.shop.domain.Order" in summary_targets
     assert "com.acme.shop.application.Order" not in summary_targets
+
+
+def test_call_samples_follow_a_class_that_shadows_a_wildcard_import(indexed_shop: tuple[Path, StateDir]) -> None:
+    """A file that is not touched still has its samples re-resolved when the type it calls changes."""
+    root, state = indexed_shop
+    caller = root / MAIN / "application/Checkout.java"
+    write_text(caller, "package com.acme.shop.application;\n\nimport com.acme.shop.domain.*;\n\n"
+                       "class Checkout {\n    Object start() {\n        return Order.draft(\"o-1\", 2);\n    }\n}\n")
+    commit_everything(root, "a caller of Order.draft")
+    update_and_compare(root, state)
+    with CodeGraph.open(state.graph_db) as graph:
+        (sample,) = graph.call_samples("com.acme.shop.domain.Order", "draft", 2)
+    assert [a.text for a in sample.arguments] == ['"o-1"', "2"]
+    write_text(root / MAIN / "application/Order.java", APPLICATION_ORDER)
+    commit_everything(root, "an application-level Order")
+
+    summary = update_and_compare(root, state)
+
+    assert summary.files_parsed == 1  # only the new Order: Checkout.java is re-resolved, not re-parsed
+    with CodeGraph.open(state.graph_db) as graph:
+        assert graph.call_samples("com.acme.shop.domain.Order", "draft", 2) == []
+        (moved,) = graph.call_samples("com.acme.shop.application.Order", "draft", 2)
+    assert moved.file.endswith("application/Checkout.java") and not moved.in_test
 
 
 def test_deleted_class_leaves_no_edges_pointing_to_it(indexed_shop: tuple[Path, StateDir]) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from junitbot.analysis import ComparedLiteral, TypeRef
@@ -28,16 +28,24 @@ _NUMERIC = frozenset({"int", "long", "short", "byte", "double", "float", "char"}
 _CHAR_LITERAL = re.compile(r"'(\\(?:u+[0-9a-fA-F]{4}|[0-7]{1,3}|.)|[^'\\])'")
 _ESCAPE = re.compile(r"\\(u+[0-9a-fA-F]{4}|[0-7]{1,3}|.)")
 _ESCAPES = {"b": "\b", "t": "\t", "n": "\n", "f": "\f", "r": "\r", "s": " "}
+# `code`, `this.code`, `code.trim().toUpperCase()`, `code.strip().length()`: the parameter, normalized, measured.
+_SUBJECT = re.compile(r"(?:this\.)?(?P<name>\w+)(?P<normalized>(?:\.(?:trim|strip|toUpperCase|toLowerCase)\(\))*)"
+                      r"(?P<length>\.length\(\))?")
+_JAVA_TRIMMED = "".join(chr(code) for code in range(33))  # String.trim drops every char up to ' '
+_NORMALIZE: dict[str, Callable[[str], str]] = {
+    "trim": lambda s: s.strip(_JAVA_TRIMMED), "strip": str.strip, "toUpperCase": str.upper, "toLowerCase": str.lower}
 
 
 @dataclass(frozen=True)
 class _Check:
-    """One comparison on the parameter: `of` is what is compared (the value or its length)."""
+    """One comparison on the parameter: `of` is what is compared (the value or its length), after the
+    `normalized` string methods the code applies first (`code.trim().toUpperCase()`)."""
 
     of: str  # "value" or "length"
     operator: str
     literal: str
     throws_when: bool
+    normalized: tuple[str, ...] = ()
 
 
 def value_kind(ref: TypeRef) -> str | None:
@@ -64,6 +72,21 @@ def accepted_value(ref: TypeRef, name: str, compared: Sequence[ComparedLiteral],
         if candidate is not None and _passes_all(checks, candidate, kind):
             return _literal(candidate, kind)
     return None
+
+
+def rejects(ref: TypeRef, name: str, compared: Sequence[ComparedLiteral], literal: str) -> bool:
+    """Whether a check with a known outcome throws for the Java literal `literal` passed as parameter `name`
+    (False where none can tell: not a literal it reads, or no check on the parameter)."""
+    kind = value_kind(ref)
+    checks = _checks(name, compared)
+    if not checks:
+        return False
+    if kind is None:
+        return literal == "null" and not _passes_all([c for c in checks if _is_null_check(c)], None, "value")
+    value = _parse(literal, kind)
+    if value is None and literal != "null":
+        return False
+    return not _passes_all(checks, value, kind)
 
 
 def rejected_values(ref: TypeRef, name: str, compared: Sequence[ComparedLiteral], *,
@@ -96,14 +119,15 @@ def _primitive(ref: TypeRef) -> bool:
 
 def _checks(name: str, compared: Sequence[ComparedLiteral]) -> list[_Check]:
     found = []
-    lengths = {f"{name}.length()", f"{name}.trim().length()", f"{name}.strip().length()"}
     for item in compared:
-        if item.throws_when is None:
+        match = _SUBJECT.fullmatch(item.subject)
+        if item.throws_when is None or match is None or match["name"] != name:
             continue
-        if item.subject in (name, f"this.{name}"):
-            found.append(_Check("value", item.operator, item.literal, item.throws_when))
-        elif item.subject in lengths and item.literal != "null":
-            found.append(_Check("length", item.operator, item.literal, item.throws_when))
+        normalized = tuple(re.findall(r"\w+", match["normalized"]))
+        if match["length"] is not None and item.literal != "null":
+            found.append(_Check("length", item.operator, item.literal, item.throws_when, normalized))
+        elif match["length"] is None and (not normalized or item.literal != "null"):
+            found.append(_Check("value", item.operator, item.literal, item.throws_when, normalized))
     return found
 
 
@@ -126,6 +150,8 @@ def _passes(check: _Check, value: Value, kind: str) -> bool | None:
 
 
 def _holds(check: _Check, value: str | int | float, kind: str) -> bool | None:
+    if isinstance(value, str):
+        value = _normalized(value, check.normalized)
     if check.of == "length":
         if not isinstance(value, str):
             return None
@@ -140,9 +166,17 @@ def _holds(check: _Check, value: str | int | float, kind: str) -> bool | None:
     return _compare(value, check.operator, _code(check.literal) if kind == "char" else _number(check.literal))
 
 
+def _normalized(value: str, methods: Sequence[str]) -> str:
+    for method in methods:
+        value = _NORMALIZE[method](value)
+    return value
+
+
 def _string_holds(operator: str, value: str, text: str) -> bool | None:
     if operator == "matches":
         return regex_matches(text, value)
+    if operator in ("isEmpty", "isBlank"):
+        return (value.strip() if operator == "isBlank" else value) == ""
     tests = {"equals": value == text, "equalsIgnoreCase": value.lower() == text.lower(),
              "startsWith": value.startswith(text), "endsWith": value.endswith(text), "contains": text in value}
     return tests.get(operator)

@@ -3,7 +3,9 @@
 The shell lives in the subject's package, mocks every collaborator of the test context (`@Mock`
 fields, set up the way the classpath's Mockito allows) and builds the instance under test in
 `@BeforeEach`: through the injection constructor with mocks and built values, an enum constant, a
-record's canonical constructor, or, when constructors are private, a builder or static factory. An
+record's canonical constructor, or, when constructors are private, a builder or static factory; a
+constructor or factory none of whose parameters is a collaborator gets the arguments the repository itself
+passes to it most often, where it passes literal ones (mined samples). An
 interface or abstract class with behaviour of its own (default or concrete methods) is instantiated
 through the first of its implementations (analysis `TestContext.implementations`) that can be built.
 """
@@ -38,6 +40,7 @@ from junitbot.generation.javatypes import (
 from junitbot.generation.models import MockField, Skip, TestShell
 from junitbot.generation.template.access import ClassLookup, factories, is_inner
 from junitbot.generation.template.jdk_values import BOXES, COLLECTIONS, JDK_LITERALS, STRING_LIKE
+from junitbot.generation.template.mined import ranked_samples, render_arguments, usable_samples
 from junitbot.generation.template.scenarios import testable_constructors, testable_methods
 from junitbot.generation.template.subtypes import instantiable, subject_bindings, subject_type
 from junitbot.generation.template.values import value_expression
@@ -195,7 +198,11 @@ def _build_subject(shell: _Shell, subject: ClassInfo, target: ClassInfo, context
     params = constructor.parameters if constructor is not None else target.record_components
     inputs = _Inputs(context, mocked, frameworks, lookup, own=target is subject)
     checks = constructor.compared_literals if constructor is not None else ()
-    arguments, failed = _arguments(shell, params, inputs, class_bindings(target, None, {}), checks)
+    bindings = class_bindings(target, None, {})
+    mined = None
+    if constructor is not None and not any(_collaborator_argument(inputs, p) for p in params):
+        mined = _mined(shell, target, constructor, lookup, bindings)
+    arguments, failed = (mined, None) if mined is not None else _arguments(shell, params, inputs, bindings, checks)
     if failed is not None:
         return f"cannot build constructor parameter {failed.name} ({failed.type.text}) nor mock it"
     new = f"new {_name(shell, target, lookup)}{'<>' if is_generic(target) else ''}"
@@ -250,13 +257,20 @@ def _build_without_constructor(shell: _Shell, target: ClassInfo, inputs: _Inputs
     """Private constructors only: the class's builder, a static factory, or the factory of the class it builds."""
     lookup = inputs.lookup
     bindings = class_bindings(target, None, {})
+    methods = factories(target, package=target.package)
+    plain = [m for m in methods if not any(_collaborator_argument(inputs, p) for p in m.parameters)]
+    ranked = ranked_samples(target, plain, lookup=lookup, package=shell.imports.package, bindings=bindings)
+    if ranked:
+        sample, method = ranked[0]
+        mined = ", ".join(render_arguments(sample, lambda fqn: _namer(shell.imports, lookup)(fqn, True)))
+        shell.set_up.append(f"{field_name} = {_name(shell, target, lookup)}.{method.name}({mined});")
+        return None
     if target.builder is not None:
         built = value_expression(class_ref(target), lookup=lookup, imports=shell.imports, bindings=bindings,
                                  level=shell.level)
         if built is not None:
             shell.set_up.append(f"{field_name} = {built.text};")
             return None
-    methods = factories(target, package=target.package)
     for method in methods:
         arguments, failed = _arguments(shell, method.parameters, inputs, bindings, method.compared_literals)
         if failed is None:
@@ -269,6 +283,15 @@ def _build_without_constructor(shell: _Shell, target: ClassInfo, inputs: _Inputs
     why = (f"static factories ({', '.join(dict.fromkeys(m.name for m in methods))}) need arguments that cannot be "
            "built" if methods else "no static factory or builder")
     return f"only private constructors and {why}"
+
+
+def _mined(shell: _Shell, owner: ClassInfo, member: MethodInfo, lookup: ClassLookup,
+           bindings: dict[str, TypeRef]) -> str | None:
+    """The arguments the repository passes to `member` most often, when a test can pass them (mined samples)."""
+    samples = usable_samples(member, owner, lookup=lookup, package=shell.imports.package, bindings=bindings)
+    if not samples:
+        return None
+    return ", ".join(render_arguments(samples[0], lambda fqn: _namer(shell.imports, lookup)(fqn, True)))
 
 
 def _built_by(target: ClassInfo, lookup: ClassLookup) -> ClassInfo | None:

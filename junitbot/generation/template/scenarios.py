@@ -6,6 +6,9 @@ guards (a compensation path), values on both sides of the constants the code com
 checks for null, each enum constant a switch names, empty values.
 A constructor that validates its arguments gets values its checks accept, then for each check one
 value it rejects (null, a string its pattern does not match, the bound a comparison excludes).
+Arguments the repository itself passes to the method or constructor (mined samples) come first: the
+first scenario's inputs are the most frequent of them, and those its tests expect to be rejected are
+scenarios of their own.
 """
 
 from __future__ import annotations
@@ -17,11 +20,12 @@ from dataclasses import dataclass
 from junitbot.analysis import CallSite, ClassInfo, ComparedLiteral, MethodInfo, ParameterInfo, TypeKind, TypeRef
 from junitbot.generation.imports import ImportSet
 from junitbot.generation.javalevel import MODERN, JavaLevel
-from junitbot.generation.javatypes import class_bindings, class_ref, declared_type, is_generic
+from junitbot.generation.javatypes import class_bindings, class_ref, declared_type, is_generic, java_type
 from junitbot.generation.template.access import visible
 from junitbot.generation.template.assertions import find_method, matcher_for
 from junitbot.generation.template.constraints import rejected_values
 from junitbot.generation.template.jdk_values import COLLECTIONS
+from junitbot.generation.template.mined import render_arguments, usable_samples
 from junitbot.generation.template.naming import camel, singular
 from junitbot.generation.template.probe import Scenario
 from junitbot.generation.template.values import value_expression
@@ -133,10 +137,14 @@ def constructor_scenarios(
     """
     params = constructor.parameters
     checks = constructor.compared_literals
-    base = _arguments(params, lookup=lookup, imports=imports, variant=0, checks=checks, given=mocks, level=level)
+    generated = _arguments(params, lookup=lookup, imports=imports, variant=0, checks=checks, given=mocks,
+                           level=level)
+    mined = _mined(subject, constructor, lookup=lookup, imports=imports, given=mocks)
+    base = mined[0] if mined else generated
     if base is None:
         return []
-    variants: list[tuple[str, list[str]]] = [("", base)]
+    variants: list[tuple[str, list[str]]] = [("", base), *_other_examples(mined, generated)]
+    variants += _rejected_examples(subject, constructor, base, lookup=lookup, imports=imports, given=mocks)
     for index, param in enumerate(params):
         if param.name in mocks:
             continue
@@ -193,7 +201,10 @@ def scenarios_for(
     without `var`, each scenario says the type to declare the result as (`declared`). `compensations` are the
     collaborator calls whose exceptions the method catches: each gets a scenario where the call throws it.
     """
-    args = _arguments(method.parameters, lookup=lookup, imports=imports, variant=0, bindings=bindings, level=level)
+    generated = _arguments(method.parameters, lookup=lookup, imports=imports, variant=0, bindings=bindings,
+                           level=level)
+    mined = _mined(subject, method, lookup=lookup, imports=imports, bindings=bindings)
+    args = mined[0] if mined else generated
     if args is None:
         return []
     stubs = _stubs(reachable_calls(subject, method), mocks=mocks, lookup=lookup, imports=imports, level=level)
@@ -205,7 +216,10 @@ def scenarios_for(
                                        level=level)
     if stubs:
         variants.append(_Variant(f"when{stubs[0].title}Fails", [stubs[0].failure(), *answers[1:]], args))
-    variants += [_Variant(hint, answers, changed) for hint, changed in _input_variants(method, args, lookup, imports)]
+    variants += [_Variant(hint, answers, values) for hint, values in (
+        *_other_examples(mined, generated),
+        *_rejected_examples(subject, method, args, lookup=lookup, imports=imports, bindings=bindings),
+        *_input_variants(method, args, lookup, imports))]
     empty = _arguments(method.parameters, lookup=lookup, imports=imports, variant=1, bindings=bindings, level=level)
     if empty is not None and empty != args:
         variants.append(_Variant("withEmptyValues", answers, empty))
@@ -316,6 +330,58 @@ def _arguments(
     return lines
 
 
+def _mined(
+    subject: ClassInfo, member: MethodInfo, *, lookup: ClassLookup, imports: ImportSet,
+    given: Mapping[str, object] | None = None, bindings: Mapping[str, TypeRef] | None = None,
+    throws: bool = False,
+) -> list[list[str]]:
+    """Local declarations for the parameters from each mined sample a test can pass, most frequent first
+    (`throws`: those the repository's tests expect to be rejected); a parameter in `given` gets an empty line."""
+    samples = usable_samples(member, subject, lookup=lookup, package=imports.package, bindings=bindings,
+                             throws=throws)
+    if not samples:
+        return []
+
+    def name(fqn: str, in_repo: bool = True) -> str:
+        info = lookup(fqn) if in_repo else None
+        return imports.name(fqn, package=info.package if info is not None else None)
+
+    found: list[list[str]] = []
+    for sample in samples:
+        texts = render_arguments(sample, name)
+        found.append(["" if given is not None and param.name in given else
+                      f"{java_type(param.type, name=name, bindings=bindings or {})} {param.name} = {text};"
+                      for param, text in zip(member.parameters, texts, strict=True)])
+    return found
+
+
+def _other_examples(mined: Sequence[list[str]], generated: list[str] | None) -> list[tuple[str, list[str]]]:
+    """The second mined example, and the made-up values when the first scenario's came from the repository."""
+    found = [("withOtherExample", mined[1])] if len(mined) > 1 else []
+    if mined and generated is not None:
+        found.append(("withOtherValues", generated))
+    return found
+
+
+def _rejected_examples(
+    subject: ClassInfo, member: MethodInfo, base: list[str], *, lookup: ClassLookup, imports: ImportSet,
+    given: Mapping[str, object] | None = None, bindings: Mapping[str, TypeRef] | None = None,
+) -> list[tuple[str, list[str]]]:
+    """Arguments the repository's tests expect the member to reject (`assertThrows(.., () -> Sku.of("TOOL-1"))`),
+    named by the one parameter that differs from `base` where only one does."""
+    found = []
+    for values in _mined(subject, member, lookup=lookup, imports=imports, given=given, bindings=bindings,
+                         throws=True):
+        changed = [i for i, (mine, theirs) in enumerate(zip(values, base, strict=True)) if mine != theirs]
+        if len(changed) == 1:
+            param = member.parameters[changed[0]]
+            value = values[changed[0]].split(" = ", 1)[1].rstrip(";")
+            found.append((f"when{_camel(param.name)}Is{_title(value)}", values))
+        else:
+            found.append(("withRejectedExample", values))
+    return found
+
+
 def _stubs(
     calls: Sequence[CallSite], *, mocks: Mapping[str, str | None], lookup: ClassLookup, imports: ImportSet,
     level: JavaLevel = MODERN,
@@ -424,6 +490,9 @@ def _title(value: str) -> str:
     """A Java-identifier-safe rendering of a value for a test name: `-1` → `Minus1`, `"x y"` → `XY`."""
     if value in _BLANKS:
         return _BLANKS[value]
+    if value.startswith('"'):  # a mined string: its words (`"TOOL-123"` → `Tool123`)
+        words = re.findall(r"[A-Za-z0-9]+", value)[:4]
+        return "".join(w[:1].upper() + w[1:].lower() for w in words) or "Value"
     words = re.findall(r"[A-Za-z0-9]+", value.rsplit(".", 1)[-1].replace("-", "minus "))
     return "".join(_camel(w) for w in words) or "Value"
 

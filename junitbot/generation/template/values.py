@@ -4,7 +4,8 @@ Strategies, in the order they are tried:
 - primitives, boxed types, String and JDK value types: literals and fixed factory calls (jdk_values);
 - collections, Optionals and arrays: one element (variant 0) or empty (variant 1); lambdas for the
   functional interfaces of java.util.function;
-- repo types: an enum constant; a record's canonical constructor; a builder chain
+- repo types: an enum constant; what the repository itself passes to the type's constructors and factories
+  (mined samples, variants 0 and 1: `Sku.of("TOOL-000123")`); a record's canonical constructor; a builder chain
   (`Money.builder().amount(..).build()`); the widest accessible constructor whose parameters can be
   built; a static factory returning the type (`Money.of(..)`), never one that is random or clock-bound.
 
@@ -57,6 +58,7 @@ from junitbot.generation.template.jdk_values import (
     STRINGS,
     Template,
 )
+from junitbot.generation.template.mined import ranked_samples, render_arguments
 
 _MAP = "java.util.Map"
 
@@ -284,6 +286,9 @@ class _Builder:
         if info.kind is TypeKind.ENUM:
             return self._enum(info, variant)
         local = class_bindings(info, ref, bindings)
+        mined = self.attempt(lambda b: b._via_mined(info, variant, local))  # literals only: no depth to spend
+        if mined is not None:
+            return mined
         key = _type_key(fqn, local)
         if depth <= 0 or key in self.stack:
             return None
@@ -340,6 +345,26 @@ class _Builder:
                 return None
             texts.append(built.text)
         return ", ".join(texts)
+
+    def _via_mined(self, info: ClassInfo, variant: int, local: Bindings) -> _Built | None:
+        """Variant 0 the argument list the repository passes most often to the type's constructors and factories,
+        variant 1 the next one; None for other variants or where the repository passes none that fits."""
+        if variant > 1:
+            return None
+        package = self.imports.package
+        members: list[MethodInfo] = []
+        if info.kind in (TypeKind.CLASS, TypeKind.RECORD) and not info.is_abstract and not is_inner(info, self.lookup):
+            members += [c for c in info.constructors if all(resolved_fqn(p.type) != info.fqn for p in c.parameters)]
+        members += factories(info, package=package)
+        found = ranked_samples(info, members, lookup=self.lookup, package=package, bindings=local)
+        if len(found) <= variant:
+            return None
+        sample, member = found[variant]
+        arguments = ", ".join(render_arguments(sample, lambda fqn: self.name(fqn, True)))
+        if member.kind == "constructor":
+            strategy: ValueStrategy = "record" if info.kind is TypeKind.RECORD else "constructor"
+            return _Built(f"{self._new(info)}({arguments})", self._type(info, local), strategy)
+        return _Built(f"{self.name(info.fqn, True)}.{member.name}({arguments})", self._type(info, local), "factory")
 
     def _via_builder(self, info: ClassInfo, variant: int, depth: int, local: Bindings) -> _Built | None:
         spec = info.builder

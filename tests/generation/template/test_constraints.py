@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from junitbot.analysis import MethodInfo, extract_file
-from junitbot.generation.template.constraints import accepted_value, rejected_values
+from junitbot.generation.template.constraints import accepted_value, rejected_values, rejects
 
 SOURCE = r"""
 package com.acme.catalog;
@@ -90,3 +90,51 @@ def test_char_checks_are_compared_as_codes_and_written_as_chars() -> None:
     assert accepted_value(zone.type, "zone", constructor.compared_literals, first="'a'") == "'A'"
     assert accepted_value(zone.type, "zone", constructor.compared_literals, first="'C'") is None
     assert rejected_values(zone.type, "zone", constructor.compared_literals, first="'A'") == ["'@'", "'G'"]
+
+
+SKU = r"""
+package com.acme.warehouse;
+
+import java.util.Locale;
+import java.util.regex.Pattern;
+
+public final class Sku {
+    private static final Pattern FORMAT = Pattern.compile("[A-Z]{2,5}-\\d{6}");
+
+    public static Sku of(String code) {
+        if (code == null || code.trim().isEmpty()) {
+            throw new IllegalArgumentException("SKU must not be blank");
+        }
+        String normalized = code.trim().toUpperCase(Locale.ROOT);
+        if (!FORMAT.matcher(normalized).matches()) {
+            throw new IllegalArgumentException("SKU must look like ABC-000123: " + code);
+        }
+        return new Sku();
+    }
+}
+"""
+
+
+def _sku_of() -> MethodInfo:
+    (info,) = extract_file(SKU.encode(), "src/main/java/com/acme/warehouse/Sku.java").classes
+    return next(m for m in info.methods if m.name == "of")
+
+
+def test_a_pattern_constant_is_checked_on_the_normalized_parameter() -> None:
+    of = _sku_of()
+    code = of.parameters[0]
+    checks = of.compared_literals
+    assert accepted_value(code.type, "code", checks, first='"text"') == '"AB-123456"'
+    assert accepted_value(code.type, "code", checks, first='" tool-000123 "') is None  # trimmed, upper-cased: it passes
+    # Null, blank (empty once trimmed), malformed: one value per check.
+    assert rejected_values(code.type, "code", checks, first='"TOOL-000123"') == ["null", '"text"', '""']
+
+
+def test_rejects_tells_a_mined_literal_the_checks_refuse() -> None:
+    of = _sku_of()
+    code = of.parameters[0]
+    checks = of.compared_literals
+    assert [rejects(code.type, "code", checks, literal) for literal in (
+        '"TOOL-000123"', '"  tool-000123 "', '"TOOL-123"', '"   "', "null")] == [False, False, True, True, True]
+    assert not rejects(code.type, "code", checks, '"TOOL-" + "000123"')  # no literal it reads: it cannot tell
+    assert not rejects(code.type, "other", checks, '"x"')  # no check on that parameter
