@@ -49,3 +49,12 @@ def test_name(parts: list[str], style: NamingStyle) -> str:
     if style == "camel":
         return parts[0] + "".join(p[:1].upper() + p[1:] for p in parts[1:])
     return "_".join(parts)
+
+
+def fresh_name(name: str, taken: set[str]) -> str:
+    """`name`, or `name2`, `name3`, ... whichever is not in `taken` yet; it is added to `taken`."""
+    candidate, number = name, 2
+    while candidate in taken:
+        candidate, number = f"{name}{number}", number + 1
+    taken.add(candidate)
+    return candidate

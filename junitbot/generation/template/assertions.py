@@ -10,6 +10,7 @@ from junitbot.analysis import ClassInfo, MethodInfo, TypeRef
 from junitbot.generation.imports import ImportSet
 from junitbot.generation.javatypes import Bindings, class_bindings, is_type_variable, resolved_fqn
 from junitbot.generation.literals import java_string
+from junitbot.generation.style import fresh_name
 from junitbot.generation.template.expected import Expect
 from junitbot.generation.template.observations import ObservedCall, ObservedValue
 
@@ -225,7 +226,7 @@ def _verification(mock: str, method: str, arguments: list[_Argument], count: int
             continue
         fqn, values, was = argument.captured
         type_name = imports.name(fqn)
-        name = _fresh(type_name[:1].lower() + type_name[1:].replace(".", "") + "Captor", set(taken))
+        name = fresh_name(type_name[:1].lower() + type_name[1:].replace(".", "") + "Captor", set(taken))
         found = _captured(values, was, name, count, fqn, imports, expect)
         if not found:
             texts.append(argument.matcher)
@@ -270,12 +271,6 @@ def captured_assertions(value: ObservedValue, expr: str, *, declared: str, impor
     return lines[:_MAX_CAPTURED_LINES]
 
 
-def _fresh(name: str, taken: set[str]) -> str:
-    candidate, number = name, 2
-    while candidate in taken:
-        candidate, number = f"{name}{number}", number + 1
-    taken.add(candidate)
-    return candidate
 
 
 def matcher_for(ref: TypeRef, bindings: Bindings, imports: ImportSet) -> str:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from junitbot.generation.imports import ImportSet
 from junitbot.generation.javalevel import MODERN, JavaLevel
 from junitbot.generation.literals import java_string
+from junitbot.generation.style import fresh_name
 from junitbot.generation.template.access import ClassLookup, visible
 from junitbot.generation.template.assertions import assertj_statement, value_assertions, verify_lines
 from junitbot.generation.template.expected import Expect, expectation
@@ -163,7 +164,7 @@ def _same_as_stubbed(arrange: list[str], source: ObservedCall, observed: Observa
         at = line.rfind(_THEN_RETURN)
         if stubbed_call(line) != source.key or at < 0 or not line.endswith(");"):
             continue
-        name = _fresh("expected", taken)
+        name = fresh_name("expected", taken)
         value = line[at + len(_THEN_RETURN):-2]
         hoisted = [f"var {name} = {value};", f"{line[:at]}{_THEN_RETURN}{name});"]
         same = f"assertSame({name}, result.get());" if optional else f"assertSame({name}, result);"
@@ -171,12 +172,6 @@ def _same_as_stubbed(arrange: list[str], source: ObservedCall, observed: Observa
     return arrange, presence
 
 
-def _fresh(name: str, taken: set[str]) -> str:
-    candidate, number = name, 2
-    while candidate in taken:
-        candidate, number = f"{name}{number}", number + 1
-    taken.add(candidate)
-    return candidate
 
 
 def in_assertj(body: list[str]) -> list[str]:

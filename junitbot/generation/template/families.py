@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from junitbot.generation.imports import ImportSet
+from junitbot.generation.style import fresh_name
 
 _PARAMS = "org.junit.jupiter.params"
 # Literals a CSV row can carry (JUnit converts each to the parameter's type): strings, numbers, booleans,
@@ -111,7 +112,7 @@ def _family(shape: list[str], group: list[tuple[Member, list[list[str]]]], impor
             name = declared[2] + ("Text" if kind == "String" else "Value")
         else:
             name = "message" if "thrown.getMessage()" in shape[line] else "expected"
-        name = _fresh(name, taken)
+        name = fresh_name(name, taken)
         parameters.append((kind, name))
         body[line][index * 2 + 1] = name
         columns[tuple(values)] = name
@@ -203,9 +204,3 @@ def _java_string(cell: str, *, quoted: bool = True) -> str:
     return f'"{escaped}"'
 
 
-def _fresh(name: str, taken: set[str]) -> str:
-    candidate, number = name, 2
-    while candidate in taken:
-        candidate, number = f"{name}{number}", number + 1
-    taken.add(candidate)
-    return candidate

@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from junitbot.analysis import ClassInfo, TypeKind
+from junitbot.generation.style import fresh_name
 from junitbot.generation.template.expected import value_class
 
 _START = re.compile(r"(?<![\w.])(?:new\s+([A-Z][\w.]*)\s*\(|([A-Z]\w*(?:\.[A-Z]\w*)*)\.([a-z]\w*)\s*\()")
@@ -51,10 +52,10 @@ def named_fixtures(methods: Sequence[str], *, lookup: TypeLookup) -> Fixtures:
         expression, type_name, immutable = chosen
         local = _local_name(expression, texts) or type_name.rsplit(".", 1)[-1]
         if immutable:
-            name = _fresh(_upper_snake(local), taken)
+            name = fresh_name(_upper_snake(local), taken)
             reference = name
         else:
-            name = _fresh(local[:1].lower() + local[1:], taken)
+            name = fresh_name(local[:1].lower() + local[1:], taken)
             reference = f"{name}()"
         texts = [_replaced(t, expression, reference) for t in texts]
         constants = [(t, n, e.replace(expression, reference)) for t, n, e in constants]
@@ -200,12 +201,6 @@ def _upper_snake(name: str) -> str:
     return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name).upper()
 
 
-def _fresh(name: str, taken: set[str]) -> str:
-    candidate, number = name, 2
-    while candidate in taken:
-        candidate, number = f"{name}{number}", number + 1
-    taken.add(candidate)
-    return candidate
 
 
 def _closing(text: str, start: int) -> int:
