@@ -57,7 +57,7 @@ def test_a_push_opens_a_pull_request_from_the_bot_branch(world: World) -> None:
     assert (pull["head"]["ref"], pull["base"]["ref"]) == ("junitbot/main", "main")
     assert pull["title"] == "junitbot: tests for 1 class on main"
     assert '<!-- junitbot:pr {"base": "main", "classes": {"com.acme.shop.Money": ' in pull["body"]
-    assert "| `Money` | ✅ kept | 2 | 1 | – → 80% | 50% | changed |" in pull["body"]
+    assert "| `Money` | ✅ kept | 2 | 1 | – → 80% | 50% | – | changed |" in pull["body"]
     head = git.Repo(world.bare).commit("junitbot/main")
     assert [p.hexsha for p in head.parents] == [after]
     assert "Generated-by: junitbot" in head.message and head.author.name == "junitbot"

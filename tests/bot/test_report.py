@@ -18,7 +18,16 @@ from junitbot.bot.report import (
 )
 from junitbot.errors import JunitbotError
 from junitbot.runs import ClassResult, ModuleSummary, RunReport
-from junitbot.validation import Frameworks, GateResult, MavenChoice, missing_test_dependencies
+from junitbot.validation import (
+    Counter,
+    Frameworks,
+    GateResult,
+    MavenChoice,
+    ReviewSummary,
+    SuiteFigures,
+    SuiteGain,
+    missing_test_dependencies,
+)
 
 MONEY = ClassResult(target="com.acme.Money", status="kept", reason="changed",
                     test_path="src/test/java/com/acme/MoneyGeneratedTest.java", kept=("adds", "subtracts"),
@@ -47,8 +56,8 @@ def test_the_body_reports_every_class_with_coverage_before_and_after() -> None:
     title, body = render_pull_request(template_environment(), _view())
 
     assert title == "junitbot: tests for 1 class on main"
-    assert "| `Money` | ✅ kept | 2 | 1 | 50% → 90% | 75% | changed |" in body
-    assert "| `Cart` | ❌ dropped | 0 | 1 | – → – | – | uses Money in its total (field) |" in body
+    assert "| `Money` | ✅ kept | 2 | 1 | 50% → 90% | 75% | – | changed |" in body
+    assert "| `Cart` | ❌ dropped | 0 | 1 | – → – | – | – | uses Money in its total (field) |" in body
     assert "### Impacted classes" in body and "- `com.acme.Cart`: uses Money in its total (field)" in body
     assert "- `Money`: ERROR mocking: @&#8203;Mock field `clock` is never used" in body  # nobody gets pinged
     assert "- `Cart`: test total dropped: no assertion" in body
@@ -128,3 +137,20 @@ def test_replies_end_with_a_marker_that_rate_limits_can_count() -> None:
 def test_markdown_helpers() -> None:
     assert markdown_cell("a | b\nc") == "a \\| b c"
     assert inline_code("x`y") == "``x`y``" and inline_code("`x") == "`` `x ``"
+
+
+def test_the_body_says_what_the_tests_add_to_the_existing_suite_and_the_lint() -> None:
+    gain = SuiteGain(existing_tests=("com.acme.MoneyTest", "com.acme.CartTest"),
+                     before=SuiteFigures(lines=Counter(covered=8, missed=2), branches=Counter(covered=2, missed=2),
+                                         mutants=Counter(covered=6, missed=4)),
+                     generated=SuiteFigures(lines=Counter(covered=9, missed=1), mutants=Counter(covered=5, missed=5)),
+                     after=SuiteFigures(lines=Counter(covered=10, missed=0), branches=Counter(covered=4, missed=0),
+                                        mutants=Counter(covered=9, missed=1)))
+    money = MONEY.model_copy(update={"gain": gain, "mutation_score": 0.5})
+    review = ReviewSummary.merged([ReviewSummary(counts={"weak-oracle": 2})])
+    report = REPORT.model_copy(update={"results": (money, CART), "review": review})
+    _, body = render_pull_request(template_environment(), _view(report=report))
+    assert "| `Money` | ✅ kept | 2 | 1 | 50% → 90% | 75% | 50% | changed |" in body
+    assert "### What the tests add to the existing suite" in body
+    assert "| `Money` | 2 | 80% → 100% | 50% → 100% | 60% → 90% |" in body
+    assert "Reviewer lint over the kept files: 2 findings (2 weak-oracle)." in body

@@ -113,7 +113,8 @@ def chat_server() -> Iterator[ChatServer]:
 def shop(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Indexed]:
     """The example shop indexed, validated with one run per class (enough for these tests)."""
     root = copy_shop(tmp_path_factory.mktemp("generate") / "shop")
-    yield from index(root, config_text="validation:\n  repetitions: 1\n")
+    # The model loop's mechanics, judged on compiling and passing: the gain filter and PIT have tests of their own.
+    yield from index(root, config_text="validation:\n  repetitions: 1\n  require_gain: false\n  mutation: false\n")
 
 
 def _generate(shop: Indexed, server: ChatServer, *fqns: str) -> GenerationResult:
@@ -166,8 +167,7 @@ def test_a_wrong_literal_is_corrected_and_a_partial_class_gets_the_no_model_test
 
     line = outcomes[LINE]
     assert line.origin == "merged", line.notes
-    assert "totalReturnsValue2" in line.merged_methods  # the no-model test of total(), renamed
-    assert any("renamed to totalReturnsValue2" in note for note in line.notes)
+    assert "totalReturnsMoney" in line.merged_methods  # the no-model test of total(), beside the model's
 
     verdicts = {v.target: v for v in result.validation.verdicts} if result.validation else {}
     for target in (TIER, LINE):

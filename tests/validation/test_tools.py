@@ -270,6 +270,11 @@ def test_a_tool_recorded_at_another_version_is_replaced(cache: Path) -> None:
 
 
 def test_pit_comes_with_the_projects_platform_launcher_in_one_maven_run(cache: Path) -> None:
+    # The session's cache may hold this launcher already (a PIT run on the shop fetched it): start without it.
+    records = json.loads((cache / "manifest.json").read_text(encoding="utf-8"))
+    records["tools"].pop("junit-platform-launcher@1.11.4", None)
+    (cache / "manifest.json").write_text(json.dumps(records), encoding="utf-8")
+    shutil.rmtree(cache / "junit-platform-launcher-1.11.4", ignore_errors=True)
     runner = CountingRunner()
     pit, launcher = ensure_pit("1.11.4", tools_dir=cache, settings=SETTINGS, runner=runner)
     assert len(runner.calls) == 1 and not pit.fetched

@@ -53,7 +53,7 @@ def family_name(method: str, parts: list[tuple[str, str]], parameters: list[str]
     if len(outcomes) == 1:
         return test_name([method, outcomes.pop()], naming)
     subject = "And".join(camel(p) for p in parameters[:2]) or "Input"
-    if all(o.startswith("rejects") for o in outcomes):
+    if all(o.startswith(("rejects", "throws")) for o in outcomes):
         return test_name([method, f"rejectsInvalid{subject}"], naming)
     split = [re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+", o) for o in sorted(outcomes)]
     common: list[str] = []
