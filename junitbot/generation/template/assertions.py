@@ -343,6 +343,30 @@ def assertj_statement(line: str) -> str:
     return line
 
 
+def closing_bracket(text: str, start: int, opening: str = "(", closing: str = ")") -> int:
+    """The index of the bracket closing the `opening` one at `start` (string and char literals skipped), or -1."""
+    if start < 0 or start >= len(text) or text[start] != opening:
+        return -1
+    depth, index, quote = 0, start, None
+    while index < len(text):
+        char = text[index]
+        if quote:
+            if char == "\\":
+                index += 1
+            elif char == quote:
+                quote = None
+        elif char in "\"'":
+            quote = char
+        elif char == opening:
+            depth += 1
+        elif char == closing:
+            depth -= 1
+            if depth == 0:
+                return index
+        index += 1
+    return -1
+
+
 def split_arguments(text: str) -> list[str]:
     """Top-level, comma-separated arguments of a call, respecting nesting and string and char literals."""
     args: list[str] = []

@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from junitbot.generation.template.assertions import closing_bracket
+
 _TRY = re.compile(r"\btry\b")
 _CATCH = re.compile(r"\s*catch\s*\(\s*(?:final\s+)?([\w.\s|]+?)\s+\w+\s*\)\s*\{")
 _DOC_THROWS = re.compile(r"@(?:throws|exception)\s+([\w.]+)")
@@ -42,14 +44,14 @@ def handlers(source: str) -> list[Handler]:
         if start < 0:
             continue
         if "(" in text[match.end():start]:  # try-with-resources: the block opens after the resources
-            start = text.find("{", _closing(text, text.find("(", match.end()), "(", ")") + 1)
-        end = _closing(text, start, "{", "}")
+            start = text.find("{", closing_bracket(text, text.find("(", match.end()), "(", ")") + 1)
+        end = closing_bracket(text, start, "{", "}")
         if start < 0 or end < 0:
             continue
         try_lines = (_line(text, start), _line(text, end))
         position = end + 1
         while (catch := _CATCH.match(text, position)) is not None:
-            close = _closing(text, catch.end() - 1, "{", "}")
+            close = closing_bracket(text, catch.end() - 1, "{", "}")
             if close < 0:
                 break
             types = tuple(t.strip() for t in catch[1].split("|") if t.strip())
@@ -104,21 +106,6 @@ def _literal_end(source: str, start: int) -> int:
     while index < len(source) and source[index] not in (quote, "\n"):
         index += 2 if source[index] == "\\" else 1
     return min(index + 1, len(source))
-
-
-def _closing(text: str, start: int, opening: str, closing: str) -> int:
-    """The index of the bracket closing the one at `start`, or -1."""
-    if start < 0 or start >= len(text) or text[start] != opening:
-        return -1
-    depth = 0
-    for index in range(start, len(text)):
-        if text[index] == opening:
-            depth += 1
-        elif text[index] == closing:
-            depth -= 1
-            if depth == 0:
-                return index
-    return -1
 
 
 def _line(text: str, index: int) -> int:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from junitbot.analysis import ClassInfo, TypeKind
 from junitbot.generation.style import fresh_name
+from junitbot.generation.template.assertions import closing_bracket
 from junitbot.generation.template.expected import value_class
 
 _START = re.compile(r"(?<![\w.])(?:new\s+([A-Z][\w.]*)\s*\(|([A-Z]\w*(?:\.[A-Z]\w*)*)\.([a-z]\w*)\s*\()")
@@ -117,11 +118,11 @@ def _expressions(text: str) -> list[tuple[str, str]]:
     with the type it starts from."""
     found = []
     for match in _START.finditer(text):
-        end = _closing(text, match.end() - 1)
+        end = closing_bracket(text, match.end() - 1)
         if end < 0:
             continue
         while (chained := re.match(r"\.\s*(\w+)\s*\(", text[end + 1:])) is not None:
-            close = _closing(text, end + 1 + chained.end() - 1)
+            close = closing_bracket(text, end + 1 + chained.end() - 1)
             if close < 0:
                 break
             end = close
@@ -151,7 +152,7 @@ def _builds_own_type(info: ClassInfo, expression: str, type_name: str) -> bool:
     if info.builder is not None and first == info.builder.factory:
         return expression.rstrip().endswith(f".{info.builder.build_method}()")
     factory = next((m for m in info.methods if m.name == first and "static" in m.modifiers), None)
-    single = _closing(expression, expression.index("(")) == len(expression) - 1
+    single = closing_bracket(expression, expression.index("(")) == len(expression) - 1
     return single and factory is not None and factory.return_type is not None and factory.return_type.fqn == info.fqn
 
 
@@ -203,23 +204,3 @@ def _upper_snake(name: str) -> str:
 
 
 
-def _closing(text: str, start: int) -> int:
-    """The index of the parenthesis closing the one at `start` (string literals skipped), or -1."""
-    depth, index, quote = 0, start, None
-    while index < len(text):
-        char = text[index]
-        if quote:
-            if char == "\\":
-                index += 1
-            elif char == quote:
-                quote = None
-        elif char in "\"'":
-            quote = char
-        elif char == "(":
-            depth += 1
-        elif char == ")":
-            depth -= 1
-            if depth == 0:
-                return index
-        index += 1
-    return -1

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 
-from junitbot.generation.template.assertions import split_arguments
+from junitbot.generation.template.assertions import closing_bracket, split_arguments
 
 _QUALIFIER = r"(?:(?:org\.mockito\.)?(?:Mockito|BDDMockito)\s*\.\s*|lenient\(\)\s*\.\s*)?"
 # when(mock.method(  /  given(mock.method(
@@ -43,20 +43,6 @@ def unused_stub(statement: str, used: Collection[Stubbed]) -> bool:
 
 def _arguments(text: str, start: int) -> int:
     """How many arguments the call whose `(` ends at `start` passes (its matchers)."""
-    depth, index, quote = 1, start, None
-    while index < len(text) and depth:
-        char = text[index]
-        if quote:
-            if char == "\\":
-                index += 1
-            elif char == quote:
-                quote = None
-        elif char in "\"'":
-            quote = char
-        elif char == "(":
-            depth += 1
-        elif char == ")":
-            depth -= 1
-        index += 1
-    inner = text[start:index - 1].strip()
+    close = closing_bracket(text, start - 1)
+    inner = text[start:close if close >= 0 else len(text)].strip()
     return len(split_arguments(inner)) if inner else 0
