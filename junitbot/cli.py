@@ -604,7 +604,9 @@ def _candidate(root: Path, path: Path, target: str | None, graph: CodeGraph, gen
     if relative == path.name:
         relative = f"src/test/java/{package.replace('.', '/')}/{path.name}".replace("//", "/")
     tested = target or _tested_class(path.stem, package, source, graph, generated_suffix)
-    return TestCandidate(path=relative, source=source, target=tested)
+    # A person's test file is judged, not pruned (see TestCandidate.written_by); junitbot's own are pruned as in a run.
+    written_by = "junitbot" if path.stem.endswith(generated_suffix) else "person"
+    return TestCandidate(path=relative, source=source, target=tested, written_by=written_by)
 
 
 def _tested_class(test_name: str, package: str, source: str, graph: CodeGraph, generated_suffix: str) -> str | None:

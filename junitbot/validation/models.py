@@ -39,6 +39,10 @@ class TestCandidate(Record):
     path: str
     source: str
     target: str | None = None  # None: the test names no class of the repository (validated all the same)
+    written_by: Literal["junitbot", "person"] = Field(
+        default="junitbot",
+        description="junitbot's tests lose methods the reviewer lint condemns or that add nothing to the existing "
+                    "suite; a person's tests are judged (compile, pass, findings reported) but never pruned for that")
 
 
 class Frameworks(Record):

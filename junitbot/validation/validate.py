@@ -377,9 +377,16 @@ def _prune_and_measure(
     targets', or every main class's when a test names no class (to say which classes it exercised).
     """
     for work in works:
-        # What a reviewer would reject (a pin of a mock's default answer, a duplicate) goes before measuring.
-        for method, why in methods_to_drop(review_test_class(work.source)).items():
-            work.dropped.setdefault(method, f"reviewer lint: {why}")
+        # What a reviewer would reject (a pin of a mock's default answer, a duplicate) goes before measuring;
+        # in a person's tests it is a finding to look at, not a reason to drop their method.
+        findings = review_test_class(work.source)
+        if work.candidate.written_by == "junitbot":
+            for method, why in methods_to_drop(findings).items():
+                work.dropped.setdefault(method, f"reviewer lint: {why}")
+        else:
+            work.issues.extend(ValidationIssue(severity=Severity.WARNING, pass_name="review", category=f.rule,
+                                               message=f.message, line=f.line, method=f.method)
+                               for f in findings if f.drops_method)
     keep = _tidy([w for w in works
                   if w.failure is None and set(parse_test_class(w.source).test_names) - set(w.dropped)],
                  scratch, classpath, javac)
@@ -492,13 +499,14 @@ def _keep_what_adds(
         gains = select_methods([f"{work.test_class}#{m}" for m in methods], hits=hits, kills=kills,
                                baseline_probes=baseline.probes, baseline_kills=baseline.mutants_killed,
                                classes=[binary])
+        prune = settings.require_gain and work.candidate.written_by == "junitbot"
         for method in methods:
             gain = gains[f"{work.test_class}#{method}"]
             if gain.adds:
                 work.adds[method] = gain.describe()
-            elif settings.require_gain:
+            elif prune:
                 work.dropped[method] = NOTHING_NEW
-        if not work.adds and settings.require_gain:
+        if not work.adds and prune:
             work.failure = ("its existing tests already cover and kill everything these tests do"
                             if not baseline.empty else NOTHING_NEW)
             continue

@@ -59,6 +59,17 @@ class MoneyCopyTest {
 }
 """))
 
+# A person's test file: the same methods, and a copy-paste twin; judged, never pruned.
+BY_HAND = TestCandidate(path="src/test/java/com/acme/shop/domain/MoneyByHandTest.java", target="Money",
+                        written_by="person", source=ADDS_AND_TWINS.source.replace("MoneyGainTest", "MoneyByHandTest")
+                        .replace("    @Test\n    void isZero_ofTwoIsFalse", """    @Test
+    void isZero_ofOneIsFalseAgain() {
+        assertFalse(Money.of("1.00", Currency.EUR).isZero());
+    }
+
+    @Test
+    void isZero_ofTwoIsFalse"""))
+
 
 @pytest.fixture(scope="module")
 def shop(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, StateDir]]:
@@ -81,7 +92,7 @@ def _validate(root: Path, state: StateDir, candidates: list[TestCandidate]) -> V
 
 @pytest.fixture(scope="module")
 def report(shop: tuple[Path, StateDir]) -> ValidationReport:
-    return _validate(*shop, [ADDS_AND_TWINS, NOTHING_BEYOND])
+    return _validate(*shop, [ADDS_AND_TWINS, NOTHING_BEYOND, BY_HAND])
 
 
 def test_a_method_is_kept_only_for_what_it_adds(report: ValidationReport) -> None:
@@ -110,6 +121,16 @@ def test_a_class_its_own_tests_already_cover_gets_nothing_and_says_so(report: Va
     verdict = next(v for v in report.verdicts if v.path == NOTHING_BEYOND.path)
     assert not verdict.kept
     assert verdict.methods[0].reason == "its existing tests already cover and kill everything these tests do"
+
+
+def test_a_persons_tests_are_judged_not_pruned(report: ValidationReport) -> None:
+    verdict = next(v for v in report.verdicts if v.path == BY_HAND.path)
+    assert [m.name for m in verdict.methods if m.kept] == [
+        "add_sumsAmounts", "isZero_ofOneIsFalse", "isZero_ofOneIsFalseAgain", "isZero_ofTwoIsFalse"]
+    assert verdict.methods[1].adds  # what each adds is still measured and said
+    assert not verdict.methods[0].adds
+    twin = [i for i in verdict.issues if i.category == "duplicate-body"]
+    assert twin and twin[0].severity == "WARNING" and twin[0].method == "isZero_ofOneIsFalseAgain"
 
 
 def test_the_baseline_is_measured_once(shop: tuple[Path, StateDir], report: ValidationReport) -> None:
