@@ -26,6 +26,7 @@ from junitbot.config import ValidationSettings
 from junitbot.errors import JunitbotError
 from junitbot.records import Record
 from junitbot.validation.build import build_main_classes
+from junitbot.validation.classpath import resource_folders
 from junitbot.validation.jacoco import agent_option, analyze_coverage, package_includes
 from junitbot.validation.junit import run_junit
 from junitbot.validation.models import ClassCoverage, Classpath, MutationReport, ProbeHits, RunConditions
@@ -168,9 +169,7 @@ def _measure(
                              "(JUnit 4, not compiling, or nested)")
     if not runnable:
         return {t: Baseline(target=t, tests=tuple(ts), note=notes.get(t)) for t, ts in tests_by_target.items()}
-    resources = [str(root / classpath.module / "src" / "test" / "resources")]
-    test_cp = [str(build.classes_dir), str(main_classes), *[r for r in resources if Path(r).is_dir()],
-               *classpath.entries]
+    test_cp = [str(build.classes_dir), str(main_classes), *resource_folders(root, classpath), *classpath.entries]
     targets = {binary_name(t): t for t in tests_by_target}
     scratch = Path(tempfile.mkdtemp(prefix="baseline-", dir=state_root))
     result = {}

@@ -136,3 +136,16 @@ def _classpath(
     entries: Sequence[str], source: Literal["maven", "gradle", "config", "system"], notes: list[str]
 ) -> Classpath:
     return Classpath(entries=tuple(entries), source=source, frameworks=detect_frameworks(entries), notes=tuple(notes))
+
+
+def test_sources(root: Path, module: Classpath) -> list[str]:
+    """The module's test source folder (Maven's layout), where the tests' helpers and base classes live."""
+    folder = root / module.module / "src" / "test" / "java"
+    return [str(folder)] if folder.is_dir() else []
+
+
+def resource_folders(root: Path, module: Classpath) -> list[str]:
+    """The module's test and main resource folders, which the build puts on the test classpath (after the
+    compiled classes, so resources the build filtered into them win)."""
+    folders = (root / module.module / "src" / side / "resources" for side in ("test", "main"))
+    return [str(f) for f in folders if f.is_dir()]

@@ -88,12 +88,17 @@ def parse_diagnostics(output: str) -> list[Diagnostic]:
 
 def javac_command(
     files: Sequence[Path], *, classpath: Sequence[str], out_dir: Path, release: int | None = None,
-    processor_path: Sequence[str] = (), java_home: str | None = None,
+    processor_path: Sequence[str] = (), java_home: str | None = None, source_path: Sequence[str] = (),
 ) -> list[str]:
-    """javac for the module: its JDK, `--release`, and its annotation processors (Lombok) when it has any."""
+    """javac for the module: its JDK, `--release`, and its annotation processors (Lombok) when it has any.
+
+    With `source_path` (the module's test sources), a class the files use that is found there (a test base
+    class, a helper) is compiled with them, as the build would; the files given win over a same-named source.
+    """
     processors = ["-processorpath", ":".join(processor_path)] if processor_path else ["-proc:none"]
+    implicit = ["-sourcepath", ":".join(source_path), "-implicit:class"] if source_path else ["-implicit:none"]
     command = [java_tool(java_home, "javac"), "-d", str(out_dir), "-encoding", "UTF-8", "-g", *processors,
-               "-Xmaxerrs", "10000", "-Xlint:none", "-implicit:none"]
+               "-Xmaxerrs", "10000", "-Xlint:none", *implicit]
     if classpath:
         command += ["-cp", ":".join(classpath)]
     if release is not None:
@@ -111,14 +116,20 @@ def compile_batch(
     java_home: str | None = None,
     timeout_s: float = 600.0,
     max_output_bytes: int = 2_000_000,
+    source_path: Sequence[str] = (),
 ) -> dict[Path, CompileResult]:
-    """Compile all files with one javac per round; files with errors are set aside and the rest retried."""
+    """Compile all files with one javac per round; files with errors are set aside and the rest retried.
+
+    When only a source found on `source_path` fails (a helper that no longer compiles), the files that name it
+    fail with its error and the rest are compiled again; if none names it, the round runs without `source_path`.
+    """
     out_dir.mkdir(parents=True, exist_ok=True)
     remaining = [f.resolve() for f in files]
     results: dict[Path, CompileResult] = {}
     while remaining:
         result = run_process(javac_command(remaining, classpath=classpath, out_dir=out_dir, release=release,
-                                           processor_path=processor_path, java_home=java_home), cwd=out_dir,
+                                           processor_path=processor_path, java_home=java_home,
+                                           source_path=source_path), cwd=out_dir,
                              timeout_s=timeout_s, max_output_bytes=max_output_bytes)
         if result.timed_out:
             issue = ValidationIssue(severity=Severity.ERROR, pass_name="javac", category="compile-timeout",
@@ -129,6 +140,19 @@ def compile_batch(
         for diagnostic in parse_diagnostics(result.stdout + "\n" + result.stderr):
             by_file.setdefault(Path(diagnostic.path).resolve(), []).append(diagnostic.issue())
         failed = {f for f in remaining if any(i.severity is Severity.ERROR for i in by_file.get(f, ()))}
+        helpers = set(by_file) - set(remaining)
+        if result.exit_code != 0 and not failed and source_path and helpers:
+            blamed = _users_of(helpers, remaining)
+            if not blamed:
+                source_path = ()
+                continue
+            for f, helper in blamed.items():
+                issue = ValidationIssue(severity=Severity.ERROR, pass_name="javac", category="broken-helper",
+                                        message=f"uses {helper.stem} ({helper}), which does not compile: "
+                                                f"{by_file[helper][0].message}")
+                results[f] = CompileResult(path=str(f), compiled=False, issues=(issue,))
+            remaining = [f for f in remaining if f not in blamed]
+            continue
         if result.exit_code == 0 or not failed:
             if result.exit_code != 0:
                 # javac failed without blaming a file (bad option, missing dependency): everything fails.
@@ -143,3 +167,14 @@ def compile_batch(
             results[f] = CompileResult(path=str(f), compiled=False, issues=tuple(by_file[f]))
         remaining = [f for f in remaining if f not in failed]
     return {Path(p): results[Path(p).resolve()] for p in files}
+
+
+def _users_of(helpers: set[Path], files: Sequence[Path]) -> dict[Path, Path]:
+    """file -> the broken helper it names (by simple name, as a word of its source)."""
+    users: dict[Path, Path] = {}
+    for f in files:
+        text = f.read_text(encoding="utf-8", errors="replace")
+        helper = next((h for h in sorted(helpers) if re.search(rf"\b{re.escape(h.stem)}\b", text)), None)
+        if helper is not None:
+            users[f] = helper
+    return users

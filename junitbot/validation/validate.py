@@ -32,7 +32,7 @@ from junitbot.errors import JunitbotError, UnknownClassError
 from junitbot.state import StateDir
 from junitbot.validation.baseline import measure_baselines
 from junitbot.validation.build import module_main_classes
-from junitbot.validation.classpath import discover_classpaths
+from junitbot.validation.classpath import discover_classpaths, resource_folders, test_sources
 from junitbot.validation.jacoco import agent_option, analyze_coverage, folder_includes, package_includes
 from junitbot.validation.javac import compile_batch
 from junitbot.validation.junit import WHOLE_CLASS, repeat_conditions, run_junit
@@ -170,11 +170,13 @@ def _validate_module(
     isolation = detect_isolation(settings.isolation)
     scratch = Path(tempfile.mkdtemp(prefix="validate-", dir=state.ensure().root))
     javac = _Javac(release=classpath.release, processor_path=classpath.processor_path,
-                   java_home=classpath.java_home, timeout_s=settings.batch_timeout_s)
+                   java_home=classpath.java_home, timeout_s=settings.batch_timeout_s,
+                   source_path=tuple(test_sources(root, classpath)))
     try:
         works, rejected = _prepare(candidates, scratch, graph, config, classpath)
         report("static", len(candidates), len(candidates))
-        test_cp = [str(scratch / "classes"), str(main.classes_dir), *classpath.entries]
+        test_cp = [str(scratch / "classes"), str(main.classes_dir), *resource_folders(root, classpath),
+                   *classpath.entries]
         tick = time.perf_counter()
         _compile(works, scratch, test_cp, RepairContext(graph.fqns_named, graph.class_info), javac)
         seconds["compile"] = time.perf_counter() - tick
@@ -213,17 +215,18 @@ def _validate_module(
 
 @dataclass(frozen=True)
 class _Javac:
-    """How the module's tests compile: its release and annotation processors."""
+    """How the module's tests compile: its release, annotation processors and test sources (helpers)."""
 
     release: int | None
     processor_path: tuple[str, ...]
     java_home: str | None
     timeout_s: float
+    source_path: tuple[str, ...] = ()
 
     def __call__(self, files: Sequence[Path], *, classpath: Sequence[str], out_dir: Path) -> dict[Path, CompileResult]:
         return compile_batch(files, classpath=classpath, out_dir=out_dir, release=self.release,
                              processor_path=self.processor_path, java_home=self.java_home,
-                             timeout_s=self.timeout_s)
+                             timeout_s=self.timeout_s, source_path=self.source_path)
 
 
 def _prepare(

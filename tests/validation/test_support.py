@@ -1,0 +1,120 @@
+"""A test is validated with what its build gives it: the module's test helpers and base classes, compiled from
+its test sources as javac finds them, and its test resources on the classpath. Real javac and JUnit on the shop.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import git
+import pytest
+
+from junitbot.analysis import CodeGraph, update_graph
+from junitbot.config import load_config
+from junitbot.state import StateDir
+from junitbot.validation import TestCandidate, ValidationReport, Verdict, validate_candidates
+from tests.conftest import EXAMPLE, commit_all
+
+FOLDER = "src/test/java/com/acme/shop/domain"
+HELPER = """package com.acme.shop.domain;
+
+final class EuroAmounts {
+    private EuroAmounts() {}
+
+    static Money eur(String amount) {
+        return Money.of(amount, Currency.EUR);
+    }
+}
+"""
+BROKEN_HELPER = """package com.acme.shop.domain;
+
+final class StaleFixtures {
+    static Money stale() {
+        return Money.ofNothingThatExists();
+    }
+}
+"""
+
+
+def _test(name: str, body: str) -> TestCandidate:
+    source = f"""package com.acme.shop.domain;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.math.BigDecimal;
+import java.util.Properties;
+import org.junit.jupiter.api.Test;
+
+class {name} {{
+{body}
+}}
+"""
+    return TestCandidate(path=f"{FOLDER}/{name}.java", source=source, target="Money", written_by="person")
+
+
+USES_HELPER_AND_RESOURCE = _test("MoneyFixtureTest", """
+    @Test
+    void add_ofTwoEuroAmounts() {
+        assertEquals(new BigDecimal("3.75"), EuroAmounts.eur("1.50").add(EuroAmounts.eur("2.25")).amount());
+    }
+
+    @Test
+    void theRatesFixtureIsOnTheClasspath() throws Exception {
+        Properties rates = new Properties();
+        rates.load(getClass().getResourceAsStream("/rates.properties"));
+        assertEquals("1.08", rates.getProperty("EUR.USD"));
+    }
+""")
+USES_BROKEN_HELPER = _test("MoneyStaleTest", """
+    @Test
+    void stale() {
+        assertNotNull(StaleFixtures.stale());
+    }
+""")
+PLAIN = _test("MoneyPlainTest", """
+    @Test
+    void amount_isKept() {
+        assertEquals(new BigDecimal("1.50"), Money.of("1.50", Currency.EUR).amount());
+    }
+""")
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ValidationReport]:
+    root = tmp_path_factory.mktemp("support") / "shop"
+    shutil.copytree(EXAMPLE, root, ignore=shutil.ignore_patterns(".junitbot", "target", "*GeneratedTest.java"))
+    (root / FOLDER / "EuroAmounts.java").write_text(HELPER)
+    (root / FOLDER / "StaleFixtures.java").write_text(BROKEN_HELPER)
+    (root / "src/test/resources").mkdir(parents=True, exist_ok=True)
+    (root / "src/test/resources/rates.properties").write_text("EUR.USD=1.08\n")
+    (root / ".junitbot.yml").write_text("validation:\n  class_timeout_s: 20\n  repetitions: 1\n  mutation: false\n")
+    repo = git.Repo.init(root)
+    commit_all(repo, "shop with a test helper and a test resource")
+    config = load_config(root, environ={})
+    state = StateDir(root / ".junitbot")
+    update_graph(root, state, config)
+    with CodeGraph.open(state.graph_db) as graph:
+        yield validate_candidates([USES_HELPER_AND_RESOURCE, USES_BROKEN_HELPER, PLAIN], root=root, graph=graph,
+                                  config=config, state=state)
+    repo.close()
+
+
+def _verdict(report: ValidationReport, candidate: TestCandidate) -> Verdict:
+    return next(v for v in report.verdicts if v.path == candidate.path)
+
+
+def test_a_test_helper_and_a_test_resource_are_there_as_in_the_build(report: ValidationReport) -> None:
+    verdict = _verdict(report, USES_HELPER_AND_RESOURCE)
+    assert verdict.compiled
+    assert [(m.name, m.kept) for m in verdict.methods] == [
+        ("add_ofTwoEuroAmounts", True), ("theRatesFixtureIsOnTheClasspath", True)]
+
+
+def test_a_broken_helper_costs_only_the_tests_that_use_it(report: ValidationReport) -> None:
+    stale = _verdict(report, USES_BROKEN_HELPER)
+    assert not stale.compiled
+    assert any(i.category == "broken-helper" and "StaleFixtures" in i.message for i in stale.issues)
+    assert _verdict(report, PLAIN).kept
+    assert _verdict(report, USES_HELPER_AND_RESOURCE).kept
