@@ -68,7 +68,12 @@ from junitbot.analysis.testclass import (
     rename_class,
 )
 from junitbot.analysis.typeref import type_ref
-from junitbot.analysis.unused import remove_unused_imports, remove_unused_private_members, unused_imports
+from junitbot.analysis.unused import (
+    prune_tests,
+    remove_unused_imports,
+    remove_unused_private_members,
+    unused_imports,
+)
 
 __all__ = [
     "LIFECYCLE_ANNOTATIONS",
@@ -128,6 +133,7 @@ __all__ = [
     "parse_java",
     "parse_test_class",
     "parse_test_class_tree",
+    "prune_tests",
     "query_captures",
     "remove_imports",
     "remove_methods",

@@ -371,6 +371,12 @@ class JavaTestClass(Record):
         """The method whose declaration spans the 1-based `line`, if any."""
         return next((m for m in self.methods if m.span.start_line <= line <= m.span.end_line), None)
 
+    def test_at(self, line: int | None) -> str | None:
+        """The name of the test method spanning the 1-based `line`; None outside every test method (an import,
+        a field, a helper or set-up method) or for no line: an error there is the whole class's, not one test's."""
+        method = self.method_at(line) if line is not None else None
+        return method.name if method is not None and method.is_test else None
+
 
 class RawRef(Record):
     """A type name used in `owner`'s source, before resolution against the repo's types."""

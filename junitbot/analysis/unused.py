@@ -11,10 +11,11 @@ Other on-demand imports always stay.
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 
 from junitbot.analysis.models import JavaImport
 from junitbot.analysis.parser import Node, Tree, capture_static_uses, node_text, parse_java
-from junitbot.analysis.testclass import parse_test_class, remove_imports, remove_members
+from junitbot.analysis.testclass import parse_test_class, remove_imports, remove_members, remove_methods
 
 _MATCHERS = frozenset({
     "any", "anyBoolean", "anyByte", "anyChar", "anyCollection", "anyCollectionOf", "anyDouble", "anyFloat", "anyInt",
@@ -95,6 +96,12 @@ def remove_unused_private_members(source: str) -> str:
         if not unused:
             return source
         source = remove_members(source, unused)
+
+
+def prune_tests(source: str, names: Collection[str]) -> str:
+    """`source` without the named test methods and what is then left unused: the private static fixtures and
+    helpers only they used, and the imports nothing uses (the one way the validator drops a test)."""
+    return remove_unused_imports(remove_unused_private_members(remove_methods(source, names)))
 
 
 def _used_elsewhere(source: str, name: str, start: int, end: int) -> bool:

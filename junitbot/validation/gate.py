@@ -217,11 +217,11 @@ def _drop_uncompiled(c: _Class, errors: Sequence[CompilerError], runner: str) ->
     parsed = parse_test_class(c.source)
     found: dict[str, str] = {}
     for error in errors:
-        method = parsed.method_at(error.line)
-        if method is None or not method.is_test:
+        test = parsed.test_at(error.line)
+        if test is None:
             _drop_class(c, f"does not compile in {runner}: line {error.line}: {error.message}")
             return
-        found.setdefault(method.name, f"does not compile in {runner}: line {error.line}: {error.message}")
+        found.setdefault(test, f"does not compile in {runner}: line {error.line}: {error.message}")
     _remove(c, found)
 
 

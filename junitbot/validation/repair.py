@@ -40,6 +40,8 @@ _STATIC_MEMBERS = {
         "eq", "argThat", "isNull", "notNull", "isA", "same", "contains", "startsWith", "endsWith"},
 }
 _SYMBOL = re.compile(r"symbol: (?P<kind>class|variable|method) (?P<name>\w+)")
+_THROWS = re.compile(r"\bthrows\b[^{]*")
+_THROWS_ANY = re.compile(r"\bthrows\s+(?:java\.lang\.)?(?:Exception|Throwable)\s*$")
 _PRIVATE_CONSTRUCTOR = re.compile(r"^(?P<name>\w+)\((?P<params>[^)]*)\) has private access in (?P<owner>[\w.$]+)")
 
 
@@ -95,10 +97,17 @@ def _unreported_exception(source: str, issue: ValidationIssue, context: RepairCo
     if method is None:
         return None
     name, body_start = method
-    if "throws" in source[:body_start].rsplit(")", 1)[-1]:
+    head, parameters_end, clause = source[:body_start].rpartition(")")
+    if _THROWS.search(clause) is None:
+        fixed = source[:body_start].rstrip() + " throws Exception " + source[body_start:]
+        return fixed, f"`throws Exception` added to {name}() (rule: unreported-exception)"
+    # A narrower clause (`throws IOException`) widens; `throws Exception` already there means the exception
+    # is thrown where a clause cannot help (a lambda, an initializer), and is left to javac.
+    widened = _THROWS.sub("throws Exception ", clause, count=1)
+    if widened == clause or _THROWS_ANY.search(clause):
         return None
-    fixed = source[:body_start].rstrip() + " throws Exception " + source[body_start:]
-    return fixed, f"`throws Exception` added to {name}() (rule: unreported-exception)"
+    fixed = head + parameters_end + widened + source[body_start:]
+    return fixed, f"throws clause of {name}() widened to `throws Exception` (rule: unreported-exception)"
 
 
 def _enclosing_method(source: str, line: int) -> tuple[str, int] | None:

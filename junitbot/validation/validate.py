@@ -23,9 +23,8 @@ from junitbot.analysis import (
     DependencyAnalyzer,
     TestContext,
     parse_test_class,
-    remove_methods,
+    prune_tests,
     remove_unused_imports,
-    remove_unused_private_members,
 )
 from junitbot.config import JunitbotConfig, ValidationSettings
 from junitbot.errors import JunitbotError, UnknownClassError
@@ -33,6 +32,7 @@ from junitbot.state import StateDir
 from junitbot.validation.baseline import measure_baselines
 from junitbot.validation.build import module_main_classes
 from junitbot.validation.classpath import discover_classpaths, resource_folders, test_sources
+from junitbot.validation.compiling import compile_in_rounds
 from junitbot.validation.jacoco import agent_option, analyze_coverage, folder_includes, package_includes
 from junitbot.validation.javac import compile_batch
 from junitbot.validation.junit import WHOLE_CLASS, repeat_conditions, run_junit
@@ -58,7 +58,7 @@ from junitbot.validation.models import (
     Verdict,
 )
 from junitbot.validation.pit import run_mutation_analysis
-from junitbot.validation.repair import RepairContext, repair_compile_errors
+from junitbot.validation.repair import RepairContext
 from junitbot.validation.review import methods_to_drop, review_test_class, summarize
 from junitbot.validation.sandbox import describe_isolation, detect_isolation
 from junitbot.validation.selection import NOTHING_NEW, select_methods
@@ -279,32 +279,18 @@ def _rejected(candidate: TestCandidate, pass_name: str, category: str, message: 
 
 def _compile(works: Sequence[_Work], scratch: Path, classpath: Sequence[str], repair: RepairContext,
              javac: _Javac) -> None:
-    """One javac for all; failures get deterministic repairs and one more javac for the repaired ones."""
+    """One javac per round for all that still fail: deterministic repairs to a fixpoint, then a test method that
+    does not compile costs that method, not its class (`compile_in_rounds`)."""
     if not works:
         return
-    results = javac([w.file for w in works], classpath=classpath, out_dir=scratch / "classes")
-    retry: list[_Work] = []
+    outcomes = compile_in_rounds([w.file for w in works], repair=repair,
+                                 javac=lambda files: javac(files, classpath=classpath, out_dir=scratch / "classes"))
     for work in works:
-        result = results[work.file]
-        work.compiled = result.compiled
-        if result.compiled:
-            work.issues.extend(result.issues)
-            continue
-        fixed, applied = repair_compile_errors(work.source, result.issues, repair)
-        if applied:
-            work.source, work.repairs = fixed, applied
-            work.file.write_text(fixed, encoding="utf-8")
-            retry.append(work)
-        else:
-            work.issues.extend(result.issues)
-            work.failure = "does not compile"
-    if retry:
-        again = javac([w.file for w in retry], classpath=classpath, out_dir=scratch / "classes")
-        for work in retry:
-            work.compiled = again[work.file].compiled
-            work.issues.extend(again[work.file].issues)
-            if not work.compiled:
-                work.failure = "does not compile, even after deterministic repairs"
+        outcome = outcomes[work.file]
+        work.source, work.compiled, work.failure = outcome.source, outcome.compiled, outcome.failure
+        work.repairs.extend(outcome.repairs)
+        work.dropped.update(outcome.dropped)
+        work.issues.extend(outcome.issues)
 
 
 def _run_isolating(
@@ -454,8 +440,7 @@ def _tidy(works: list[_Work], scratch: Path, classpath: Sequence[str], javac: _J
         # An import only a dropped method used, or one the class never used (`Mockito.*` in a class
         # without mocks), is left out of the kept class (issue "Real Maven builds ...": lint and review).
         # A fixture only dropped methods used goes with them.
-        tidy = remove_unused_imports(remove_unused_private_members(remove_methods(work.source, set(work.dropped)))
-                                     if work.dropped else work.source)
+        tidy = prune_tests(work.source, set(work.dropped)) if work.dropped else remove_unused_imports(work.source)
         if tidy != work.source:
             work.source = tidy
             work.file.write_text(work.source, encoding="utf-8")

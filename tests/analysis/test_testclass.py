@@ -169,6 +169,19 @@ def test_spans_extent_and_dedented_source() -> None:
     assert parsed.method_at(_lines_of(SOURCE, "static {")) is None
 
 
+def test_the_test_an_error_line_costs() -> None:
+    """A line in a test method (a nested class's too) names it; a field, set-up, helper or no line names none."""
+    parsed = parse_test_class(SOURCE)
+
+    assert parsed.test_at(_lines_of(SOURCE, "assertEquals(count, count)")) == "pricesItems"
+    assert parsed.test_at(_lines_of(SOURCE, "@ValueSource")) == "pricesItems"
+    assert parsed.test_at(_lines_of(SOURCE, "return Stream.empty()")) == "dynamic"
+    for snippet in ("import java.util.List", "private OrderRepository", "void setUp()", "return items.get(0)",
+                    "void helperInNested()"):
+        assert parsed.test_at(_lines_of(SOURCE, snippet)) is None, snippet
+    assert parsed.test_at(None) is None
+
+
 def test_member_node_is_the_declaration_in_the_same_parse() -> None:
     parsed, tree = parse_test_class_tree(SOURCE)
 

@@ -43,6 +43,19 @@ def test_unreported_checked_exception_gets_throws_exception(tmp_path: Path) -> N
     assert _compile(tmp_path / "again", {"q/Uses.java": fixed})["Uses.java"] == ()
 
 
+def test_a_narrower_throws_clause_is_widened_and_a_lambda_is_left_to_javac(tmp_path: Path) -> None:
+    source = ("package q;\nclass Uses {\n    void reads() throws InterruptedException {\n"
+              "        java.nio.file.Files.readString(java.nio.file.Path.of(\"x\"));\n    }\n"
+              "    void inALambda() throws Exception {\n        Runnable r = () -> java.nio.file.Files.delete(null);\n"
+              "    }\n}\n")
+    issues = _compile(tmp_path, {"q/Uses.java": source})["Uses.java"]
+    assert [(i.category, i.line) for i in issues] == [("unreported-exception", 4), ("unreported-exception", 7)]
+    fixed, applied = repair_compile_errors(source, issues, CONTEXT)
+    assert "void reads() throws Exception {" in fixed and "void inALambda() throws Exception {" in fixed
+    assert applied == ["line 4: throws clause of reads() widened to `throws Exception` (rule: unreported-exception)"]
+    assert [i.line for i in _compile(tmp_path / "again", {"q/Uses.java": fixed})["Uses.java"]] == [7]
+
+
 def test_private_constructor_is_replaced_by_the_static_factory(tmp_path: Path) -> None:
     source = "package p;\nclass WidgetUser {\n    Widget make() {\n        return new Widget();\n    }\n}\n"
     issues = _compile(tmp_path, {"p/Widget.java": WIDGET_SOURCE, "p/WidgetUser.java": source})["WidgetUser.java"]

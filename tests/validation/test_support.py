@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import shutil
 from collections.abc import Iterator
-from pathlib import Path
 
 import git
 import pytest

@@ -48,6 +48,27 @@ CORPUS = {
         assertEquals(BigDecimal.ZERO.setScale(2), all.get(0).amount());
     }
 """),
+    # Issue 18: after the missing import, javac sees the unreported exception of `call()`; both are repaired.
+    "two_repair_rounds": _money_test("MoneyTwoRoundsTest", GOOD_METHOD + """
+    @Test
+    void zero_fromATask() {
+        Callable<Money> task = () -> Money.zero(Currency.EUR);
+        assertEquals(BigDecimal.ZERO.setScale(2), task.call().amount());
+    }
+"""),
+    # Issue 18: one method that does not compile costs that method, not its two good siblings.
+    "one_uncompilable_of_three": _money_test("MoneyOneBadTest", GOOD_METHOD + """
+    @Test
+    void amount_asAnInt() {
+        int cents = Money.zero(Currency.EUR).amount();
+        assertEquals(0, cents);
+    }
+
+    @Test
+    void zero_isZero() {
+        assertEquals(BigDecimal.ZERO.setScale(2), Money.zero(Currency.EUR).amount());
+    }
+"""),
     "wrong_arity": _money_test("MoneyArityTest", """
     @Test
     void of_withThreeArguments() {
@@ -215,6 +236,25 @@ def test_missing_import_is_repaired_deterministically(report: ValidationReport) 
     assert verdict.kept, verdict
     assert any("import java.util.List" in repair for repair in verdict.repairs)
     assert verdict.source is not None and "import java.util.List;" in verdict.source
+
+
+def test_repairs_run_to_a_fixpoint(report: ValidationReport) -> None:
+    verdict = _verdict(report, "two_repair_rounds")
+    assert verdict.kept and all(m.kept for m in verdict.methods), verdict
+    assert [r.split(": ", 1)[1] for r in verdict.repairs] == [
+        "import java.util.concurrent.Callable (rule: missing-import)",
+        "`throws Exception` added to zero_fromATask() (rule: unreported-exception)"]
+
+
+def test_a_method_that_does_not_compile_costs_only_itself(report: ValidationReport) -> None:
+    verdict = _verdict(report, "one_uncompilable_of_three")
+    assert verdict.kept and verdict.compiled
+    methods = {m.name: m for m in verdict.methods}
+    assert methods["add_sumsAmounts"].kept and methods["zero_isZero"].kept
+    assert not methods["amount_asAnInt"].kept
+    assert methods["amount_asAnInt"].reason == ("does not compile: incompatible types: BigDecimal cannot be "
+                                                "converted to int")
+    assert verdict.source is not None and "amount_asAnInt" not in verdict.source
 
 
 def test_failing_method_is_removed_and_the_good_one_kept(report: ValidationReport) -> None:

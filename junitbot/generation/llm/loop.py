@@ -257,29 +257,20 @@ def _filter_methods(states: Sequence[_State], validate: Validate, number: int) -
 
 
 def _blamed_methods(parsed: JavaTestClass, verdict: Verdict) -> set[str] | None:
-    """Test methods that errors point at (by name or line); None when an error lies outside every method.
+    """Test methods that errors point at (by name or line); None when an error lies outside every test method.
 
-    After deterministic repairs javac's lines refer to the repaired source, so only named methods count then.
+    javac's lines are of the source as it compiled (repaired, methods removed), so a javac error counts only by
+    the method validation named; the static passes' lines are the candidate's own.
     """
-    spans = {} if verdict.repairs else _method_lines(parsed)
     blamed: set[str] = set()
     for issue in verdict.issues:
         if issue.severity is not Severity.ERROR:
             continue
-        if issue.method:
-            blamed.add(issue.method)
-            continue
-        owner = next((name for name, (start, end) in spans.items() if issue.line and start <= issue.line <= end),
-                     None)
+        owner = issue.method or (parsed.test_at(issue.line) if issue.pass_name != "javac" else None)
         if owner is None:
             return None
         blamed.add(owner)
     return blamed
-
-
-def _method_lines(parsed: JavaTestClass) -> dict[str, tuple[int, int]]:
-    """(first, last) 1-based line of each method of the top-level class."""
-    return {m.name: (m.span.start_line, m.span.end_line) for m in parsed.top_members if m.kind == "method"}
 
 
 def _outcome(state: _State, backend: Backend) -> TargetOutcome:

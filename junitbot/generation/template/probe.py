@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from junitbot.analysis import JavaTestClass, parse_test_class, remove_methods
+from junitbot.analysis import parse_test_class, remove_methods
 from junitbot.config import ValidationSettings
 from junitbot.generation.template.observations import Observation, parse_observations, stable
 from junitbot.records import Record
@@ -102,12 +102,6 @@ class ProbeClass:
     test_class: str
 
 
-def _probe_at_line(parsed: JavaTestClass, line: int) -> str | None:
-    """The probe method a (1-based) line belongs to, or None when it is outside every probe method."""
-    method = parsed.method_at(line)
-    return method.name if method is not None and method.name.startswith("probe_") else None
-
-
 def recorder_classes(cache_dir: Path, classpath: Sequence[str]) -> Path:
     """The recorder compiled once into `cache_dir` (against the Mockito on the classpath).
 
@@ -187,7 +181,7 @@ def run_probes(
         if result.compiled:
             continue
         parsed = parse_test_class(probe.source)
-        broken = {_probe_at_line(parsed, i.line) for i in result.issues if i.line is not None}
+        broken = {parsed.test_at(i.line) for i in result.issues if i.line is not None}
         if broken and None not in broken:
             file.write_text(remove_methods(probe.source, {b for b in broken if b}), encoding="utf-8")
             retry.append(file)

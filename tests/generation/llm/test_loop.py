@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from junitbot.analysis import parse_test_class
 from junitbot.generation import TestShell
 from junitbot.generation.llm.backends import (
     GenerationRequest,
@@ -129,7 +130,8 @@ def test_one_batch_per_round_a_compile_error_repaired_prose_and_hostile_code_fai
 
 
 def _judge_by_text(candidates: Sequence[TestCandidate]) -> list[Verdict]:
-    """A validator double: a class with `skusToReorderNow` does not compile (javac at that line)."""
+    """A validator double: a class with `skusToReorderNow` does not compile (javac at that line, in the test method
+    it names, as validation names it)."""
     verdicts = []
     for candidate in candidates:
         lines = candidate.source.splitlines()
@@ -141,7 +143,8 @@ def _judge_by_text(candidates: Sequence[TestCandidate]) -> list[Verdict]:
                                     source=candidate.source))
             continue
         issue = ValidationIssue(severity=Severity.ERROR, pass_name="javac", category="cannot-find-symbol",
-                                message="cannot find symbol: method skusToReorderNow(int)", line=bad)
+                                message="cannot find symbol: method skusToReorderNow(int)", line=bad,
+                                method=parse_test_class(candidate.source).test_at(bad))
         verdicts.append(Verdict(path=candidate.path, target=candidate.target, kept=False, issues=(issue,),
                                 methods=tuple(MethodVerdict(name=n, kept=False, reason="does not compile")
                                               for n in names)))
