@@ -159,7 +159,7 @@ def _start(environ: Mapping[str, str], root: Path, config: JunitbotConfig, setti
     publishing = PublishContext(repo=repo, root=root, repository=action.repository, settings=settings,
                                 state=StateDir.for_repo(root, config), outbox=outbox, client=client,
                                 git_env=publish.auth_env(token), dry_run=dry_run or client is None,
-                                templates=template_environment(root), model=model)
+                                templates=template_environment(root), model=model, run_url=_run_url(environ))
     return Session(environ=environ, root=root, config=config, settings=settings, runner=runner, repo=repo,
                    publishing=publishing, mode=mode or settings.mode)
 
@@ -199,6 +199,13 @@ def _generate(session: Session, name: str, action: BotAction) -> CiOutcome:
     else:
         delivery = deliver_pull_request(session.publishing, output, target)
     return outcome_of(name, action, output, delivery)
+
+
+def _run_url(environ: Mapping[str, str]) -> str | None:
+    """This workflow run's page (its job summary holds the full report), from the variables Actions sets."""
+    server, repository, run_id = (environ.get(k, "") for k in ("GITHUB_SERVER_URL", "GITHUB_REPOSITORY",
+                                                                "GITHUB_RUN_ID"))
+    return f"{server.rstrip('/')}/{repository}/actions/runs/{run_id}" if server and repository and run_id else None
 
 
 # -- the end of a run -------------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from pydantic import Field
 
 from junitbot.bot.models import Command, CommandName
+from junitbot.bot.quoting import fence_after
 from junitbot.errors import UnknownClassError
 from junitbot.records import Record
 
@@ -17,7 +18,7 @@ COMMANDS: dict[CommandName, str] = {
     "status": "show the bot's pull request for this branch and what it holds",
     "help": "list these commands",
 }
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+MAX_COMMAND_CHARS = 4_000  # a longer command line is refused unread (issue 18: a 1.25 MB one was echoed whole)
 _QUOTE = re.compile(r"^ {0,3}>")
 _CLASS_NAME = re.compile(r"^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$")
 
@@ -26,14 +27,17 @@ def find_command(body: str, *, prefix: str = "/junitbot") -> Command | None:
     """The first command line of a comment, or None.
 
     A command starts a line (after at most three spaces). Lines inside fenced code blocks, indented code,
-    quotes (`>`) and HTML comments are text, and so is a prefix inside inline code or mid-sentence.
+    quotes (`>`) and HTML comments are text, and so is a prefix inside inline code or mid-sentence. A command
+    line longer than MAX_COMMAND_CHARS is `oversized`: its words are not read.
     """
     for line in _text_lines(body):
-        words = line.split()
+        words = line.split(maxsplit=2)
         if not words or words[0] != prefix:
             continue
+        if len(line.strip()) > MAX_COMMAND_CHARS:
+            return Command(name="oversized", line=line.strip())
         name = words[1].lower() if len(words) > 1 else "help"
-        args = tuple(_split_args(words[2:]))
+        args = tuple(_split_args(words[2].split())) if len(words) > 2 else ()
         return Command(name=_command_name(name), args=args, line=line.strip())
     return None
 
@@ -50,13 +54,8 @@ def _text_lines(body: str) -> Iterator[str]:
     fence: str | None = None
     in_html_comment = False
     for raw in body.replace("\r\n", "\n").split("\n"):
-        match = _FENCE.match(raw)
-        if fence is not None:
-            if match and match.group(1)[0] == fence[0] and len(match.group(1)) >= len(fence):
-                fence = None
-            continue
-        if match:
-            fence = match.group(1)
+        before, fence = fence, fence_after(raw, fence)
+        if before is not None or fence is not None:
             continue
         if in_html_comment:
             in_html_comment = "-->" not in raw

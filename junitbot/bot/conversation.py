@@ -10,6 +10,7 @@ import logging
 from datetime import timedelta
 
 from junitbot.bot import publish
+from junitbot.bot.commands import MAX_COMMAND_CHARS
 from junitbot.bot.declined import declined_classes, load_declined, source_hashes
 from junitbot.bot.deliver import DeliveryTarget, deliver_commit, deliver_pull_request
 from junitbot.bot.models import BotAction, CiOutcome, PullInfo
@@ -41,6 +42,9 @@ def handle_command(session: Session, name: str, action: BotAction) -> CiOutcome:
     if command is None or number is None or actor is None or comment_id is None:
         raise JunitbotError(f"internal: a command action without its comment ({action.reason})")
     session.outbox.react(number, comment_id, "eyes")
+    if command.name == "oversized":
+        return _refuse(session, name, action, f"the command is {len(command.line):,} characters; at most "
+                       f"{MAX_COMMAND_CHARS:,} are read.")
     if session.client is not None:
         permission = session.client.permission(actor)
         if permission not in session.settings.command_permissions:

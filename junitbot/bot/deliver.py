@@ -48,6 +48,7 @@ class PublishContext:
     dry_run: bool
     templates: SandboxedEnvironment  # report.template_environment(root)
     model: str | None = None
+    run_url: str | None = None  # the workflow run, whose job summary has the full report
 
 
 @dataclass(frozen=True)
@@ -220,7 +221,8 @@ def _draft(job: _Publication, commit: str, carried: Mapping[str, str | None],
                            head_sha=job.target.head_sha, trigger=job.target.trigger,
                            command_prefix=ctx.settings.command_prefix, model=output.model or ctx.model,
                            impacts=output.impacts, coverage_before=output.coverage_before, files=tuple(sorted(files)),
-                           carried=tuple(sorted(carried)), declined=dict(job.declined_by), marker=marker)
+                           carried=tuple(sorted(carried)), declined=dict(job.declined_by), marker=marker,
+                           run_url=ctx.run_url)
     title, body = render_pull_request(ctx.templates, view)
     ctx.outbox.pull = PullDraft(branch=job.branch, base=job.target.base, title=title, body=body,
                                 labels=ctx.settings.labels, number=existing.number if existing else None,

@@ -26,6 +26,7 @@ from junitbot.bot.models import (
     ScheduleEvent,
     UserRef,
 )
+from junitbot.bot.quoting import inline_code
 from junitbot.bot.settings import BotSettings
 
 HANDLED_EVENTS = ("push", "issue_comment", "pull_request", "schedule", "workflow_dispatch")
@@ -151,11 +152,12 @@ def _plan_comment(event: CommentEvent, settings: BotSettings) -> BotAction:
     command = find_command(event.comment.body, prefix=settings.command_prefix)
     if command is None:
         return ignore("no command in the comment", repo)
-    return BotAction(kind="command", reason=f"`{command.line}` by {author.login} on #{event.issue.number}",
+    quoted = inline_code(command.line)
+    return BotAction(kind="command", reason=f"{quoted} by {author.login} on #{event.issue.number}",
                      repository=repo, default_branch=event.repository.default_branch, command=command,
                      classes=command.args if command.name == "regenerate" else (),
                      pull_number=event.issue.number, comment_id=event.comment.id, actor=author.login,
-                     trigger=f"`{command.line}` by @{author.login}")
+                     trigger=f"{quoted} by @{author.login}")
 
 
 def _plan_pull_request(event: PullRequestEvent, settings: BotSettings) -> BotAction:

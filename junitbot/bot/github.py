@@ -1,5 +1,8 @@
 """The only PyGithub importer: a thin client over one repository, every failure a GitHubApiError.
 
+Every body it posts is fitted to GitHub's limit first (`quoting.fit_body`; the renderers fit theirs already,
+keeping their markers, so this is the guard for any other caller).
+
 Calls that fail with 5xx, 429 or a rate-limit 403 are retried by PyGithub's `GithubRetry` (a urllib3 Retry:
 exponential backoff, `Retry-After` and `X-RateLimit-Reset` honoured up to a cap), then reported.
 """
@@ -17,6 +20,7 @@ from github.Repository import Repository
 
 from junitbot.bot.errors import GitHubApiError, PullExistsError
 from junitbot.bot.models import CommentInfo, PullInfo
+from junitbot.bot.quoting import fit_body
 from junitbot.bot.redact import redact, secret_forms
 from junitbot.bot.settings import ApiSettings
 
@@ -79,7 +83,7 @@ class GitHubClient:
     def comment(self, number: int, body: str) -> str:
         """Post a comment on issue or PR `number`; returns its URL."""
         with self._call(f"comment on #{number}"):
-            return self._repo.get_issue(number).create_comment(body).html_url
+            return self._repo.get_issue(number).create_comment(fit_body(body)).html_url
 
     def comments(self, number: int, *, since: datetime | None = None) -> list[CommentInfo]:
         """Comments on issue or PR `number` (updated since `since`), oldest first."""
@@ -116,7 +120,7 @@ class GitHubClient:
         """Open a pull request; PullExistsError when one is already open for head → base."""
         try:
             with self._call(f"new pull request {head} → {base}"):
-                return _pull_info(self._repo.create_pull(base=base, head=head, title=title, body=body,
+                return _pull_info(self._repo.create_pull(base=base, head=head, title=title, body=fit_body(body),
                                                          draft=draft, maintainer_can_modify=True))
         except GitHubApiError as e:
             cause = e.__cause__
@@ -127,7 +131,7 @@ class GitHubClient:
     def update_pull(self, number: int, *, title: str, body: str) -> None:
         """Replace a pull request's title and body."""
         with self._call(f"update of pull request #{number}"):
-            self._repo.get_pull(number).edit(title=title, body=body)
+            self._repo.get_pull(number).edit(title=title, body=fit_body(body))
 
     def add_labels(self, number: int, labels: Sequence[str]) -> None:
         """Add labels to an issue or PR (labels it already has stay)."""

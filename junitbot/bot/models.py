@@ -126,11 +126,11 @@ BotEvent = Annotated[
 
 # -- commands and plans ---------------------------------------------------------------------------------
 
-CommandName = Literal["regenerate", "recreate", "help", "status", "unknown"]
+CommandName = Literal["regenerate", "recreate", "help", "status", "unknown", "oversized"]
 
 
 class Command(Record):
-    """One `/junitbot ...` line of a comment."""
+    """One `/junitbot ...` line of a comment (`oversized`: too long to read, refused; the line is only quoted)."""
 
     name: CommandName
     args: tuple[str, ...] = ()

@@ -18,12 +18,13 @@ from jinja2.sandbox import SandboxedEnvironment
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from junitbot.bot.commands import COMMANDS
+from junitbot.bot.quoting import fit_body, inline_code, markdown_cell, printable
 from junitbot.errors import JunitbotError
 from junitbot.records import Record
 from junitbot.runs import ClassResult, RunReport
 
 OVERRIDE_DIR = Path(".junitbot") / "templates"
-MAX_BODY_CHARS = 60_000  # GitHub refuses bodies over 65,536 characters
+FULL_REPORT = "the full report is in the job summary of the workflow run"
 _PR_MARKER = re.compile(r"<!-- junitbot:pr (?P<json>\{.*?\}) -->", re.DOTALL)
 _REPLY_MARKER = re.compile(r"<!-- junitbot:reply command=(?P<command>\w+) outcome=(?P<outcome>[\w-]+) -->")
 
@@ -53,6 +54,7 @@ class PullRequestView(Record):
     carried: tuple[str, ...] = ()  # of those, kept from earlier runs of the same PR
     declined: dict[str, int] = Field(default_factory=dict)  # class → the closed PR that declined it
     marker: PullMarker
+    run_url: str | None = None  # the workflow run, whose job summary has the full report
 
 
 # -- markers ------------------------------------------------------------------------------------------------
@@ -60,7 +62,8 @@ class PullRequestView(Record):
 
 def pull_marker_text(marker: PullMarker) -> str:
     """The hidden first line of a bot PR body."""
-    return f"<!-- junitbot:pr {json.dumps(marker.model_dump(), sort_keys=True)} -->"
+    text = json.dumps(marker.model_dump(), sort_keys=True).replace("<", "\\u003c").replace(">", "\\u003e")
+    return f"<!-- junitbot:pr {text} -->"  # a `>` only in strings (a branch `a-->b`): escaped, the comment holds
 
 
 def parse_pull_marker(body: str) -> PullMarker | None:
@@ -123,21 +126,18 @@ def render_pull_request(env: SandboxedEnvironment, view: PullRequestView) -> tup
         "commands": COMMANDS,
         "marker": pull_marker_text(view.marker),
     }
-    title = " ".join(render(env, "pr_title.txt.j2", **values).split())[:250]
-    body = render(env, "pr_body.md.j2", **values)
-    if len(body) > MAX_BODY_CHARS:
-        note = "\n\n_… cut to fit GitHub's limit: the full report is in the job summary._\n"
-        body = body[:MAX_BODY_CHARS - len(note)] + note
+    title, _ = printable(render(env, "pr_title.txt.j2", **values), limit=250)
     marker = pull_marker_text(view.marker)
-    if marker not in body:
-        body = f"{marker}\n{body}"
-    return title, body
+    body = render(env, "pr_body.md.j2", **values)
+    if not body.startswith(marker):  # an override may leave it out or move it: it goes first, where no cut reaches
+        body = f"{marker}\n{body.replace(marker, '')}"
+    return title, fit_body(body, where=f"{FULL_REPORT} ({view.run_url})" if view.run_url else FULL_REPORT)
 
 
 def render_reply(env: SandboxedEnvironment, name: str, *, command: str, outcome: str, **values: object) -> str:
     """A comment reply from `comment_<name>.md.j2`, ending with the reply marker (rate limits count those)."""
     text = render(env, f"comment_{name}.md.j2", commands=COMMANDS, **values).rstrip()
-    return f"{text}\n\n{reply_marker(command, outcome)}\n"
+    return fit_body(text, suffix=f"\n\n{reply_marker(command, outcome)}\n")
 
 
 def warnings_of(results: Sequence[ClassResult]) -> list[tuple[ClassResult, str]]:
@@ -156,20 +156,6 @@ def _timings(seconds: Mapping[str, float]) -> str:
 
 
 # -- filters -----------------------------------------------------------------------------------------------
-
-
-def markdown_cell(value: object) -> str:
-    """Text safe inside a markdown table cell: one line, pipes escaped, no @mentions (no one gets pinged)."""
-    return " ".join(str(value).split()).replace("|", "\\|").replace("@", "@&#8203;")
-
-
-def inline_code(value: object) -> str:
-    """`value` as inline code, with a fence longer than any backtick run inside it."""
-    text = " ".join(str(value).split())
-    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
-    fence = "`" * (longest + 1)
-    pad = " " if text.startswith("`") or text.endswith("`") else ""
-    return f"{fence}{pad}{text}{pad}{fence}"
 
 
 def percent(value: float | None) -> str:

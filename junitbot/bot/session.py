@@ -15,6 +15,7 @@ from junitbot.bot.deliver import PublishContext
 from junitbot.bot.github import GitHubClient
 from junitbot.bot.models import BotAction, CiOutcome, Delivery, RunOutput
 from junitbot.bot.outbox import Outbox
+from junitbot.bot.quoting import inline_code
 from junitbot.bot.settings import BotSettings
 from junitbot.config import JunitbotConfig
 from junitbot.errors import JunitbotError
@@ -129,9 +130,9 @@ def describe_check(check: ClassCheck, *, limit: int) -> str:
     """A class check's problems in one sentence (the closest matches of unknown names are listed apart)."""
     if check.too_many:
         return f"at most {limit} classes per command"
-    parts = [f"{name!r} is not a Java class name" for name in check.invalid]
+    parts = [f"{inline_code(name)} is not a Java class name" for name in check.invalid]
     if check.unknown or check.ambiguous:
-        names = ", ".join(repr(name) for name in (*check.unknown, *check.ambiguous))
+        names = ", ".join(inline_code(name) for name in (*check.unknown, *check.ambiguous))
         parts.append(f"{names} {'does' if len(check.unknown) + len(check.ambiguous) == 1 else 'do'} not name "
                      "exactly one class in the code graph")
     return "; ".join(parts)

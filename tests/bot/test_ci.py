@@ -202,7 +202,7 @@ def test_unknown_class_names_get_the_closest_matches_and_nothing_runs(world: Wor
 
     assert runner.calls == []
     [reply] = world.double.bot_comments(number)
-    assert "'Mony' does not name exactly one class in the code graph" in reply
+    assert "`Mony` does not name exactly one class in the code graph" in reply
     assert "- `Mony`: did you mean `com.acme.shop.Money`?" in reply
 
 
@@ -348,7 +348,7 @@ def test_schedule_and_workflow_dispatch_ask_for_the_right_runs(world: World) -> 
     assert runner.calls[0].full and not runner.calls[0].classes
     assert runner.calls[1].classes == ("com.acme.shop.Money", "com.acme.shop.Cart")
     dispatch["inputs"] = {"classes": "Cart Wallet"}
-    with pytest.raises(JunitbotError, match=r"'Wallet' does not name exactly one class .*Wallet → no close match"):
+    with pytest.raises(JunitbotError, match=r"`Wallet` does not name exactly one class .*Wallet → no close match"):
         world.run(world.environ("workflow_dispatch", dispatch), runner=runner)
     assert len(runner.calls) == 2
 

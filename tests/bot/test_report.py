@@ -7,11 +7,9 @@ from pathlib import Path
 import pytest
 
 from junitbot.bot import PullRequestView, render_pull_request, template_environment
+from junitbot.bot.quoting import MAX_BODY_CHARS, body_length
 from junitbot.bot.report import (
-    MAX_BODY_CHARS,
     PullMarker,
-    inline_code,
-    markdown_cell,
     parse_pull_marker,
     parse_reply_marker,
     render_reply,
@@ -102,10 +100,30 @@ def test_the_marker_round_trips_and_is_hidden() -> None:
 
 def test_a_huge_body_is_cut_below_githubs_limit_and_keeps_its_marker() -> None:
     many = tuple(MONEY.model_copy(update={"target": f"com.acme.C{i}"}) for i in range(1500))
-    view = _view(report=REPORT.model_copy(update={"results": many, "targets": len(many)}))
+    view = _view(report=REPORT.model_copy(update={"results": many, "targets": len(many)}),
+                 run_url="https://github.com/octo/shop/actions/runs/42")
     _, body = render_pull_request(template_environment(), view)
-    assert len(body) <= MAX_BODY_CHARS and "cut to fit GitHub's limit" in body
+    assert body_length(body) <= MAX_BODY_CHARS
+    assert body.rstrip().endswith("characters left out); the full report is in the job summary of the workflow "
+                                  "run (https://github.com/octo/shop/actions/runs/42)._")
     assert parse_pull_marker(body) is not None
+    assert body.split("\n---\n")[0].rstrip().split("\n")[-1].startswith("| `C")  # cut after a whole row
+
+
+def test_a_huge_reply_is_cut_and_keeps_its_marker() -> None:
+    suggestions = {f"Name{i}": tuple(f"com.acme.p{i}.Name{j}" for j in range(30)) for i in range(200)}
+    reply = render_reply(template_environment(), "refused", command="regenerate", outcome="refused",
+                         actor="alice", line="/junitbot regenerate", reason="no.", hint=None, suggestions=suggestions)
+    assert body_length(reply) <= MAX_BODY_CHARS and "This text was shortened" in reply
+    assert parse_reply_marker(reply) == ("regenerate", "refused")
+
+
+def test_names_from_people_are_quoted_and_the_marker_survives_them() -> None:
+    base = "feat`x-->y\u202e"
+    _, body = render_pull_request(template_environment(), _view(base=base, marker=PullMarker(base=base)))
+    assert "## Generated unit tests for ``feat`x-->y\\u202e``" in body and "\u202e" not in body
+    assert parse_pull_marker(body) == PullMarker(base=base)
+    assert body.index("-->") == body.index("\n") - 3  # the marker's comment ends where its line does
 
 
 def test_templates_from_the_repository_win(tmp_path: Path) -> None:
@@ -132,11 +150,6 @@ def test_replies_end_with_a_marker_that_rate_limits_can_count() -> None:
     assert "- `Mony`: did you mean `com.acme.Money`?" in reply
     assert "- `Nope`: no class of that name in the code graph." in reply
     assert parse_reply_marker(reply) == ("regenerate", "refused")
-
-
-def test_markdown_helpers() -> None:
-    assert markdown_cell("a | b\nc") == "a \\| b c"
-    assert inline_code("x`y") == "``x`y``" and inline_code("`x") == "`` `x ``"
 
 
 def test_the_body_says_what_the_tests_add_to_the_existing_suite_and_the_lint() -> None:
