@@ -6,7 +6,6 @@ import argparse
 import json
 import logging
 import os
-import re
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -592,6 +591,7 @@ def _cmd_validate(args: argparse.Namespace) -> int:
 
 
 def _candidate(root: Path, path: Path, target: str | None, graph: CodeGraph, generated_suffix: str) -> TestCandidate:
+    from junitbot.analysis import class_tested_by, parse_test_class
     from junitbot.validation import TestCandidate
 
     if not path.is_file():
@@ -599,34 +599,17 @@ def _candidate(root: Path, path: Path, target: str | None, graph: CodeGraph, gen
     source = path.read_text(encoding="utf-8", errors="replace")
     resolved = path.resolve()
     relative = resolved.relative_to(root).as_posix() if resolved.is_relative_to(root) else path.name
-    package = next((line.split()[1].rstrip(";") for line in source.splitlines()
-                    if line.strip().startswith("package ") and len(line.split()) > 1), "")
+    parsed = parse_test_class(source)
+    package = parsed.package or ""
     if relative == path.name:
         relative = f"src/test/java/{package.replace('.', '/')}/{path.name}".replace("//", "/")
-    tested = target or _tested_class(path.stem, package, source, graph, generated_suffix)
+    # An explicit --target the graph does not know stays an error (validation says so); a guessed one that maps to
+    # no class, or to several, is no target: the test is validated with the classes it exercises.
+    tested = target or class_tested_by(path.stem, package=package, imports=parsed.imports,
+                                       fqns_named=graph.fqns_named, generated_suffix=generated_suffix)
     # A person's test file is judged, not pruned (see TestCandidate.written_by); junitbot's own are pruned as in a run.
     written_by = "junitbot" if path.stem.endswith(generated_suffix) else "person"
     return TestCandidate(path=relative, source=source, target=tested, written_by=written_by)
-
-
-def _tested_class(test_name: str, package: str, source: str, graph: CodeGraph, generated_suffix: str) -> str | None:
-    """The class `FooTest` (or junitbot's `FooGeneratedTest`) tests, resolved as javac resolves `Foo` in the test:
-    its own package, then a single-type import, then the only class of that name; None when the name maps to no
-    class, or to several the test does not choose between."""
-    from junitbot.analysis import class_named_by_test
-
-    generated = test_name.removesuffix(generated_suffix) if test_name.endswith(generated_suffix) else None
-    name = generated or class_named_by_test(test_name)
-    if name is None:
-        return None
-    known = graph.fqns_named(name)
-    in_package = f"{package}.{name}" if package else name
-    if in_package in known:
-        return in_package
-    imported = [fqn for fqn in known if re.search(rf"^\s*import\s+{re.escape(fqn)}\s*;", source, re.MULTILINE)]
-    if len(imported) == 1:
-        return imported[0]
-    return known[0] if len(known) == 1 else None
 
 
 # -- config ------------------------------------------------------------------------------------------

@@ -43,7 +43,7 @@ from junitbot.analysis.models import (
     TypeRef,
     ValueType,
 )
-from junitbot.analysis.naming import class_named_by_test
+from junitbot.analysis.naming import class_named_by_test, class_tested_by
 from junitbot.analysis.outline import type_declaration, type_outline
 from junitbot.analysis.parser import (
     Node,
@@ -120,6 +120,7 @@ __all__ = [
     "ValueType",
     "add_imports",
     "class_named_by_test",
+    "class_tested_by",
     "extract_file",
     "graph_document",
     "insert_members",

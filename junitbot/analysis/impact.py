@@ -22,7 +22,7 @@ from junitbot.analysis.models import (
     TypeRef,
     ValueType,
 )
-from junitbot.analysis.naming import class_named_by_test
+from junitbot.analysis.naming import class_named_by_test, class_tested_by
 from junitbot.errors import UnknownClassError
 
 # Types a test builds from literals or empty instances rather than mocks.
@@ -203,12 +203,22 @@ class DependencyAnalyzer:
         return sorted(seen.values(), key=lambda v: v.fqn)
 
     def tests_of(self, fqn: str) -> list[str]:
-        """Test classes named after the class (`FooTest`), then other tests that use it."""
+        """Test classes named after the class (`FooTest`, whose package and imports say this `Foo`), then other
+        tests that use it."""
         simple = fqn.rsplit(".", 1)[-1]
         by_name = [row.fqn for row in self._rows().values()
-                   if row.is_test and row.outer is None and class_named_by_test(row.name) == simple]
+                   if row.is_test and row.outer is None and class_named_by_test(row.name) == simple
+                   and self._tested_by(row) in (fqn, None)]
         users = [src for src, _ in self.graph.dependents(fqn) if self._is_test(src)]
         return list(dict.fromkeys([*sorted(by_name), *sorted(users)]))
+
+    def _tested_by(self, row: TypeRow) -> str | None:
+        """The class a test named after one tests, as javac resolves the name in its file; None when unknown."""
+        facts = self.graph.facts(row.path)
+        if facts is None:
+            return None
+        return class_tested_by(row.name, package=facts.package, imports=facts.imports,
+                               fqns_named=self.graph.fqns_named)
 
     def _is_test(self, fqn: str) -> bool:
         row = self._rows().get(fqn)

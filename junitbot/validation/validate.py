@@ -62,7 +62,7 @@ from junitbot.validation.repair import RepairContext
 from junitbot.validation.review import methods_to_drop, review_test_class, summarize
 from junitbot.validation.sandbox import describe_isolation, detect_isolation
 from junitbot.validation.selection import NOTHING_NEW, select_methods
-from junitbot.validation.static import passed, run_static_checks
+from junitbot.validation.static import error_scope, run_static_checks
 from junitbot.validation.testcoverage import per_test_config, per_test_hits, per_test_listener, per_test_owners
 from junitbot.validation.toolchoice import judging_tools
 
@@ -233,7 +233,8 @@ def _prepare(
     candidates: Sequence[TestCandidate], scratch: Path, graph: CodeGraph, config: JunitbotConfig,
     classpath: Classpath,
 ) -> tuple[list[_Work], list[Verdict]]:
-    """Static passes; candidates without errors are written under `scratch/src` for compilation."""
+    """Static passes; a method with an ERROR is dropped, the rest of its class written under `scratch/src` for
+    compilation. An ERROR that concerns every method (see `error_scope`) rejects the class."""
     analyzer = DependencyAnalyzer(graph)
     works: list[_Work] = []
     rejected: list[Verdict] = []
@@ -246,18 +247,23 @@ def _prepare(
             continue
         issues = run_static_checks(candidate, subject=subject, context=context, frameworks=classpath.frameworks,
                                    settings=config.validation, class_info=graph.class_info)
-        if not passed(issues):
+        scope = error_scope(candidate.source, issues)
+        dropped = {method: f"static check: {issue.message}" for method, issue in scope.methods.items()}
+        names = parse_test_class(candidate.source).test_names
+        if scope.file is not None or not set(names) - set(dropped):
+            whole = f"static check: {scope.file.message}" if scope.file is not None else None
             rejected.append(Verdict(path=candidate.path, target=subject and subject.fqn, kept=False,
                                     issues=tuple(issues),
-                                    methods=tuple(MethodVerdict(name=m, kept=False, reason="static checks failed")
-                                                  for m in parse_test_class(candidate.source).test_names)))
+                                    methods=tuple(MethodVerdict(name=m, kept=False, reason=whole or dropped[m])
+                                                  for m in names)))
             continue
+        source = prune_tests(candidate.source, dropped) if dropped else candidate.source
         file = scratch / "src" / relative
         file.parent.mkdir(parents=True, exist_ok=True)
-        file.write_text(candidate.source, encoding="utf-8")
+        file.write_text(source, encoding="utf-8")
         works.append(_Work(candidate=candidate.model_copy(update={"target": subject and subject.fqn}),
-                           test_class=test_class_name(candidate), file=file, source=candidate.source,
-                           issues=list(issues)))
+                           test_class=test_class_name(candidate), file=file, source=source,
+                           issues=list(issues), dropped=dropped))
     return works, rejected
 
 

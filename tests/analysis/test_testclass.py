@@ -312,3 +312,13 @@ def test_the_bundled_candidate_and_every_edit_of_it_parse_cleanly() -> None:
                           "PlaceOrderServiceGeneratedTest")
     assert not parse_java(edited.encode()).root_node.has_error
     assert parse_test_class(edited).test_names == parsed.test_names[:2]
+
+
+def test_a_nul_in_a_string_literal_is_legal_java() -> None:
+    # tree-sitter reads NUL as the end of input: commons-text's OssFuzzTest was "a syntax error" and lost whole.
+    source = ('package a;\n\nclass FuzzTest {\n    @Test\n    void first() { run("x\x00y"); }\n\n'
+              '    @Test\n    void second() { run("z"); }\n}\n')
+    parsed = parse_test_class(source)
+    assert parsed.syntax_errors == ()
+    assert parsed.test_names == ("first", "second")
+    assert remove_methods(source, {"first"}).count("\x00") == 0 and "second" in remove_methods(source, {"first"})

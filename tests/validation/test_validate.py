@@ -151,6 +151,36 @@ class OrderLineMockTest {{
     }}
 }}
 """),
+    # A static ERROR costs its own method: the sibling is compiled, run and kept (issue 18).
+    "exit_in_one_method": _money_test("MoneyOneExitTest", GOOD_METHOD + """
+    @Test
+    void exits() {
+        System.exit(3);
+    }
+"""),
+    # ... but one in the set-up would run before every method: the class goes.
+    "exit_in_set_up": _money_test("MoneySetUpExitTest", GOOD_METHOD + """
+    @org.junit.jupiter.api.BeforeEach
+    void setUp() {
+        System.exit(3);
+    }
+"""),
+    # joda-money's tests of a private constructor: private reflection is a warning, javac and the run judge it.
+    "private_constructor": _money_test("MoneyReflectionTest", """
+    @Test
+    void constructor_rejectsNull() throws Exception {
+        java.lang.reflect.Constructor<Money> con = Money.class.getDeclaredConstructor(BigDecimal.class, Currency.class);
+        con.setAccessible(true);
+        java.lang.reflect.InvocationTargetException thrown = assertThrows(
+                java.lang.reflect.InvocationTargetException.class, () -> con.newInstance(null, Currency.EUR));
+        assertInstanceOf(NullPointerException.class, thrown.getCause());
+    }
+
+    @Test
+    void checkOf_doesNotThrow() {
+        Money.of("1.00", Currency.EUR);
+    }
+"""),
     "escaping_path": TestCandidate(path="../../etc/EvilTest.java", source="class EvilTest {}", target="Money"),
     "nested": TestCandidate(
         path="src/test/java/com/acme/shop/domain/MoneyBuilderTest.java", target=f"{PACKAGE}.Money.Builder",
@@ -194,8 +224,8 @@ def _verdict(report: ValidationReport, key: str) -> Verdict:
     return next(v for v in report.verdicts if v.path == path)
 
 
-def _categories(verdict: Verdict) -> set[str]:
-    return {i.category for i in verdict.issues if i.severity == "ERROR"}
+def _categories(verdict: Verdict, severity: str = "ERROR") -> set[str]:
+    return {i.category for i in verdict.issues if i.severity == severity}
 
 
 def test_a_good_test_is_kept_with_coverage(report: ValidationReport) -> None:
@@ -219,10 +249,38 @@ def test_static_rejections_end_in_their_category(report: ValidationReport) -> No
     assert "system-exit" in _categories(_verdict(report, "system_exit"))
     assert "network-access" in _categories(_verdict(report, "network"))
     assert "file-access" in _categories(_verdict(report, "file_write"))
-    assert "mocked-value-type" in _categories(_verdict(report, "mocked_record"))
     assert _categories(_verdict(report, "wrong_arity")) & {"wrong-arity", "wrong-arguments"}
-    for key in ("syntax", "system_exit", "network", "file_write", "mocked_record", "wrong_arity"):
+    for key in ("syntax", "system_exit", "network", "file_write", "wrong_arity"):
         assert not _verdict(report, key).kept
+    # Not dangerous: warnings for the report and the repair prompt; javac, the run and coverage judge the test.
+    assert "mocked-value-type" in _categories(_verdict(report, "mocked_record"), "WARNING")
+    assert "wrong-arity" in _categories(_verdict(report, "wrong_arity"), "WARNING")
+
+
+def test_a_static_error_costs_its_method_and_the_siblings_are_kept(report: ValidationReport) -> None:
+    verdict = _verdict(report, "exit_in_one_method")
+    assert verdict.compiled and verdict.kept
+    methods = {m.name: m for m in verdict.methods}
+    assert methods["add_sumsAmounts"].kept
+    assert not methods["exits"].kept
+    assert methods["exits"].reason == "static check: System.exit stops the JVM that runs the tests"
+    assert "system-exit" in _categories(verdict)
+    assert verdict.source is not None and "System.exit" not in verdict.source and "add_sumsAmounts" in verdict.source
+
+
+def test_a_static_error_in_the_set_up_rejects_the_class(report: ValidationReport) -> None:
+    verdict = _verdict(report, "exit_in_set_up")
+    assert not verdict.kept and not verdict.compiled
+    assert [(m.name, m.kept, m.reason) for m in verdict.methods] == [
+        ("add_sumsAmounts", False, "static check: System.exit stops the JVM that runs the tests")]
+
+
+def test_private_reflection_and_a_does_not_throw_test_are_kept_with_warnings(report: ValidationReport) -> None:
+    verdict = _verdict(report, "private_constructor")
+    assert [(m.name, m.kept) for m in verdict.methods] == [("constructor_rejectsNull", True),
+                                                           ("checkOf_doesNotThrow", True)], verdict.methods
+    assert {"private-reflection", "no-assertion"} <= _categories(verdict, "WARNING")
+    assert not _categories(verdict)
 
 
 def test_hostile_paths_are_refused(report: ValidationReport) -> None:

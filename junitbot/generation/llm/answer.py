@@ -17,7 +17,7 @@ from typing import Literal
 from junitbot.analysis import ClassInfo, ClassMember, JavaImport, JavaTestClass, TestContext, parse_test_class
 from junitbot.config import ValidationSettings
 from junitbot.records import Record
-from junitbot.validation import Frameworks, TestCandidate
+from junitbot.validation import Frameworks, Severity, TestCandidate
 from junitbot.validation.static import PASSES, run_static_checks
 
 FoundBy = Literal["java-fence", "fence", "class"]
@@ -174,7 +174,8 @@ def hostile_reasons(
     chosen = base.model_copy(update={"disabled_passes": only_forbidden})
     issues = run_static_checks(candidate, subject=subject, context=context, frameworks=frameworks,
                                settings=chosen, class_info=class_info)
-    return _unique(f"{issue.category}: {issue.message}" for issue in issues if issue.category in _HOSTILE)
+    return _unique(f"{issue.category}: {issue.message}" for issue in issues
+                   if issue.category in _HOSTILE and issue.severity is Severity.ERROR)
 
 
 def _unique(lines: Iterable[str]) -> list[str]:

@@ -1,6 +1,7 @@
 """Static passes over a candidate test's source, run before anything compiles it (pure).
 
-The passes only report what the source decides on its own; javac stays the judge of everything else.
+The passes only report what the source decides on its own; javac stays the judge of everything else. An ERROR is
+only what is dangerous or certainly wrong; `error_scope` says which test methods each one costs.
 The parsed candidate and its node helpers are exported too, for other readers of test source (the review lint).
 """
 
@@ -25,10 +26,12 @@ from junitbot.validation.static.facts import (
     variable_name,
 )
 from junitbot.validation.static.passes import PASSES, passed, run_static_checks
+from junitbot.validation.static.scope import ErrorScope, error_scope
 
 __all__ = [
     "PASSES",
     "CheckInput",
+    "ErrorScope",
     "KnownTypes",
     "ParsedTest",
     "Variable",
@@ -37,6 +40,7 @@ __all__ = [
     "assertion_calls",
     "compact",
     "enclosing",
+    "error_scope",
     "is_call",
     "line_of",
     "name_of",

@@ -25,6 +25,7 @@ from junitbot.analysis import (
     Node,
     TestContext,
     Tree,
+    TypeKind,
     member_node,
     node_text,
     package_query,
@@ -104,6 +105,19 @@ class ParsedTest:
     def inherits(self) -> bool:
         """Whether the test class extends another, whose fields and annotations this source cannot show."""
         return any(n.child_by_field_name("superclass") is not None for n in self.nodes("top_type"))
+
+    @cached_property
+    def superclass(self) -> str | None:
+        """The type the test class extends, as written without generic arguments; None when it extends none."""
+        tops = [n for n in self.nodes("top_type") if n.type == "class_declaration"]
+        clause = tops[0].child_by_field_name("superclass") if tops else None
+        return type_name(clause.named_children[0]) if clause is not None and clause.named_children else None
+
+    @cached_property
+    def own_names(self) -> frozenset[str]:
+        """The simple names of the test class and its nested classes: receivers of its own static helpers."""
+        owners = {m.owner for m in self.test_class.members}
+        return frozenset(simple_name(o) for o in owners | {self.test_class.class_name or ""} if o)
 
     @cached_property
     def helpers(self) -> dict[str, list[Node]]:
@@ -339,7 +353,7 @@ def assertion_calls(test: ParsedTest, method: Node, on_subject: Callable[[Node |
     helpers = test.helpers
     for call in test.within("call", method):
         name, receiver = name_of(call), call.child_by_field_name("object")
-        if (receiver is None or text_of(receiver) == "this") and name in helpers:
+        if (receiver is None or text_of(receiver) in ("this", *test.own_names)) and name in helpers:
             for helper in helpers[name]:
                 if helper.id not in seen:
                     found.extend(assertion_calls(test, helper, on_subject, seen))
@@ -416,6 +430,8 @@ class CheckInput:
         if not name or name.endswith("[]"):
             return None
         head, _, rest = name.partition(".")
+        if head in self.test.own_names:
+            return None  # the candidate itself, not the version of it the repo may hold
         tail = f".{rest}" if rest else ""
         candidates = [name] if rest else []
         candidates += [i.name + tail for i in self.test.imports
@@ -429,6 +445,21 @@ class CheckInput:
             if info is not None:
                 return info
         return None
+
+    def methods_of(self, written: str) -> frozenset[str] | None:
+        """The names of the methods a repo class declares or inherits; None when it, or a class it extends, is not
+        the repo's (then its methods cannot be listed)."""
+        info = self.resolve(written)
+        names: set[str] = set()
+        seen: set[str] = set()
+        while info is not None and info.fqn not in seen:
+            seen.add(info.fqn)
+            names.update(m.name for m in info.methods)
+            parent = next(iter(info.extends), None) if info.kind is TypeKind.CLASS else None
+            if parent is None:
+                return frozenset(names)
+            info = self.known.info(parent.fqn) if parent.in_repo and parent.fqn else None
+        return frozenset(names) if info is not None else None
 
     def is_subject(self, written: str) -> bool:
         """Whether a type as written is the class under test."""

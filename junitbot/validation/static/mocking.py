@@ -1,4 +1,8 @@
-"""The mocking pass: collaborators mocked, the subject and values not, set up as the classpath allows (pure)."""
+"""The mocking pass: collaborators mocked, the subject and values not, set up as the classpath allows (pure).
+
+Every finding is a WARNING for the report and the repair prompt: javac, the run, coverage and mutants judge
+what a mocking mistake costs (issue 18).
+"""
 
 from __future__ import annotations
 
@@ -9,7 +13,6 @@ from typing import Literal, NamedTuple
 from junitbot.analysis import ClassInfo, Node, TypeKind
 from junitbot.validation.models import Frameworks, ValidationIssue
 from junitbot.validation.static.facts import (
-    ERROR,
     MOCKITO_HOLDERS,
     ROLES,
     WARNING,
@@ -90,7 +93,7 @@ def _mocked_type_issues(inp: CheckInput, site: _MockSite) -> list[ValidationIssu
         if site.kind == "spy":
             return [issue_at("mocking", WARNING, "spied-subject", f"the class under test {site.type} is spied on",
                              site.node, "construct the real class with mocked collaborators instead of a spy")]
-        return [issue_at("mocking", ERROR, "mocked-subject", f"the class under test {site.type} is mocked",
+        return [issue_at("mocking", WARNING, "mocked-subject", f"the class under test {site.type} is mocked",
                          site.node, f"construct a real {site.type} with its collaborators mocked")]
     if site.kind != "mock":
         return []
@@ -98,15 +101,15 @@ def _mocked_type_issues(inp: CheckInput, site: _MockSite) -> list[ValidationIssu
     build = _how_to_build(inp, site.type, info)
     if info is None:
         if simple_name(site.type) in _JDK_VALUES:
-            return [issue_at("mocking", ERROR, "mocked-value-type", f"{site.type} is a value; it cannot be mocked",
+            return [issue_at("mocking", WARNING, "mocked-value-type", f"{site.type} is a value; it cannot be mocked",
                              site.node, f"use a real {site.type}")]
         return []
     if info.kind in (TypeKind.RECORD, TypeKind.ENUM):
-        return [issue_at("mocking", ERROR, "mocked-value-type", f"{site.type} is a {info.kind.value}; build it",
+        return [issue_at("mocking", WARNING, "mocked-value-type", f"{site.type} is a {info.kind.value}; build it",
                          site.node, build)]
     value = info.builder is not None or info.fqn in {v.fqn for v in inp.target_context.value_types}
     if "final" in info.modifiers and not inp.frameworks.mockito_inline:
-        return [issue_at("mocking", ERROR, "mocked-final-class",
+        return [issue_at("mocking", WARNING, "mocked-final-class",
                          f"{site.type} is final and the classpath has no inline mock maker", site.node,
                          build if value else "add mockito-inline to the test classpath or use a real instance")]
     if value:
@@ -128,8 +131,17 @@ def _how_to_build(inp: CheckInput, written: str, info: ClassInfo | None) -> str:
 
 
 def _unmocked_collaborators(inp: CheckInput, sites: Sequence[_MockSite]) -> list[ValidationIssue]:
+    """Collaborators a test must supply: all of them for `@InjectMocks`, the constructor's for `new Subject(..)`.
+
+    A subject the test gets otherwise (its builder, a factory, a static API) comes with its collaborators, so
+    there is nothing to mock (issue 18: a value object built through its builder).
+    """
     if inp.test.inherits:
         return []  # a base test class may declare the mocks
+    injected = any(v.role == "inject" and inp.is_subject(v.type) for v in inp.test.all_vars())
+    constructed = any(inp.is_subject(type_name(n.child_by_field_name("type"))) for n in inp.test.nodes("new"))
+    if not (injected or constructed):
+        return []
     mocked = {simple_name(s.type) for s in sites}
     built = {simple_name(v.type) for v in inp.test.all_vars()
              if v.value is not None and v.value.type != "null_literal" and v.role is None}
@@ -141,8 +153,10 @@ def _unmocked_collaborators(inp: CheckInput, sites: Sequence[_MockSite]) -> list
         name = simple_name(collaborator.type.name)
         if name in mocked or name in built or passed.get(collaborator.name, False):
             continue
+        if not injected and collaborator.via != "constructor":
+            continue  # `new Subject(..)` leaves fields and setters to defaults the test may not need
         issues.append(issue_at(
-            "mocking", ERROR, "unmocked-collaborator",
+            "mocking", WARNING, "unmocked-collaborator",
             f"collaborator {collaborator.name} ({collaborator.type.text}) is neither mocked nor built",
             name_node(tops[0]) if tops else 1, f"add `@Mock private {collaborator.type.text} {collaborator.name};`"))
     return issues
@@ -186,13 +200,13 @@ def _setup_issues(inp: CheckInput) -> list[ValidationIssue]:
     expected = _setup_hint(frameworks)
     issues = []
     if extension and not frameworks.mockito_extension:
-        issues.append(issue_at("mocking", ERROR, "mockito-extension-unavailable",
+        issues.append(issue_at("mocking", WARNING, "mockito-extension-unavailable",
                                "MockitoExtension (mockito-junit-jupiter) is not on the test classpath", extension[0],
                                expected))
     if annotated and not extension and not inits and not test.inherits:
         roles = {v.role for v in annotated}
         names = "/".join(f"@{name}" for name, role in ROLES.items() if role in roles)
-        issues.append(issue_at("mocking", ERROR, "mocks-not-initialised", f"{names} fields are never initialised",
+        issues.append(issue_at("mocking", WARNING, "mocks-not-initialised", f"{names} fields are never initialised",
                                annotated[0].node, expected))
     issues += _versioned_api_issues(inp)
     used = "extension" if extension else name_of(inits[0]) if inits else None
@@ -213,7 +227,7 @@ def _versioned_api_issues(inp: CheckInput) -> list[ValidationIssue]:
         since, removed, instead = _VERSIONED_API[name]
         if version < since or (removed is not None and version >= removed):
             needs = f"was removed in Mockito {removed[0]}" if removed else f"needs Mockito {since[0]}.{since[1]}+"
-            issues.append(issue_at("mocking", ERROR, "mockito-api-unavailable",
+            issues.append(issue_at("mocking", WARNING, "mockito-api-unavailable",
                                    f"{name} {needs}; the classpath has Mockito {inp.frameworks.mockito or '2'}", call,
                                    f"use {instead}"))
     return issues

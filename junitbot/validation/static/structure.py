@@ -1,4 +1,10 @@
-"""The syntax and structure passes: one well-formed JUnit 5 class whose tests run and check something (pure)."""
+"""The syntax and structure passes: one well-formed JUnit 5 class whose tests run and check something (pure).
+
+ERRORs are what makes a file impossible (a syntax error, no class, a class that does not match its path) or a
+method that JUnit 5 never runs (private, static, non-void, or JUnit 4's `@Test`: the gate runs only the Jupiter
+engine, so such a method would be kept without ever running). What javac or the run judges anyway, or what only
+makes a test weak (an empty body, no assertion), is a WARNING for the report and the repair prompt (issue 18).
+"""
 
 from __future__ import annotations
 
@@ -8,10 +14,12 @@ from junitbot.analysis import Node, syntax_errors
 from junitbot.validation.models import ValidationIssue
 from junitbot.validation.static.facts import (
     ERROR,
+    WARNING,
     CheckInput,
     annotation_names,
     assertion_calls,
     compact,
+    enclosing,
     issue_at,
     name_node,
     name_of,
@@ -51,13 +59,23 @@ def check_syntax(inp: CheckInput) -> list[ValidationIssue]:
         issues.append(issue_at("syntax", ERROR, "class-name-mismatch",
                                f"class {name_of(classes[0])} does not match its file name {stem}.java",
                                name_node(classes[0]), f"rename the class to {stem}"))
+    package = inp.test.nodes("package")
+    at = package[0] if package else 1
+    folder = PurePosixPath(inp.candidate.path).parent
+    misplaced = bool(inp.test.package) and \
+        folder.parts[-inp.test.package.count(".") - 1:] != tuple(inp.test.package.split("."))
     subject = inp.subject
     if subject is not None and inp.test.package != subject.package:
-        package = inp.test.nodes("package")
-        issues.append(issue_at("syntax", ERROR, "wrong-package",
+        # Legal Java in the path's package (javac judges what the test reaches from there); impossible elsewhere.
+        issues.append(issue_at("syntax", ERROR if misplaced else WARNING, "wrong-package",
                                f"package {inp.test.package or '(default)'} differs from the package of "
-                               f"{subject.name}, {subject.package or '(default)'}",
-                               package[0] if package else 1, f"declare `package {subject.package};`"))
+                               f"{subject.name}, {subject.package or '(default)'}", at,
+                               f"declare `package {subject.package};`"))
+    elif misplaced:
+        # The class would be compiled, run and written under a name its path does not give it.
+        issues.append(issue_at("syntax", ERROR, "wrong-package",
+                               f"package {inp.test.package} does not match the file's folder {folder}", at,
+                               f"declare the package that {folder} stands for"))
     return issues
 
 
@@ -82,28 +100,45 @@ def _is_junit4(name: str) -> bool:
 
 
 def _junit4_usage(inp: CheckInput) -> list[ValidationIssue]:
+    """JUnit 4's API: a WARNING where javac or the run judges it; an ERROR on a test whose `@Test` is JUnit 4's,
+    which the gate's Jupiter-only run would never run."""
     issues = []
     for item in inp.test.imports:
         if _is_junit4(item.name):
             owner = item.name.rsplit(".", 1)[0] if item.static and not item.wildcard else item.name
             replacement = _JUNIT4_TO_5.get(owner, "its org.junit.jupiter counterpart")
-            issues.append(issue_at("structure", ERROR, "junit4-api", f"JUnit 4 import {item.name}", item.line,
+            issues.append(issue_at("structure", WARNING, "junit4-api", f"JUnit 4 import {item.name}", item.line,
                                    f"use {replacement} (JUnit 5)"))
+    junit4_test = _junit4_test_imported(inp)
     for node in inp.test.nodes("annotation"):
         name = compact(node.child_by_field_name("name"))
-        if _is_junit4(name) or name in ("RunWith", "Rule", "ClassRule"):
-            issues.append(issue_at("structure", ERROR, "junit4-api", f"JUnit 4 annotation @{name}", node,
+        method = enclosing(node, "method_declaration")
+        if name in ("org.junit.Test", "Test") and (name != "Test" or junit4_test) and method is not None:
+            issues.append(issue_at("structure", ERROR, "junit4-api",
+                                   f"JUnit 5 does not run {name_of(method)}: its @Test is JUnit 4's org.junit.Test",
+                                   node, "use org.junit.jupiter.api.Test"))
+        elif _is_junit4(name) or name in ("RunWith", "Rule", "ClassRule"):
+            issues.append(issue_at("structure", WARNING, "junit4-api", f"JUnit 4 annotation @{name}", node,
                                    "use @ExtendWith and JUnit 5 extensions instead of runners and rules"))
         elif name == "Test" and node.type == "annotation":
-            issues.append(issue_at("structure", ERROR, "junit4-api",
+            issues.append(issue_at("structure", WARNING, "junit4-api",
                                    f"@Test{compact(node.child_by_field_name('arguments'))} is JUnit 4 style", node,
                                    "use a plain @Test with assertThrows or assertTimeout"))
     for call in inp.test.nodes("call"):
         receiver = compact(call.child_by_field_name("object"))
         if _is_junit4(receiver + "."):
-            issues.append(issue_at("structure", ERROR, "junit4-api", f"JUnit 4 call {receiver}.{name_of(call)}", call,
-                                   f"use {_JUNIT4_TO_5.get(receiver, 'the org.junit.jupiter API')}"))
+            issues.append(issue_at("structure", WARNING, "junit4-api", f"JUnit 4 call {receiver}.{name_of(call)}",
+                                   call, f"use {_JUNIT4_TO_5.get(receiver, 'the org.junit.jupiter API')}"))
     return issues
+
+
+def _junit4_test_imported(inp: CheckInput) -> bool:
+    """Whether a plain `@Test` means `org.junit.Test`: imported by name, or on demand without Jupiter's."""
+    names = {(i.name, i.wildcard) for i in inp.test.imports if not i.static}
+    if ("org.junit.Test", False) in names:
+        return True
+    jupiter = ("org.junit.jupiter.api.Test", False) in names or ("org.junit.jupiter.api", True) in names
+    return ("org.junit", True) in names and not jupiter
 
 
 def _test_method_shape(inp: CheckInput, method: Node) -> list[ValidationIssue]:
@@ -121,13 +156,41 @@ def _test_method_shape(inp: CheckInput, method: Node) -> list[ValidationIssue]:
                          f"JUnit 5 does not run {name}: test methods must be non-private, non-static and void",
                          name_node(method), f"declare it as `void {name}(...)`")]
     if not statements_of(method.child_by_field_name("body")):
-        return [issue_at("structure", ERROR, "empty-test", f"test {name} has an empty body", name_node(method),
+        if _overrides(inp, method):
+            return []  # an empty override disables a case the base test class runs
+        return [issue_at("structure", WARNING, "empty-test", f"test {name} has an empty body", name_node(method),
                          "exercise the class under test and assert on the outcome, or delete the method")]
-    if not check_calls(inp, method):
-        return [issue_at("structure", ERROR, "no-assertion",
+    if not check_calls(inp, method) and not _may_inherit_check(inp, method):
+        # A test that only calls passes when nothing is thrown: weak, but a test all the same.
+        return [issue_at("structure", WARNING, "no-assertion",
                          f"test {name} neither asserts, verifies nor expects an exception", name_node(method),
                          "add assertEquals/assertThat on the result, verify(mock) an interaction or assertThrows")]
     return []
+
+
+def _overrides(inp: CheckInput, method: Node) -> bool:
+    """A method that overrides one of the test class's base class: `@Override`, or a base method of its name."""
+    if "Override" in annotation_names(method):
+        return True
+    inherited = inp.methods_of(inp.test.superclass) if inp.test.superclass is not None else None
+    return inherited is not None and name_of(method) in inherited
+
+
+def _may_inherit_check(inp: CheckInput, method: Node) -> bool:
+    """Whether a test calls a method its own class does not declare but its base class may: a helper of the base
+    test class that asserts (the base's bodies are not in this source)."""
+    base = inp.test.superclass
+    if base is None:
+        return False
+    inherited = inp.methods_of(base)
+    for call in inp.test.within("call", method):
+        receiver = call.child_by_field_name("object")
+        if receiver is not None and text_of(receiver) not in ("this", "super"):
+            continue
+        name = name_of(call)
+        if name not in inp.test.helpers and (inherited is None or name in inherited):
+            return True
+    return False
 
 
 def check_calls(inp: CheckInput, method: Node) -> list[Node]:

@@ -1,4 +1,8 @@
-"""The symbols pass: imports resolve, and constructors and methods called on repo types exist (pure)."""
+"""The symbols pass: imports resolve, and constructors and methods called on repo types exist (pure).
+
+javac judges all of this anyway, so every finding is a WARNING: it names the real symbols for the repair prompt
+(issue 18).
+"""
 
 from __future__ import annotations
 
@@ -9,7 +13,7 @@ from typing import NamedTuple
 from junitbot.analysis import ClassInfo, MethodInfo, Node, TypeKind
 from junitbot.validation.models import ValidationIssue
 from junitbot.validation.static.facts import (
-    ERROR,
+    WARNING,
     CheckInput,
     arguments_of,
     call_target,
@@ -102,11 +106,11 @@ def _import_issues(inp: CheckInput) -> list[ValidationIssue]:
                 continue
             if info is None and inp.known.is_external(item.name):
                 continue
-            issues.append(issue_at("symbols", ERROR, "unresolved-import",
+            issues.append(issue_at("symbols", WARNING, "unresolved-import",
                                    f"import {item.name}: no such {'member' if info else 'type'} in the repo",
                                    item.line, _import_hint(inp, owner, member, info)))
         elif not in_repo and not inp.known.is_external(item.name):
-            issues.append(issue_at("symbols", ERROR, "unresolved-import",
+            issues.append(issue_at("symbols", WARNING, "unresolved-import",
                                    f"import {item.name}: not from the repo, the JDK, JUnit, Mockito, AssertJ or "
                                    "Hamcrest", item.line, "remove it and use only libraries on the test classpath"))
     return issues
@@ -143,7 +147,7 @@ def constructor_issues(inp: CheckInput, node: Node, *, records: bool) -> list[Va
         return []  # an anonymous implementation
     pass_name, category = ("builders", "record-arity") if records else ("symbols", "unknown-constructor")
     if info.is_abstract:
-        return [issue_at(pass_name, ERROR, "abstract-instantiation", f"{written} is abstract", node,
+        return [issue_at(pass_name, WARNING, "abstract-instantiation", f"{written} is abstract", node,
                          f"mock {written} or instantiate a concrete subclass")]
     count = len(arguments_of(node))
     signatures = [_signature(c) for c in info.constructors]
@@ -157,7 +161,7 @@ def constructor_issues(inp: CheckInput, node: Node, *, records: bool) -> list[Va
     hint = f"constructors: {'; '.join(shapes)}" if shapes else \
         f"use {written}.{factories[0]}(...)" if factories else f"{written} cannot be constructed from a test"
     what = "is private" if private else f"takes {count} argument{'s' * (count != 1)}"
-    return [issue_at(pass_name, ERROR, category, f"no accessible constructor of {written} {what}", node, hint)]
+    return [issue_at(pass_name, WARNING, category, f"no accessible constructor of {written} {what}", node, hint)]
 
 
 
@@ -192,12 +196,12 @@ def _method_issues(inp: CheckInput, call: Node) -> list[ValidationIssue]:
         return []
     if same:
         arities = sorted({str(m.parameters) + ("+" if m.varargs else "") for m in same})
-        return [issue_at("symbols", ERROR, "wrong-arity",
+        return [issue_at("symbols", WARNING, "wrong-arity",
                          f"{written}.{name} takes {' or '.join(arities)} arguments, not {count}", call,
                          f"call {name} with {' or '.join(arities)} arguments")]
     private = any(m.name == name for m in methods)
     names = closest_first(name, {m.name for m in methods if not m.private} - {n for n, _ in _OBJECT_METHODS})
-    return [issue_at("symbols", ERROR, "unknown-method",
+    return [issue_at("symbols", WARNING, "unknown-method",
                      f"{written} has no {'accessible ' if private else ''}method {name}", call,
                      f"methods of {info.name}: {', '.join(names[:8])}")]
 

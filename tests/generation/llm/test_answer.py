@@ -105,3 +105,17 @@ def test_the_forbidden_pass_refuses_hostile_code(shop: Indexed, statement: str, 
                                                                     "InventoryServiceGeneratedTest"), target=INVENTORY)
     assert hostile_reasons(clean, subject=shop.info(INVENTORY), context=context, frameworks=FRAMEWORKS,
                            class_info=shop.lookup) == []
+
+
+@pytest.mark.parametrize("statement", [
+    'new java.io.FileInputStream("src/test/resources/fixture.txt").close();',
+    'java.nio.file.Files.readAllBytes(java.nio.file.Path.of("src/test/resources/fixture.txt"));',
+    "java.net.InetAddress.getLocalHost();",
+])
+def test_reading_a_fixture_or_looking_a_name_up_is_not_hostile(shop: Indexed, statement: str) -> None:
+    # Issue 18: only what the forbidden pass calls an ERROR refuses an answer; a warning goes to the repair prompt.
+    source = WHOLE.replace("class InventoryServiceTest", "class InventoryServiceGeneratedTest").replace(
+        "assertTrue(true);", f"{statement} assertTrue(true);").replace("void two()", "void two() throws Exception")
+    candidate = TestCandidate(path=INVENTORY_TEST, source=source, target=INVENTORY)
+    assert hostile_reasons(candidate, subject=shop.info(INVENTORY), context=shop.analyzer.test_context_for(INVENTORY),
+                           frameworks=FRAMEWORKS, class_info=shop.lookup) == []

@@ -12,7 +12,7 @@ from typing import NamedTuple
 
 import pytest
 
-from junitbot.analysis import ClassInfo, CodeGraph, DependencyAnalyzer, update_graph
+from junitbot.analysis import ClassInfo, CodeGraph, DependencyAnalyzer, extract_file, update_graph
 from junitbot.analysis import TestContext as Context
 from junitbot.config import JunitbotConfig, ValidationSettings, load_config
 from junitbot.state import StateDir
@@ -50,6 +50,19 @@ class Repo:
             class_info=self.infos.get,
             known_packages=known_packages,
         )
+
+    def check_without_subject(self, source: str, *, path: str = TEST_PATH) -> list[ValidationIssue]:
+        """The passes over a test that names no class of the repository."""
+        return run_static_checks(Candidate(path=path, source=source), subject=None, context=None,
+                                 frameworks=EXTENSION, settings=ValidationSettings(), class_info=self.infos.get)
+
+    def with_types(self, sources: dict[str, str]) -> Repo:
+        """This repo with more types (a base test class), parsed from source; `sources` maps FQN to source."""
+        infos = dict(self.infos)
+        for fqn, source in sources.items():
+            facts = extract_file(source.encode("utf-8"), fqn.replace(".", "/") + ".java", is_test=True)
+            infos.update({info.fqn: info for info in facts.classes})
+        return Repo(infos=infos, contexts=self.contexts)
 
 
 def _index(root: Path, state: StateDir, config: JunitbotConfig, subjects: tuple[str, ...]) -> Repo:
@@ -147,6 +160,59 @@ def billing(make_java_repo: Callable[..., Path], config_for: Callable[[Path], Ju
     return _index(root, state_for(root), config_for(root), (BILLING_SUBJECT,))
 
 
+OPTIONS = {
+    "src/main/java/org/acme/cli/Converter.java": """
+        package org.acme.cli;
+        public interface Converter { Object apply(String text); }
+    """,
+    "src/main/java/org/acme/cli/Option.java": """
+        package org.acme.cli;
+        import java.util.function.Supplier;
+        public final class Option {
+            private final String longOpt;
+            private Converter converter;
+            private Option(Builder builder) { this.longOpt = builder.longOpt; this.converter = builder.converter; }
+            public static Builder builder() { return new Builder(); }
+            public String getLongOpt() { return longOpt; }
+            public void setConverter(Converter converter) { this.converter = converter; }
+            public static final class Builder implements Supplier<Option> {
+                private String longOpt;
+                private Converter converter;
+                public Builder longOpt(String longOpt) { this.longOpt = longOpt; return this; }
+                public Builder converter(Converter converter) { this.converter = converter; return this; }
+                public Option build() { return get(); }
+                @Override public Option get() { return new Option(this); }
+            }
+        }
+    """,
+    "src/main/java/org/acme/cli/Parser.java": """
+        package org.acme.cli;
+        public class Parser {
+            private final boolean strict;
+            private Parser(boolean strict) { this.strict = strict; }
+            public static Builder builder() { return new Builder(); }
+            public String parse(String line) { return strict ? line.trim() : line; }
+            public static class Builder {
+                private boolean strict;
+                public Builder strict(boolean strict) { this.strict = strict; return this; }
+                public Parser build() { return new Parser(strict); }
+            }
+        }
+    """,
+}
+OPTION_SUBJECT = "org.acme.cli.Option"
+OPTION_PATH = "src/test/java/org/acme/cli/OptionTest.java"
+
+
+@pytest.fixture
+def options(make_java_repo: Callable[..., Path], config_for: Callable[[Path], JunitbotConfig],
+            state_for: Callable[[Path], StateDir]) -> Repo:
+    """A small command-line library: a value object with a hand-written builder (which is also a Supplier) and
+    a setter-injected interface, and a parser built by its builder."""
+    root = make_java_repo({path: _dedent(text) for path, text in OPTIONS.items()})
+    return _index(root, state_for(root), config_for(root), (OPTION_SUBJECT,))
+
+
 def _dedent(text: str) -> str:
     return "\n".join(line.strip() for line in text.strip().splitlines()) + "\n"
 
@@ -181,27 +247,28 @@ ERROR, WARNING = Severity.ERROR, Severity.WARNING
 
 
 class Defect(NamedTuple):
-    """Edits to the good candidate, and the one kind of issue they must cause."""
+    """Edits to the good candidate, and the one kind of issue they must cause: a WARNING unless it is dangerous or
+    certainly wrong (issue 18)."""
 
     edits: tuple[tuple[str, str], ...]
     category: str
     at: str  # a snippet on the line the (first) issue points at
     method: str | None = None
-    severity: Severity = ERROR
+    severity: Severity = WARNING
 
 
 def edit(old: str, new: str, category: str, at: str, method: str | None = None,
-         severity: Severity = ERROR) -> Defect:
+         severity: Severity = WARNING) -> Defect:
     """One replacement in the good candidate."""
     return Defect(((old, new),), category, at, method, severity)
 
 
-def in_t3(statements: str, category: str, at: str, severity: Severity = ERROR) -> Defect:
+def in_t3(statements: str, category: str, at: str, severity: Severity = WARNING) -> Defect:
     """Statements appended to rejectsANullCommand."""
     return edit(NULL_COMMAND, NULL_COMMAND + statements, category, at, T3, severity)
 
 
-def t3_body(statements: str, category: str, at: str, severity: Severity = ERROR) -> Defect:
+def t3_body(statements: str, category: str, at: str, severity: Severity = WARNING) -> Defect:
     """Statements replacing the body of rejectsANullCommand."""
     return edit(NULL_COMMAND, statements, category, at, T3, severity)
 

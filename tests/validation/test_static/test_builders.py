@@ -9,6 +9,8 @@ from tests.validation.test_static.conftest import (
     BILLING_SUBJECT,
     BILLING_TEST,
     INLINE,
+    OPTION_PATH,
+    OPTION_SUBJECT,
     T1,
     Defect,
     Repo,
@@ -50,5 +52,34 @@ def test_setter_arguments_are_not_mistaken_for_setters(shop: Repo) -> None:
 def test_lombok_builders_know_their_setters(billing: Repo) -> None:
     source = variant(".quantity(2)", ".qty(2)", BILLING_TEST)
     issues = billing.check(source, subject=BILLING_SUBJECT, path=BILLING_PATH, frameworks=INLINE)
-    assert summary(issues) == [("ERROR", "unknown-builder-setter", line_of(source, "LineItem.builder()"))]
+    assert summary(issues) == [("WARNING", "unknown-builder-setter", line_of(source, "LineItem.builder()"))]
     assert issues[0].suggestion == "setters: quantity, sku"
+
+
+OPTION_TEST = """\
+package org.acme.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import org.junit.jupiter.api.Test;
+
+class OptionTest {
+
+    @Test
+    void chainsThatLeaveTheBuilder() {
+        assertEquals(Option.builder().longOpt("a").get().hashCode(), Option.builder().build().hashCode());
+        assertEquals("a", Option.builder().longOpt("a").build().getLongOpt());
+        assertEquals("x", Parser.builder().strict(true).build().parse(" x "));
+    }
+}
+"""
+
+
+def test_a_chain_that_leaves_the_builder_is_not_read_as_setters(options: Repo) -> None:
+    # Issue 18: `Option.builder() has no setter hashCode`, `DefaultParser.builder() has no setter parse`.
+    assert options.check(OPTION_TEST, subject=OPTION_SUBJECT, path=OPTION_PATH) == []
+    typo = variant('.longOpt("a").build()', '.longOp("a").build()', OPTION_TEST)
+    issues = options.check(typo, subject=OPTION_SUBJECT, path=OPTION_PATH)
+    assert summary(issues) == [("WARNING", "unknown-builder-setter", line_of(typo, '.longOp("a")'))]
+    assert issues[0].message == "Option.builder() has no setter longOp"
+    assert (issues[0].suggestion or "").startswith("setters: longOpt")
