@@ -3,9 +3,11 @@ cached), else Gradle offline, else Debian's jars; with the frameworks each offer
 
 from __future__ import annotations
 
+import functools
 import glob
 import logging
 import tempfile
+import zipfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Literal
@@ -149,3 +151,28 @@ def resource_folders(root: Path, module: Classpath) -> list[str]:
     compiled classes, so resources the build filtered into them win)."""
     folders = (root / module.module / "src" / side / "resources" for side in ("test", "main"))
     return [str(f) for f in folders if f.is_dir()]
+
+
+def classpath_packages(entries: Sequence[str]) -> frozenset[str]:
+    """The packages the classpath's jars hold, so that the static passes know an import of a library the build
+    declares (commons-lang3, junit-pioneer) from a made-up one; folders (the repo's own classes) are the graph's."""
+    packages: set[str] = set()
+    for entry in entries:
+        path = Path(entry)
+        if path.suffix == ".jar" and path.is_file():
+            stat = path.stat()
+            packages |= _jar_packages(str(path), stat.st_mtime_ns, stat.st_size)
+    return frozenset(packages)
+
+
+@functools.lru_cache(maxsize=1024)
+def _jar_packages(jar: str, mtime_ns: int, size: int) -> frozenset[str]:
+    """A jar's packages (cached per file version: a run validates many classes against the same jars)."""
+    try:
+        with zipfile.ZipFile(jar) as archive:
+            names = archive.namelist()
+    except (OSError, zipfile.BadZipFile) as e:
+        log.debug("cannot list %s: %s", jar, e)
+        return frozenset()
+    return frozenset(name.rsplit("/", 1)[0].replace("/", ".") for name in names
+                     if name.endswith(".class") and "/" in name and not name.startswith("META-INF/"))

@@ -31,7 +31,7 @@ from junitbot.errors import JunitbotError, UnknownClassError
 from junitbot.state import StateDir
 from junitbot.validation.baseline import measure_baselines
 from junitbot.validation.build import module_main_classes
-from junitbot.validation.classpath import discover_classpaths, resource_folders, test_sources
+from junitbot.validation.classpath import classpath_packages, discover_classpaths, resource_folders, test_sources
 from junitbot.validation.compiling import compile_in_rounds
 from junitbot.validation.jacoco import agent_option, analyze_coverage, folder_includes, package_includes
 from junitbot.validation.javac import compile_batch
@@ -236,6 +236,7 @@ def _prepare(
     """Static passes; a method with an ERROR is dropped, the rest of its class written under `scratch/src` for
     compilation. An ERROR that concerns every method (see `error_scope`) rejects the class."""
     analyzer = DependencyAnalyzer(graph)
+    packages = classpath_packages(classpath.entries)
     works: list[_Work] = []
     rejected: list[Verdict] = []
     for candidate in candidates:
@@ -246,7 +247,8 @@ def _prepare(
             rejected.append(_rejected(candidate, "input", "bad-candidate", str(e)))
             continue
         issues = run_static_checks(candidate, subject=subject, context=context, frameworks=classpath.frameworks,
-                                   settings=config.validation, class_info=graph.class_info)
+                                   settings=config.validation, class_info=graph.class_info,
+                                   known_packages=packages)
         scope = error_scope(candidate.source, issues)
         dropped = {method: f"static check: {issue.message}" for method, issue in scope.methods.items()}
         names = parse_test_class(candidate.source).test_names

@@ -386,6 +386,7 @@ class KnownTypes:
         self._lookup = class_info
         self._cache: dict[str, ClassInfo | None] = {}
         self.packages = (*_KNOWN_PREFIXES, *(p.rstrip(".") for p in known_packages))
+        self._package_set = frozenset(self.packages)
 
     def info(self, fqn: str) -> ClassInfo | None:
         """The repo type with this FQN, or None."""
@@ -395,7 +396,9 @@ class KnownTypes:
 
     def is_external(self, name: str) -> bool:
         """Whether a name lies in a known package outside the repo."""
-        return any(name == p or name.startswith(p + ".") for p in self.packages)
+        parts = name.split(".")
+        # Every prefix of the name (`org`, `org.apache`, ...) looked up: the classpath's packages are thousands.
+        return any(".".join(parts[:i]) in self._package_set for i in range(1, len(parts) + 1))
 
 
 @dataclass(frozen=True)

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import zipfile
+from pathlib import Path
+
 import pytest
 
+from junitbot.validation.classpath import classpath_packages
 from tests.validation.test_static.conftest import (
     BILLING_PATH,
     BILLING_SUBJECT,
@@ -84,6 +88,19 @@ def test_known_packages_resolve_external_imports(shop: Repo) -> None:
     source = variant("import java.util.Optional;", "import java.util.Optional;\nimport com.google.common.base.Strings;")
     assert [i.category for i in shop.check(source)] == ["unresolved-import"]
     assert shop.check(source, known_packages=("com.google.common",)) == []
+
+
+def test_the_classpaths_jars_say_which_packages_exist(shop: Repo, tmp_path: Path) -> None:
+    jar = tmp_path / "guava.jar"
+    with zipfile.ZipFile(jar, "w") as archive:
+        archive.writestr("META-INF/MANIFEST.MF", "Manifest-Version: 1.0\n")
+        archive.writestr("com/google/common/base/Strings.class", b"\xca\xfe\xba\xbe")
+    packages = classpath_packages([str(jar), str(tmp_path / "missing.jar"), str(tmp_path)])
+    assert packages == {"com.google.common.base"}
+    source = variant("import java.util.Optional;", "import java.util.Optional;\nimport com.google.common.base.Strings;")
+    assert shop.check(source, known_packages=tuple(packages)) == []
+    made_up = variant("import java.util.Optional;", "import java.util.Optional;\nimport com.google.common.Nope;")
+    assert [i.category for i in shop.check(made_up, known_packages=tuple(packages))] == ["unresolved-import"]
 
 
 def test_loop_variables_have_their_declared_type(shop: Repo) -> None:
