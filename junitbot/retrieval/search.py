@@ -37,7 +37,7 @@ class Searcher:
         if not state.retrieval_db.exists():
             raise IndexUnavailable(f"no embedding index in {state.root}: run `junitbot index` first")
         self.config = config
-        self.store = ChunkStore(state.retrieval_db)
+        self.store = ChunkStore.of(state)
         if self.store.meta("generation") is None:
             self.store.close()
             raise IndexUnavailable(f"the embedding index in {state.root} is empty: run `junitbot index` first")
