@@ -35,6 +35,7 @@ from junitbot.analysis.sources import (
 )
 from junitbot.config import JunitbotConfig
 from junitbot.errors import StoreCorrupt
+from junitbot.processes import die_with_parent
 from junitbot.state import StateDir
 
 log = logging.getLogger(__name__)
@@ -233,7 +234,10 @@ class _Build:
             yield from (parse_for_graph(self.root, p, self.config.max_file_bytes) for p in paths)
             return
         context = multiprocessing.get_context("fork")
-        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        # A killed indexer must take its workers along: orphans would block forever writing results to a pipe
+        # nobody reads, and hold open the stdin of git cat-file, which then never sees EOF (issue 18).
+        with ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=die_with_parent,
+                                 initargs=(os.getpid(),)) as pool:
             parse = functools.partial(parse_for_graph, self.root, max_file_bytes=self.config.max_file_bytes)
             yield from pool.map(parse, paths, chunksize=64)
 
