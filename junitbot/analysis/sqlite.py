@@ -49,24 +49,31 @@ def open_store(path: Path, *, what: str, derived: Sequence[Path] = ()) -> sqlite
     later raises `StoreCorrupt` (see the module docstring).
     """
     path.parent.mkdir(parents=True, exist_ok=True)
+    set_aside_if_corrupt(path, what=what, derived=derived)
+    return _connect(path, what, derived)
+
+
+def set_aside_if_corrupt(path: Path, *, what: str, derived: Sequence[Path] = ()) -> bool:
+    """Check an existing store as `open_store` does, for a store others open (Dagster's): a file that is not a
+    database or fails `PRAGMA quick_check` is moved aside (see `open_store`). True when it was."""
+    if not path.is_file():
+        return False
     connection = _connect(path, what, derived)
     problem = _check(connection)
-    if problem is not None:
-        connection.corruption = problem
-        connection.close()  # which moves the file aside
-        connection = _connect(path, what, derived)
-    return connection
+    connection.corruption = problem
+    connection.close()  # which moves a corrupt file aside
+    return problem is not None
 
 
-def is_corruption(error: sqlite3.Error) -> bool:
+def _is_corruption(error: sqlite3.Error) -> bool:
     """Whether SQLite says the file itself is damaged (not a database, malformed), not merely busy or misused."""
     code = getattr(error, "sqlite_errorcode", None)
     return code is not None and code & 0xFF in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB)
 
 
-def set_aside(path: Path, problem: str, *, what: str, derived: Iterable[Path] = ()) -> Path:
+def _set_aside(path: Path, problem: str, *, what: str, derived: Iterable[Path] = ()) -> None:
     """Move a corrupt store and its journal to `<name>.corrupt` (replacing an older one), drop what was derived
-    from it, and say so once; returns where it went."""
+    from it, and say so once."""
     aside = path.with_name(f"{path.name}.corrupt")
     for suffix in ("", *_COMPANIONS):
         source, target = Path(f"{path}{suffix}"), Path(f"{aside}{suffix}")
@@ -81,7 +88,6 @@ def set_aside(path: Path, problem: str, *, what: str, derived: Iterable[Path] = 
             cache.unlink(missing_ok=True)
     log.warning("%s is corrupt (%s): moved aside to %s; the %s is rebuilt from scratch", path, problem,
                 aside.name, what)
-    return aside
 
 
 def _connect(path: Path, what: str, derived: Sequence[Path]) -> _StoreConnection:
@@ -118,7 +124,7 @@ class _StoreConnection(sqlite3.Connection):
         try:
             return call(*args)
         except sqlite3.DatabaseError as e:
-            if not is_corruption(e):
+            if not _is_corruption(e):
                 raise
             self.corruption = self.corruption or str(e)
             raise StoreCorrupt(f"{self.path} is corrupt ({e}): moved aside to {self.path.name}.corrupt; the "
@@ -147,7 +153,7 @@ class _StoreConnection(sqlite3.Connection):
         super().close()
         if self.corruption is not None:
             problem, self.corruption = self.corruption, None
-            set_aside(self.path, problem, what=self.what, derived=self.derived)
+            _set_aside(self.path, problem, what=self.what, derived=self.derived)
 
 
 class _StoreCursor(sqlite3.Cursor):
