@@ -30,7 +30,7 @@ from junitbot.analysis.models import (
 )
 from junitbot.analysis.resolve import resolve_classes
 from junitbot.analysis.sqlite import open_store, write_transaction
-from junitbot.errors import JunitbotError
+from junitbot.errors import JunitbotError, StoreCorrupt
 
 SCHEMA_VERSION = "5"
 
@@ -117,9 +117,12 @@ class CodeGraph:
             raise GraphUnavailable(f"no code graph at {path}: run `junitbot index` first")
         # A corrupt file is set aside here and an empty one takes its place: "no graph", rebuilt by update_graph.
         connection = open_store(path, what="code graph")
-        connection.execute("PRAGMA synchronous = FULL")
         try:
+            connection.execute("PRAGMA synchronous = FULL")
             version = connection.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
+        except StoreCorrupt:
+            connection.close()  # which sets the file aside
+            raise
         except sqlite3.OperationalError as e:
             connection.close()
             raise GraphUnavailable(f"{path} holds no junitbot graph ({e}): `junitbot index` builds one") from e
@@ -462,8 +465,6 @@ def _counted(fqn: str, member: str, arity: int, throws: bool,
                        arguments=tuple(SampleArgument.model_validate(a) for a in json.loads(arguments)),
                        file=path, line=line, in_test=bool(in_test))
             for arguments, (path, line, in_test) in sorted(first.items(), key=lambda item: -counts[item[0]])]
-
-
 
 
 def _chunks(items: list[str], size: int = 500) -> Iterator[list[str]]:

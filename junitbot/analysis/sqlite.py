@@ -130,7 +130,7 @@ class _StoreConnection(sqlite3.Connection):
             raise StoreCorrupt(f"{self.path} is corrupt ({e}): moved aside to {self.path.name}.corrupt; the "
                                f"{self.what} is rebuilt from scratch", path=self.path) from e
 
-    def cursor(self, factory: Callable[..., sqlite3.Cursor] | None = None) -> sqlite3.Cursor:  # type: ignore[override]  # keyword kept optional
+    def cursor(self, factory: Callable[..., sqlite3.Cursor] | None = None) -> sqlite3.Cursor:  # type: ignore[override]  # one signature for typeshed's two overloads
         return super().cursor(factory or _StoreCursor)
 
     # sqlite3.Connection.execute & co. make their cursor in C, bypassing cursor(): route them through ours.

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from junitbot.analysis.sqlite import open_store, write_transaction
+from junitbot.errors import StoreCorrupt
 from junitbot.retrieval.models import Chunk, ChunkKind
 
 if TYPE_CHECKING:
@@ -46,13 +47,17 @@ class ChunkStore:
         """Open (or create) the store; `derived`: the files built from it, deleted if it must be set aside."""
         self.path = path
         self._db = open_store(path, what="embedding index", derived=derived)
-        self._db.execute("PRAGMA journal_mode = WAL")
-        self._db.execute("PRAGMA synchronous = NORMAL")
-        self._db.executescript(_SCHEMA)
-        if self.meta("schema") != SCHEMA_VERSION:
-            with self.transaction():
-                self._wipe()
-                self.set_meta(schema=SCHEMA_VERSION)
+        try:
+            self._db.execute("PRAGMA journal_mode = WAL")
+            self._db.execute("PRAGMA synchronous = NORMAL")
+            self._db.executescript(_SCHEMA)
+            if self.meta("schema") != SCHEMA_VERSION:
+                with self.transaction():
+                    self._wipe()
+                    self.set_meta(schema=SCHEMA_VERSION)
+        except StoreCorrupt:
+            self._db.close()  # which sets the file aside
+            raise
 
     @classmethod
     def of(cls, state: StateDir) -> ChunkStore:
