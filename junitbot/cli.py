@@ -259,6 +259,7 @@ def _cmd_ui(args: argparse.Namespace) -> int:
     import subprocess
 
     from junitbot.pipelines.instance import dagster_home
+    from junitbot.processes import bind_to_parent
 
     root, _, state = _setup(args)
     env = {**os.environ, "DAGSTER_HOME": str(dagster_home(state)), "JUNITBOT_REPO": str(root)}
@@ -268,7 +269,7 @@ def _cmd_ui(args: argparse.Namespace) -> int:
                   highlight=False, soft_wrap=True)
     command = [sys.executable, "-m", "dagster_webserver", "-m", "junitbot.pipelines", "-h", args.host,
                "-p", str(args.port)]
-    return subprocess.run(command, env=env, check=False).returncode
+    return subprocess.run(bind_to_parent(command, env=env), env=env, check=False).returncode
 
 
 # -- index -------------------------------------------------------------------------------------------

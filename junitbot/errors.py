@@ -5,12 +5,14 @@
     ├── UnknownClassError         a class name that matches no type, or several (lists the closest)
     ├── GitError                  git could not answer (not a repository, a missing commit, ...)
     ├── ToolUnavailableError      a pinned Java tool could not be fetched (no Maven, no network); callers fall back
+    ├── StoreCorrupt              a SQLite state file turned out corrupt in use: set aside; writers rebuild it
     └── ClassEditError            a test class's source cannot take an edit (no complete class); also a ValueError
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
 
 class JunitbotError(Exception):
@@ -35,6 +37,18 @@ class ToolUnavailableError(JunitbotError):
     def __init__(self, message: str, *, reason: str | None = None) -> None:
         super().__init__(message)
         self.reason = reason if reason is not None else (message.splitlines() or [""])[0]
+
+
+class StoreCorrupt(JunitbotError):
+    """A SQLite state file (graph, chunk store) that SQLite finds corrupt while using it (issue 18).
+
+    The file is moved aside as `<name>.corrupt` when its connection closes; the writer that owns the store
+    (`update_graph`, `update_index`) catches this and rebuilds from scratch, a reader's run ends with this message.
+    """
+
+    def __init__(self, message: str, *, path: Path) -> None:
+        super().__init__(message)
+        self.path = path
 
 
 class ClassEditError(JunitbotError, ValueError):

@@ -3,7 +3,7 @@ one parser and editor of test-class source."""
 
 from __future__ import annotations
 
-from junitbot.analysis.changes import GitCheckout, open_checkout
+from junitbot.analysis.changes import GitCheckout, GitRepo, open_checkout
 from junitbot.analysis.export import GraphDocument, GraphNode, graph_document, to_dot, to_graphml
 from junitbot.analysis.extract import extract_file
 from junitbot.analysis.graph import CodeGraph, GraphUnavailable, TypeRow
@@ -94,6 +94,7 @@ __all__ = [
     "FieldInfo",
     "FileFacts",
     "GitCheckout",
+    "GitRepo",
     "GraphDocument",
     "GraphNode",
     "GraphUnavailable",

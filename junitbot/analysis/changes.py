@@ -7,14 +7,32 @@ import tempfile
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import git
 
 from junitbot.analysis.models import ChangeSet
 from junitbot.analysis.sources import is_candidate
 from junitbot.errors import GitError
+from junitbot.processes import bind_to_parent
 
 log = logging.getLogger(__name__)
+
+
+class _BoundGit(git.Git):
+    """GitPython's runner of git commands, each one bound to die with junitbot (issue 18): a persistent
+    `git cat-file --batch-check` must not outlive a killed run."""
+
+    def execute(self, command: str | Sequence[Any], *args: Any, **kwargs: Any) -> Any:  # noqa: ANN401  # forwards GitPython's overloads unchanged
+        if not isinstance(command, str):
+            command = bind_to_parent([str(part) for part in command])
+        return super().execute(command, *args, **kwargs)
+
+
+class GitRepo(git.Repo):
+    """A GitPython repository whose git processes die with junitbot; junitbot opens repositories only as this."""
+
+    GitCommandWrapperType = _BoundGit
 
 
 @dataclass(frozen=True)
@@ -135,7 +153,7 @@ class GitCheckout:
 def open_checkout(path: Path) -> GitCheckout | None:
     """The git work tree containing `path`, or None when `path` is not in one (the caller says so)."""
     try:
-        repo = git.Repo(path, search_parent_directories=True)
+        repo = GitRepo(path, search_parent_directories=True)
     except (git.InvalidGitRepositoryError, git.NoSuchPathError):
         return None
     if repo.bare or repo.working_tree_dir is None:

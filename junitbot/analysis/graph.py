@@ -29,8 +29,8 @@ from junitbot.analysis.models import (
     SampleArgument,
 )
 from junitbot.analysis.resolve import resolve_classes
-from junitbot.analysis.sqlite import write_transaction
-from junitbot.errors import JunitbotError
+from junitbot.analysis.sqlite import open_store, write_transaction
+from junitbot.errors import JunitbotError, StoreCorrupt
 
 SCHEMA_VERSION = "5"
 
@@ -115,12 +115,17 @@ class CodeGraph:
         """Open an existing graph; GraphUnavailable if there is none or it is not ours."""
         if not path.is_file():
             raise GraphUnavailable(f"no code graph at {path}: run `junitbot index` first")
-        connection = _connect(path)
+        # A corrupt file is set aside here and an empty one takes its place: "no graph", rebuilt by update_graph.
+        connection = open_store(path, what="code graph")
         try:
+            connection.execute("PRAGMA synchronous = FULL")
             version = connection.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
-        except sqlite3.DatabaseError as e:
+        except StoreCorrupt:
+            connection.close()  # which sets the file aside
+            raise
+        except sqlite3.OperationalError as e:
             connection.close()
-            raise GraphUnavailable(f"{path} is not a readable junitbot graph ({e}); rebuild with --full") from e
+            raise GraphUnavailable(f"{path} holds no junitbot graph ({e}): `junitbot index` builds one") from e
         if version is None or version[0] != SCHEMA_VERSION:
             connection.close()
             raise GraphUnavailable(f"{path} has schema {version and version[0]}, expected {SCHEMA_VERSION}")
@@ -134,8 +139,9 @@ class CodeGraph:
         _remove_abandoned_scratch(path)
         temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
         temporary.unlink(missing_ok=True)
-        connection = _connect(temporary)
-        # A scratch file needs no journal: on failure it is deleted, on success fsynced and renamed.
+        # A scratch file needs no journal nor a corruption check: on failure it is deleted, on success fsynced
+        # and renamed. isolation_level=None: transactions are explicit.
+        connection = sqlite3.connect(temporary, isolation_level=None)
         connection.execute("PRAGMA journal_mode = OFF")
         connection.execute("PRAGMA synchronous = OFF")
         graph = cls(connection, path)
@@ -459,13 +465,6 @@ def _counted(fqn: str, member: str, arity: int, throws: bool,
                        arguments=tuple(SampleArgument.model_validate(a) for a in json.loads(arguments)),
                        file=path, line=line, in_test=bool(in_test))
             for arguments, (path, line, in_test) in sorted(first.items(), key=lambda item: -counts[item[0]])]
-
-
-def _connect(path: Path) -> sqlite3.Connection:
-    # isolation_level=None: transactions are explicit (BEGIN IMMEDIATE ... COMMIT), never implicit.
-    connection = sqlite3.connect(path, isolation_level=None)
-    connection.execute("PRAGMA synchronous = FULL")
-    return connection
 
 
 def _chunks(items: list[str], size: int = 500) -> Iterator[list[str]]:

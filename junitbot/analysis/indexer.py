@@ -34,6 +34,8 @@ from junitbot.analysis.sources import (
     walk_java_files,
 )
 from junitbot.config import JunitbotConfig
+from junitbot.errors import StoreCorrupt
+from junitbot.processes import die_with_parent
 from junitbot.state import StateDir
 
 log = logging.getLogger(__name__)
@@ -59,12 +61,14 @@ def update_graph(
     checkout = open_checkout(root)
     head = checkout.head() if checkout else None
     reason = _full_rebuild_reason(state, config, checkout, head, requested=full)
-    build = _Build(root, config, checkout, head, progress)
     if reason is None:
-        with CodeGraph.open(state.graph_db) as graph:
-            summary = build.incremental(graph)
-    else:
-        summary = build.full(state.graph_db, reason)
+        try:
+            with CodeGraph.open(state.graph_db) as graph:
+                summary = _Build(root, config, checkout, head, progress).incremental(graph)
+        except StoreCorrupt as e:
+            reason = str(e)  # the file is set aside by now (issue 18): build the graph anew
+    if reason is not None:
+        summary = _Build(root, config, checkout, head, progress).full(state.graph_db, reason)
     seconds = {**summary.seconds, "total": time.perf_counter() - started}
     return summary.model_copy(update={"seconds": {k: round(v, 4) for k, v in seconds.items()}})
 
@@ -81,7 +85,7 @@ def _full_rebuild_reason(
             last = graph.commit
             fingerprint = graph.meta("fingerprint")
             had_git = graph.meta("git") == "1"
-    except GraphUnavailable as e:
+    except (GraphUnavailable, StoreCorrupt) as e:
         return f"the graph could not be used ({e})"
     if fingerprint != config.analysis_fingerprint():
         return "analysis settings changed (ignore, max_file_bytes or layers)"
@@ -230,7 +234,10 @@ class _Build:
             yield from (parse_for_graph(self.root, p, self.config.max_file_bytes) for p in paths)
             return
         context = multiprocessing.get_context("fork")
-        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        # A killed indexer must take its workers along: orphans would block forever writing results to a pipe
+        # nobody reads, and hold open the stdin of git cat-file, which then never sees EOF (issue 18).
+        with ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=die_with_parent,
+                                 initargs=(os.getpid(),)) as pool:
             parse = functools.partial(parse_for_graph, self.root, max_file_bytes=self.config.max_file_bytes)
             yield from pool.map(parse, paths, chunksize=64)
 

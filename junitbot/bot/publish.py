@@ -15,6 +15,7 @@ from pathlib import Path
 
 import git
 
+from junitbot.analysis import GitRepo
 from junitbot.bot.events import has_trailer
 from junitbot.bot.settings import BotSettings
 from junitbot.errors import GitError
@@ -33,7 +34,7 @@ _MOVED = ("[rejected]", "stale info", "non-fast-forward", "fetch first", "cannot
 def open_repo(root: Path) -> git.Repo:
     """The git work tree containing `root`."""
     try:
-        return git.Repo(root, search_parent_directories=True)
+        return GitRepo(root, search_parent_directories=True)
     except (git.InvalidGitRepositoryError, git.NoSuchPathError) as e:
         raise GitError(f"{root} is not inside a git repository: the bot commits its tests with git") from e
 

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import yaml
 
+from junitbot.analysis.sqlite import set_aside_if_corrupt
 from junitbot.state import StateDir
 
 _INSTANCE_CONFIG = {
@@ -18,6 +19,10 @@ _INSTANCE_CONFIG = {
 }
 
 
+# The default instance's SQLite files (runs, the event log's index, schedules); none with storage: postgres.
+_SQLITE_STORES = ("history/runs.db", "history/runs/index.db", "schedules/schedules.db")
+
+
 def dagster_home(state: StateDir) -> Path:
     """`<state>/dagster`, with a dagster.yaml written on first use (a user's own settings are kept)."""
     home = state.ensure().root / "dagster"
@@ -26,4 +31,8 @@ def dagster_home(state: StateDir) -> Path:
     if not config.exists():
         config.write_text("# written by junitbot; add storage: postgres here to share runs across runners\n"
                           + yaml.safe_dump(_INSTANCE_CONFIG, sort_keys=False), encoding="utf-8")
+    # Dagster opens these on every start and fails on a corrupt one, run after run (issue 18); without them it
+    # starts a new history. A per-run event log (history/runs/<run id>.db) is read only when that run is shown.
+    for store in _SQLITE_STORES:
+        set_aside_if_corrupt(home / store, what="Dagster run history")
     return home

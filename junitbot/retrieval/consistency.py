@@ -19,7 +19,7 @@ def check_consistency(state: StateDir) -> ConsistencyReport:
         return ConsistencyReport(ok=False, graph_commit=graph_commit, index_commit=None,
                                  missing_files=tuple(sorted(graph_files)), problems=("no embedding index",))
     problems: list[str] = []
-    with ChunkStore(state.retrieval_db) as store:
+    with ChunkStore.of(state) as store:
         index_commit = store.meta("commit") or None
         indexed = store.file_shas()
         chunk_ids = set(store.chunk_ids().tolist())

@@ -16,6 +16,7 @@ import numpy as np
 
 from junitbot.analysis.graph import CodeGraph
 from junitbot.config import JunitbotConfig
+from junitbot.errors import StoreCorrupt
 from junitbot.retrieval.chunks import chunks_for_file
 from junitbot.retrieval.embed import Embedder, load_embedder
 from junitbot.retrieval.models import Chunk, EmbeddingSummary, IndexManifest
@@ -43,8 +44,20 @@ def update_index(
     """Update the index from the graph in `state` (run `update_graph` first).
 
     `embedder` is a loaded model or a factory; the model is loaded only when some text needs embedding,
-    and its load time is reported apart (`seconds["model_load"]`).
+    and its load time is reported apart (`seconds["model_load"]`). A chunk store found corrupt on the way
+    is set aside and built again from scratch (issue 18).
     """
+    try:
+        return _update_index(state, config, full=full, embedder=embedder, progress=progress)
+    except StoreCorrupt as e:
+        if e.path != state.retrieval_db:
+            raise
+        # The store is set aside by now: this run finds none and builds it whole.
+        return _update_index(state, config, full=full, embedder=embedder, progress=progress)
+
+
+def _update_index(state: StateDir, config: JunitbotConfig, *, full: bool, embedder: Embedder | EmbedderFactory | None,
+                  progress: ProgressCallback | None) -> EmbeddingSummary:
     report = progress or (lambda stage, done, total: None)
     settings = config.retrieval
     seconds: dict[str, float] = {}
@@ -52,7 +65,7 @@ def update_index(
     started = time.perf_counter()
     state.ensure()
     loader = _Loader(embedder or (lambda: load_embedder(settings)), seconds)
-    with CodeGraph.open(state.graph_db) as graph, ChunkStore(state.retrieval_db) as store:
+    with CodeGraph.open(state.graph_db) as graph, ChunkStore.of(state) as store:
         reason = _rechunk_reason(store, config, full)
         if store.meta("model") not in (None, settings.model):
             with store.transaction():

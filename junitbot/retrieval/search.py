@@ -37,14 +37,20 @@ class Searcher:
         if not state.retrieval_db.exists():
             raise IndexUnavailable(f"no embedding index in {state.root}: run `junitbot index` first")
         self.config = config
-        self.store = ChunkStore(state.retrieval_db)
+        self._embedder = embedder if embedder is not None else (lambda: load_embedder(config.retrieval))
+        self.warnings: list[str] = []
+        self.store = ChunkStore.of(state)
+        try:
+            self._load(state)
+        except BaseException:
+            self.store.close()  # also what sets a store found corrupt aside
+            raise
+
+    def _load(self, state: StateDir) -> None:
         if self.store.meta("generation") is None:
-            self.store.close()
             raise IndexUnavailable(f"the embedding index in {state.root} is empty: run `junitbot index` first")
         self.dimension = int(self.store.meta("dimension") or 0)
-        self.warnings: list[str] = []
-        self.vectors = load_faiss(state, self.store, config, self.dimension, self.warnings)
-        self._embedder = embedder if embedder is not None else (lambda: load_embedder(config.retrieval))
+        self.vectors = load_faiss(state, self.store, self.config, self.dimension, self.warnings)
         generation = self.store.generation
         lexical = LexicalIndex.load(state.lexical_index, generation)
         if lexical is None:

@@ -7,18 +7,20 @@ is derived from it (and rebuilt from the stored vectors, without embedding, when
 from __future__ import annotations
 
 import contextlib
-import sqlite3
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from junitbot.analysis.sqlite import write_transaction
+from junitbot.analysis.sqlite import open_store, write_transaction
+from junitbot.errors import StoreCorrupt
 from junitbot.retrieval.models import Chunk, ChunkKind
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
+
+    from junitbot.state import StateDir
 
 SCHEMA_VERSION = "1"
 
@@ -41,17 +43,26 @@ _COLUMNS = "id, kind, path, fqn, name, package, layer, line, text, hash, tested_
 class ChunkStore:
     """Read and write access to retrieval.sqlite; use as a context manager."""
 
-    def __init__(self, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
+    def __init__(self, path: Path, *, derived: Sequence[Path] = ()) -> None:
+        """Open (or create) the store; `derived`: the files built from it, deleted if it must be set aside."""
         self.path = path
-        self._db = sqlite3.connect(path, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode = WAL")
-        self._db.execute("PRAGMA synchronous = NORMAL")
-        self._db.executescript(_SCHEMA)
-        if self.meta("schema") != SCHEMA_VERSION:
-            with self.transaction():
-                self._wipe()
-                self.set_meta(schema=SCHEMA_VERSION)
+        self._db = open_store(path, what="embedding index", derived=derived)
+        try:
+            self._db.execute("PRAGMA journal_mode = WAL")
+            self._db.execute("PRAGMA synchronous = NORMAL")
+            self._db.executescript(_SCHEMA)
+            if self.meta("schema") != SCHEMA_VERSION:
+                with self.transaction():
+                    self._wipe()
+                    self.set_meta(schema=SCHEMA_VERSION)
+        except StoreCorrupt:
+            self._db.close()  # which sets the file aside
+            raise
+
+    @classmethod
+    def of(cls, state: StateDir) -> ChunkStore:
+        """The state directory's store; the FAISS file, its manifest and the BM25 index are derived from it."""
+        return cls(state.retrieval_db, derived=(state.faiss_index, state.faiss_manifest, state.lexical_index))
 
     def close(self) -> None:
         self._db.close()

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import IO
 
 from junitbot.errors import JunitbotError
+from junitbot.processes import bind_to_parent
 from junitbot.records import Record
 
 # After the child exits, descendants outside its group may still hold the pipes; stop reading then.
@@ -98,7 +99,7 @@ def run_process(
     started = time.monotonic()
     try:
         proc = subprocess.Popen(
-            list(argv),
+            bind_to_parent(argv, cwd=cwd, env=env),  # dies with junitbot, even a SIGKILLed one
             cwd=cwd,
             env=None if env is None else dict(env),
             stdin=subprocess.DEVNULL if stdin is None else subprocess.PIPE,
