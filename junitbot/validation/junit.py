@@ -19,10 +19,14 @@ unknown class or method) aborts the whole launch (1.13 and later: fails the engi
 reported as below with JUnit's cause.
 
 The launcher writes its report only when the engine finishes and buffers its console output, so a
-JVM that dies early (System.exit in a test, a crash, a hang in a constructor or static initializer)
-leaves no per-test trace: each selected class then gets one case whose method is `WHOLE_CLASS`,
-status "error" (or "timeout"), and the caller isolates by running classes (or `Class#method`
-selections) one at a time.
+JVM that dies early (a crash, a kill, a hang in a constructor or static initializer, System.exit where no guard
+runs) leaves no per-test trace: each selected class then gets one case whose method is `WHOLE_CLASS`,
+status "error" (or "timeout"), saying why (the JVM could not start, crashed, ran out of memory, ...), and the
+caller isolates by running classes one at a time, leaving out (`exclude_methods`) the method that a guarded
+run's log names as running when it died (`TestRunResult.running`).
+
+Guarded runs (`guard=True`, guard.py) refuse what a test must not do in the test itself, so System.exit fails
+one test instead of ending the JVM; such a test's cases are "refused", with what it tried as the message.
 """
 
 from __future__ import annotations

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from junitbot.config import ValidationSettings
+from junitbot.errors import JunitbotError
 from junitbot.validation.guard import SECURITY_MANAGER_REMOVED, guard_note, read_guard_log
 from junitbot.validation.jdk import installed_jdks
 from junitbot.validation.junit import WHOLE_CLASS, run_junit
@@ -164,6 +165,25 @@ def test_what_a_test_tries_is_refused_and_named_however_it_is_spelled(
         assert outcomes[harmless] == ("passed", ""), harmless
     assert (workdir / "inside.txt").read_text() == "ok"
     assert "terminally deprecated" not in result.output_tail  # JDK 17's warning about SecurityManager kept out
+
+
+def test_the_guard_refuses_writes_that_unshare_lets_through(
+    classes: Path, mockito: list[str], fetched: Path, tmp_path: Path
+) -> None:
+    """unshare keeps the filesystem writable (test_sandbox.py): there the guard alone stops the write."""
+    try:
+        isolation = detect_isolation("unshare")
+    except JunitbotError as e:
+        pytest.skip(f"unshare is not usable here: {e}")
+    outside, workdir = tmp_path / "outside.txt", tmp_path / "work"
+    workdir.mkdir()
+    (workdir / "guard.txt").write_text(f"{outside}\n")
+    result = run_junit(test_classes=["com.acme.HostileTest#writesOutsideThroughReflection"],
+                       classpath=[str(classes), *mockito], workdir=workdir, conditions=RunConditions(),
+                       settings=SETTINGS, isolation=isolation, tools_dir=fetched, guard=True)
+    assert [(c.status, c.message) for c in result.cases] == [
+        ("refused", f"tried to write outside its working directory: {outside}")]
+    assert not outside.exists()
 
 
 def test_on_a_jdk_without_security_manager_the_dying_test_is_named(
