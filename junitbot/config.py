@@ -63,7 +63,8 @@ class ValidationSettings(Record):
         description="PIT's time per target class: a mutation run may take this times its classes plus a start-up "
                     "allowance; a run stopped at that limit measures nothing (PIT writes its report at the end)",
     )
-    max_heap: str = Field(default="512m", pattern=r"^\d+[kmg]$", description="-Xmx of test JVMs")
+    max_heap: str = Field(default="512m", description="-Xmx of test JVMs: bytes, or with k, m or g (at least 16m, at "
+                                                       "most this machine's memory)")
     max_output_bytes: int = Field(default=1_000_000, gt=0, description="captured output per process")
     classpath: tuple[str, ...] = Field(default=(), description="explicit test classpath entries (jars, folders)")
     jacoco_agent: Path | None = Field(default=None, description="a standard (shaded) JaCoCo agent jar")
@@ -88,6 +89,19 @@ class ValidationSettings(Record):
     mutation: bool = Field(default=True, description="measure mutants with PIT (score per class; a method that "
                                                      "kills a mutant nobody else kills is kept)")
 
+    @field_validator("max_heap")
+    @classmethod
+    def _jvm_heap(cls, value: str) -> str:
+        # Checked here, with the rest of the config: a JVM that cannot start would drop every test as "exited with 1".
+        size = _jvm_size_bytes(value)
+        if size < _MIN_HEAP_BYTES:
+            raise ValueError(f"{value!r} is too small for the test JVM: the JUnit launcher alone needs 16m")
+        memory = _physical_memory_bytes()
+        if memory is not None and size > memory:
+            raise ValueError(f"{value!r} is more than this machine's memory ({memory / 2**30:.1f} GiB); the test JVM "
+                             "could not reserve it")
+        return value
+
     @field_validator("disabled_passes")
     @classmethod
     def _known_passes(cls, value: tuple[str, ...]) -> tuple[str, ...]:
@@ -95,6 +109,26 @@ class ValidationSettings(Record):
         if unknown:
             raise ValueError(f"unknown pass {', '.join(unknown)}; known: {', '.join(STATIC_PASSES)}")
         return value
+
+
+_JVM_SIZE = re.compile(r"^(\d+)([kKmMgG]?)$")
+_MIN_HEAP_BYTES = 16 * 2**20
+
+
+def _jvm_size_bytes(value: str) -> int:
+    """A JVM size option's value (-Xmx: `512m`, `2G`, `1048576`) in bytes."""
+    match = _JVM_SIZE.match(value)
+    if match is None:
+        raise ValueError(f"{value!r} is not a JVM size: digits, optionally followed by k, m or g (e.g. 512m)")
+    unit: int = 1024 ** " kmg".index(match.group(2).lower() or " ")
+    return int(match.group(1)) * unit
+
+
+def _physical_memory_bytes() -> int | None:
+    try:
+        return int(os.sysconf("SC_PAGE_SIZE")) * int(os.sysconf("SC_PHYS_PAGES"))
+    except (ValueError, OSError, AttributeError):  # not a POSIX system: the JVM judges
+        return None
 
 
 BackendName = Literal["auto", "vllm", "openai", "transformers", "template"]

@@ -57,6 +57,26 @@ def test_bad_keys_and_types_name_the_key_and_the_file(tmp_path: Path, text: str,
     assert str(tmp_path / ".junitbot.yml") in str(caught.value)
 
 
+@pytest.mark.parametrize(("heap", "fragment"), [
+    ("99999999g", "is more than this machine's memory"),  # issue 18: accepted, then every test "exited with 1"
+    ("512", "is too small for the test JVM"),
+    ("12x", "is not a JVM size"),
+    ("-1g", "is not a JVM size"),
+])
+def test_a_test_jvm_heap_that_cannot_work_is_a_config_error(tmp_path: Path, heap: str, fragment: str) -> None:
+    _write(tmp_path, f"validation:\n  max_heap: {heap!r}\n")
+    with pytest.raises(ConfigError) as caught:
+        load_config(tmp_path, environ={})
+    assert "key 'validation.max_heap'" in str(caught.value) and fragment in str(caught.value)
+    assert str(tmp_path / ".junitbot.yml") in str(caught.value)
+
+
+@pytest.mark.parametrize("heap", ["512m", "2G", "64M", "1073741824", "65536k"])
+def test_jvm_heap_sizes_as_java_takes_them(tmp_path: Path, heap: str) -> None:
+    _write(tmp_path, f"validation:\n  max_heap: {heap!r}\n")
+    assert load_config(tmp_path, environ={}).validation.max_heap == heap
+
+
 def test_bad_environment_variable_is_named(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="JUNITBOT_IMPACT_DEPTH"):
         load_config(tmp_path, environ={"JUNITBOT_IMPACT_DEPTH": "deep"})

@@ -46,6 +46,11 @@ def java_tool(java_home: str | None, tool: str) -> str:
     return str(Path(java_home) / "bin" / tool) if java_home else tool
 
 
+def java_version(java_home: str | None) -> int | None:
+    """The major version of the `java` that `java_tool(java_home, "java")` names: that JDK's, else the default's."""
+    return jdk_version(Path(java_home)) if java_home else default_jdk_version()
+
+
 @lru_cache(maxsize=1)
 def default_jdk_version() -> int | None:
     """The version of the JDK whose `javac` is on PATH."""

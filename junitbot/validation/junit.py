@@ -19,10 +19,14 @@ unknown class or method) aborts the whole launch (1.13 and later: fails the engi
 reported as below with JUnit's cause.
 
 The launcher writes its report only when the engine finishes and buffers its console output, so a
-JVM that dies early (System.exit in a test, a crash, a hang in a constructor or static initializer)
-leaves no per-test trace: each selected class then gets one case whose method is `WHOLE_CLASS`,
-status "error" (or "timeout"), and the caller isolates by running classes (or `Class#method`
-selections) one at a time.
+JVM that dies early (a crash, a kill, a hang in a constructor or static initializer, System.exit where no guard
+runs) leaves no per-test trace: each selected class then gets one case whose method is `WHOLE_CLASS`,
+status "error" (or "timeout"), saying why (the JVM could not start, crashed, ran out of memory, ...), and the
+caller isolates by running classes one at a time, leaving out (`exclude_methods`) the method that a guarded
+run's log names as running when it died (`TestRunResult.running`).
+
+Guarded runs (`guard=True`, guard.py) refuse what a test must not do in the test itself, so System.exit fails
+one test instead of ending the JVM; such a test's cases are "refused", with what it tried as the message.
 """
 
 from __future__ import annotations
@@ -38,9 +42,17 @@ from pathlib import Path
 
 from junitbot.config import ValidationSettings
 from junitbot.errors import JunitbotError
+from junitbot.validation.guard import guard_config, guard_folder, guard_jvm_options, read_guard_log
 from junitbot.validation.javahelpers import compiled_helper
-from junitbot.validation.jdk import java_tool
-from junitbot.validation.models import RunConditions, TestCaseResult, TestRunResult, TestStatus, ToolChoice
+from junitbot.validation.jdk import java_tool, java_version
+from junitbot.validation.models import (
+    GuardLog,
+    RunConditions,
+    TestCaseResult,
+    TestRunResult,
+    TestStatus,
+    ToolChoice,
+)
 from junitbot.validation.process import ProcessResult, run_process
 from junitbot.validation.sandbox import sandboxed
 from junitbot.validation.toolchoice import choose_launcher, is_console_launcher
@@ -68,6 +80,17 @@ _DISCOVERY_FAILED = ("failed to discover tests", "DiscoveryIssueException")
 # 1.13 and later: a DiscoveryIssueException's issues, `(1) [ERROR] ...` with a `Cause: ...` line each.
 _ISSUE_LINE = re.compile(r"^\s*(?:\(\d+\) \[ERROR\]|Cause:) ")
 _EXCEPTION_LINE = re.compile(r"^(?:Caused by: )?[\w$.]+(?:Exception|Error)\b.*$", re.MULTILINE)
+# How a JVM says it could not start (a heap it cannot reserve, an option it rejects), first line of its own words.
+_START_FAILED = ("Error occurred during initialization of VM", "Error: Could not create the Java Virtual Machine")
+_START_NOISE = re.compile(r"^(?:Error occurred during initialization of VM|Error: Could not create the Java Virtual "
+                          r"Machine\.?|Error: A fatal exception has occurred\. Program will exit\.)$")
+_GUARD_LOG = "guard.log"
+# What JDK 17 to 23 print when the guard installs its SecurityManager: noise in a run's output.
+_SECURITY_MANAGER_WARNING = re.compile(
+    r"^WARNING: A terminally deprecated method in java\.lang\.System has been called\n"
+    r"(?:WARNING: .*(?:setSecurityManager|SandboxGuard).*\n)*", re.MULTILINE)
+# HotSpot's crash banner; the line after the blank "#" says what (e.g. "SIGSEGV (0xb) at pc=...").
+_CRASH = re.compile(r"A fatal error has been detected by the Java Runtime Environment:\s*#\s*#\s*(.+)")
 
 
 def repeat_conditions(repetitions: int) -> list[RunConditions]:
@@ -173,6 +196,8 @@ def run_junit(
     tools_dir: Path | None = None,
     java_home: str | None = None,
     junit_config: Mapping[str, str] | None = None,
+    guard: bool = False,
+    exclude_methods: Sequence[str] = (),
 ) -> TestRunResult:
     """Run `test_classes` ("com.acme.FooTest", or "com.acme.FooTest#method") in one sandboxed JVM.
 
@@ -183,6 +208,9 @@ def run_junit(
     (`StateDir.tools`) to take the launcher from; None uses the classpath's or Debian's. `java_home`: the JDK
     for a module whose release is above the default JDK's (`jdk.java_home_for`). `junit_config`: more JUnit
     configuration parameters (`--config key=value`), over junitbot's own, e.g. a listener's (testcoverage.py).
+    `guard`: run under the recording guard (guard.py): what a test tries that it refuses makes its cases "refused",
+    saying what, and a JVM that dies early says which test was running (`TestRunResult.running`).
+    `exclude_methods`: "com.acme.FooTest#method"s not to run (a launcher of 1.10 or later; else JunitbotError).
     """
     if not test_classes:
         raise JunitbotError("run_junit: no test classes selected")
@@ -191,15 +219,27 @@ def run_junit(
     workdir = workdir.resolve()
     classpath = [str(Path(entry).absolute()) for entry in classpath]
     launcher = choose_launcher(classpath, tools_dir=tools_dir, settings=settings)
+    if exclude_methods and not _launcher_at_least(launcher.version, (1, 10)):
+        raise JunitbotError(f"{launcher.summary} cannot leave test methods out (1.10 and later can)")
+    cache = (tools_dir or workdir) / "compiled"
     if conditions.order == "reversed":
-        cache = (tools_dir or workdir) / "compiled"
         classpath = [*classpath, *orderer_classes([*classpath, str(launcher.path)], cache)]
+    # The run's own folder: JUnit's report and, when guarded, the guard's log and the tests' java.io.tmpdir.
     reports = Path(tempfile.mkdtemp(prefix="junit-reports-", dir=workdir))
     try:
-        config = _junit_config(conditions, settings) | dict(junit_config or {})
-        java = _java_argv(test_classes, classpath, launcher, reports, config, conditions, settings, java_agent_option)
-        java[0] = java_tool(java_home, "java")
         agent_jar, agent_output = _agent_paths(java_agent_option, workdir)
+        config = _junit_config(conditions, settings)
+        jvm_options: list[str] = []
+        if guard:
+            classpath = [*classpath, str(guard_folder(launcher.path, cache_dir=cache))]
+            (reports / "tmp").mkdir()
+            jvm_options = guard_jvm_options(java_version(java_home), tmpdir=reports / "tmp")
+            config |= guard_config(reports / _GUARD_LOG, [workdir, *writable, *agent_output],
+                                   out_of_memory_extension=_launcher_at_least(launcher.version, (1, 11)))
+        config |= dict(junit_config or {})
+        java = _java_argv(test_classes, classpath, launcher, reports, config, conditions, settings,
+                          [*jvm_options, *([java_agent_option] if java_agent_option else [])], exclude_methods)
+        java[0] = java_tool(java_home, "java")
         readable = [launcher.path, *(Path(entry) for entry in classpath), *agent_jar]
         argv = sandboxed(
             java, workdir=workdir, isolation=isolation, readable=readable, writable=[*writable, *agent_output]
@@ -211,10 +251,14 @@ def run_junit(
             env=jvm_environment(os.environ),
             max_output_bytes=settings.max_output_bytes,
         )
-        cases = _cases(test_classes, reports / _REPORT, result, settings)
+        guarded = read_guard_log(reports / _GUARD_LOG) if guard else GuardLog(guarded=False)
+        cases = _cases(test_classes, reports / _REPORT, result, settings, guarded)
+        ended_early = not (reports / _REPORT).is_file()
     finally:
         shutil.rmtree(reports, ignore_errors=True)
-    output = (result.stdout + result.stderr).strip()
+    if guard and not guarded.guarded:
+        log.info("test run not guarded: %s", guarded.note or "the guard did not start")
+    output = _SECURITY_MANAGER_WARNING.sub("", result.stdout + result.stderr).strip()
     return TestRunResult(
         conditions=conditions,
         cases=tuple(cases),
@@ -224,6 +268,7 @@ def run_junit(
         isolation=isolation,
         seconds=result.seconds,
         launcher=launcher.summary,
+        running=guarded.running[-1] if guarded.running and ended_early else None,
     )
 
 
@@ -235,18 +280,21 @@ def _java_argv(
     config: Mapping[str, str],
     conditions: RunConditions,
     settings: ValidationSettings,
-    java_agent_option: str | None,
+    jvm_options: Sequence[str],
+    exclude_methods: Sequence[str],
 ) -> list[str]:
     language, _, country = conditions.locale.replace("_", "-").partition("-")
     jvm = [
         "java",
         f"-Xmx{settings.max_heap}",
+        # Java `assert`s on, as Maven Surefire and Gradle run tests: a test expecting an AssertionError passes.
+        "-ea",
         f"-Duser.timezone={conditions.timezone}",
         f"-Duser.language={language}",
         f"-Duser.country={country}",
         f"-Dfile.encoding={conditions.charset}",
         "-Djava.awt.headless=true",
-        *([java_agent_option] if java_agent_option else []),
+        *jvm_options,
         "-jar",
         str(launcher.path),
     ]
@@ -263,6 +311,8 @@ def _java_argv(
         # One option per entry: a long joined classpath could pass the kernel's 128 KiB limit per argument.
         *(f"--class-path={entry}" for entry in classpath if not is_console_launcher(entry)),
         *(_selector(name) for name in test_classes),
+        # Matched against "class#method" without parameters: every overload and invocation of the method.
+        *(f"--exclude-methodname={re.escape(name)}" for name in exclude_methods),
         *(f"--config={key}={value}" for key, value in config.items()),
     ]
     return [*jvm, *launcher_options]
@@ -270,8 +320,13 @@ def _java_argv(
 
 def _has_execute_command(version: str | None) -> bool:
     """Whether a launcher of this version has the `execute` command (1.10 and later; unknown: assume not)."""
+    return _launcher_at_least(version, (1, 10))
+
+
+def _launcher_at_least(version: str | None, minimum: tuple[int, int]) -> bool:
+    """Whether a launcher's version ("1.14.4", "6.1.3") is `minimum` or later; unknown: assume not."""
     parts = [int(p) for p in (version or "").split(".")[:2] if p.isdigit()]
-    return len(parts) == 2 and tuple(parts) >= (1, 10)
+    return len(parts) == 2 and tuple(parts) >= minimum
 
 
 def _selector(name: str) -> str:
@@ -344,18 +399,18 @@ def jvm_environment(environ: Mapping[str, str]) -> dict[str, str]:
 
 
 def _cases(
-    test_classes: Sequence[str], report: Path, result: ProcessResult, settings: ValidationSettings
+    test_classes: Sequence[str], report: Path, result: ProcessResult, settings: ValidationSettings, guarded: GuardLog,
 ) -> list[TestCaseResult]:
     cases: list[TestCaseResult] = []
     reason: str | None = None
     try:
-        cases = parse_junit_xml(report.read_bytes())
+        cases = _with_refusals(parse_junit_xml(report.read_bytes()), guarded)
     except FileNotFoundError:
-        reason = _early_exit_reason(result, settings)
+        reason = _early_exit_reason(result, settings, guarded.running[-1] if guarded.running else None)
     except JunitbotError as e:
         reason = f"{e} (exit code {result.exit_code})"
     if reason is None and (result.timed_out or _discovery_failed(result)):
-        reason = _early_exit_reason(result, settings)
+        reason = _early_exit_reason(result, settings, None)
     status: TestStatus = "timeout" if result.timed_out else "error"
     for name in test_classes:
         test_class, _, method = name.partition("#")
@@ -383,19 +438,50 @@ def _discovery_failed(result: ProcessResult) -> bool:
     return any(marker in result.stdout or marker in result.stderr for marker in _DISCOVERY_FAILED)
 
 
-def _early_exit_reason(result: ProcessResult, settings: ValidationSettings) -> str:
+def _with_refusals(cases: Sequence[TestCaseResult], guarded: GuardLog) -> list[TestCaseResult]:
+    """`cases` with each case of a test that tried something the guard refused "refused", saying what it tried,
+    whatever JUnit said (a test may catch the SecurityException and pass). What a class tried itself (@BeforeAll,
+    construction) is tried by each of its cases."""
+    tried: dict[str, list[str]] = {}
+    for attempt in guarded.attempts:
+        if not attempt.owner:
+            log.warning("the test JVM's guard refused something outside any test: %s", attempt.describe())
+        said = tried.setdefault(attempt.owner, [])
+        if attempt.describe() not in said:
+            said.append(attempt.describe())
+    refused = []
+    for case in cases:
+        why = tried.get(f"{case.test_class}#{case.method}") or tried.get(case.test_class)
+        refused.append(case.model_copy(update={"status": "refused", "message": "; ".join(why)[:_MESSAGE_CHARS]})
+                       if why else case)
+    return refused
+
+
+def _early_exit_reason(result: ProcessResult, settings: ValidationSettings, running: str | None) -> str:
+    """Why the JVM left no report: it could not start, ran past the batch timeout, ran out of memory, failed
+    discovery, or died (with the test the guard saw running, when it did)."""
+    during = f" while {running} ran" if running else ""
     if result.timed_out:
         return (
-            f"the test JVM ran past the batch timeout ({settings.batch_timeout_s:g} s) and was killed "
+            f"the test JVM ran past the batch timeout ({settings.batch_timeout_s:g} s) and was killed{during} "
             "before this class reported; a constructor or static initializer may hang"
         )
     output = result.stderr + result.stdout
+    if any(marker in output for marker in _START_FAILED):
+        said = [line.strip() for line in output.splitlines() if line.strip() and not _START_NOISE.match(line.strip())]
+        return f"the test JVM could not start: {said[0][:300] if said else output.strip()[:300]}"
     hints = _EXCEPTION_LINE.findall(output)
     last = f"; last error: {hints[-1].strip()[:300]}" if hints else ""
     if _discovery_failed(result):
         return f"JUnit could not discover the selected tests, so none ran{last}"
     how = f"was killed by signal {-result.exit_code}" if result.exit_code < 0 else f"exited with {result.exit_code}"
+    crash = _CRASH.search(output)
+    if crash:
+        return f"the test JVM crashed{during} ({crash.group(1).partition(' at pc=')[0].strip()[:200]}) and {how}"
+    if "java.lang.OutOfMemoryError" in output:
+        return (f"the test JVM ran out of memory (java.lang.OutOfMemoryError; its heap is -Xmx{settings.max_heap}, "
+                f"validation.max_heap) and {how}{during} before writing its report{last}")
     return (
-        f"the test JVM {how} before writing its report (a test called System.exit(), the JVM crashed, "
+        f"the test JVM {how}{during} before writing its report (a test called System.exit(), the JVM crashed, "
         f"or discovery failed){last}; run the classes one at a time to find the cause"
     )

@@ -128,7 +128,9 @@ class CompileOutcome(Record):
     failure: str | None = None
 
 
-TestStatus = Literal["passed", "failed", "error", "skipped", "timeout"]
+TestStatus = Literal["passed", "failed", "error", "skipped", "timeout", "refused"]
+"""How a test ended; "refused": it tried what the test JVM's guard refuses (a process, an exit, a connection, a write
+outside its directory), whatever JUnit said, and the message says what."""
 
 
 class TestCaseResult(Record):
@@ -166,6 +168,41 @@ class TestRunResult(Record):
     isolation: str = "none"
     seconds: float = 0.0
     launcher: str = Field(default="", description="the console launcher that ran it (ToolChoice.summary)")
+    running: str | None = Field(
+        default=None, description="the test ('pkg.FooTest#method') or class the guard saw running when the JVM ended "
+                                  "before writing its report; None when it did not, or the run was not guarded")
+
+
+GuardAction = Literal["exec", "exit", "connect", "accept", "write", "delete", "guard"]
+_GUARD_WORDS: dict[str, str] = {
+    "exec": "start a process: {}", "exit": "exit the JVM (status {})", "connect": "connect to {}",
+    "accept": "accept a connection from {}", "write": "write outside its working directory: {}",
+    "delete": "delete outside its working directory: {}", "guard": "{}",
+}
+
+
+class GuardAttempt(Record):
+    """Something a test tried that the test JVM's guard (java/SandboxGuard.java) refused."""
+
+    owner: str = Field(description="'pkg.FooTest#method', the class 'pkg.FooTest' for its own work (@BeforeAll, "
+                                   "construction), or '' outside any test")
+    action: GuardAction
+    detail: str
+
+    def describe(self) -> str:
+        """What the test tried, as a verdict says it: "tried to start a process: /bin/sh"."""
+        return "tried to " + _GUARD_WORDS[self.action].format(self.detail)
+
+
+class GuardLog(Record):
+    """What the guard's log of one test JVM says."""
+
+    guarded: bool = Field(description="the guard was installed; False where the JVM has no SecurityManager (JDK 24+) "
+                                      "or its log is missing")
+    note: str = Field(default="", description="why the guard was not installed")
+    attempts: tuple[GuardAttempt, ...] = ()
+    running: tuple[str, ...] = Field(default=(), description="tests and classes started and not finished, "
+                                                             "outermost first")
 
 
 class Counter(Record):

@@ -187,7 +187,7 @@ class _PitRun(Record):
             "--threads", str(self.threads),
             "--timeoutConst", str(_TIMEOUT_CONST_MS),
             "--timeoutFactor", str(_TIMEOUT_FACTOR),
-            "--jvmArgs", f"-Xmx{self.settings.max_heap}",
+            "--jvmArgs", f"-Xmx{self.settings.max_heap},-ea",  # assertions on, as Surefire runs the tests
             "--skipFailingTests", "true",  # one red test of a suite costs its own kills, not the whole run
             "--failWhenNoMutations", "false",  # an interface or a constant holder has none: not an error
             "--verbose", "false",

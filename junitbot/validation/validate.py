@@ -33,8 +33,10 @@ from junitbot.validation.baseline import measure_baselines
 from junitbot.validation.build import module_main_classes
 from junitbot.validation.classpath import classpath_packages, discover_classpaths, resource_folders, test_sources
 from junitbot.validation.compiling import compile_in_rounds
+from junitbot.validation.guard import guard_note
 from junitbot.validation.jacoco import agent_option, analyze_coverage, folder_includes, package_includes
 from junitbot.validation.javac import compile_batch
+from junitbot.validation.jdk import java_version
 from junitbot.validation.junit import WHOLE_CLASS, repeat_conditions, run_junit
 from junitbot.validation.models import (
     ClassCoverage,
@@ -53,6 +55,7 @@ from junitbot.validation.models import (
     SuiteGain,
     TestCandidate,
     TestCaseResult,
+    TestRunResult,
     ValidationIssue,
     ValidationReport,
     Verdict,
@@ -204,7 +207,7 @@ def _validate_module(
         verdicts=tuple(sorted(verdicts, key=lambda v: v.path)),
         classpath_source=classpath.source,
         frameworks=classpath.frameworks,
-        isolation=describe_isolation(isolation),
+        isolation=f"{describe_isolation(isolation)}; {guard_note(java_version(javac.java_home))}",
         main_build_reused=main.reused,
         main_build_failed=main.failed,
         seconds={k: round(v, 3) for k, v in seconds.items()},
@@ -301,28 +304,63 @@ def _compile(works: Sequence[_Work], scratch: Path, classpath: Sequence[str], re
         work.issues.extend(outcome.issues)
 
 
+_MAX_DEATHS_PER_CLASS = 3
+"""How many of a class's methods may each kill its JVM (a crash, a kill) before the rest of the class is given up."""
+
+
 def _run_isolating(
     works: Sequence[_Work], classpath: Sequence[str], scratch: Path, conditions: RunConditions,
     config: JunitbotConfig, isolation: str, agent: str | None = None, *, tools_dir: Path | None = None,
     java_home: str | None = None, junit_config: Mapping[str, str] | None = None, writable: Sequence[Path] = (),
 ) -> list[TestCaseResult]:
-    """One JVM for the batch; if it died early (System.exit, a crash), each class again in a JVM of its own."""
+    """One guarded JVM for the batch; if it died early (a crash, a kill, or an exit where the JDK has no guard),
+    each class again in a JVM of its own, and a class that still dies without the method that was running then."""
     if not works:
         return []
-    classes = [w.test_class for w in works]
-    run = run_junit(test_classes=classes, classpath=classpath, workdir=scratch / "run", conditions=conditions,
-                    settings=config.validation, isolation=isolation, java_agent_option=agent, tools_dir=tools_dir,
-                    java_home=java_home, junit_config=junit_config, writable=writable)
-    died = {c.test_class for c in run.cases if c.method == WHOLE_CLASS and c.status in ("error", "timeout")}
-    if len(classes) == 1 or not died:
-        return list(run.cases)
-    cases = [c for c in run.cases if c.test_class not in died]
+
+    def run(classes: Sequence[str], exclude: Sequence[str] = ()) -> TestRunResult:
+        return run_junit(test_classes=classes, classpath=classpath, workdir=scratch / "run", conditions=conditions,
+                         settings=config.validation, isolation=isolation, java_agent_option=agent,
+                         tools_dir=tools_dir, java_home=java_home, junit_config=junit_config, writable=writable,
+                         guard=True, exclude_methods=exclude)
+
+    methods = {w.test_class: set(parse_test_class(w.source).test_names) for w in works}
+    batch = run(list(methods))
+    died = _died(batch)
+    if not died:
+        return list(batch.cases)
+    if len(methods) == 1:
+        return _without_killers(next(iter(methods)), batch, run, methods)
+    cases = [c for c in batch.cases if c.test_class not in died]
     for test_class in sorted(died):
-        single = run_junit(test_classes=[test_class], classpath=classpath, workdir=scratch / "run",
-                           conditions=conditions, settings=config.validation, isolation=isolation,
-                           tools_dir=tools_dir, java_home=java_home, junit_config=junit_config, writable=writable)
-        cases.extend(single.cases)
+        cases.extend(_without_killers(test_class, run([test_class]), run, methods))
     return cases
+
+
+def _died(run: TestRunResult) -> set[str]:
+    return {c.test_class for c in run.cases if c.method == WHOLE_CLASS and c.status in ("error", "timeout")}
+
+
+def _without_killers(test_class: str, alone: TestRunResult,
+                     run: Callable[[Sequence[str], Sequence[str]], TestRunResult],
+                     methods: Mapping[str, set[str]]) -> list[TestCaseResult]:
+    """The cases of `test_class` run alone: while its JVM dies with one of its `methods` running (the guard's log
+    says which), that method gets the error and the class runs again without it."""
+    killers: list[TestCaseResult] = []
+    while _died(alone) and not alone.timed_out and len(killers) < _MAX_DEATHS_PER_CLASS:
+        owner, _, method = (alone.running or "").partition("#")
+        if owner != test_class or not method:
+            break  # died outside a method of its own (construction, @BeforeAll, a nested class): the class fails
+        why = next(c.message for c in alone.cases if c.method == WHOLE_CLASS)  # says which method ran
+        killers.append(TestCaseResult(test_class=test_class, method=method, status="error", message=why))
+        if methods.get(test_class, set()) <= {k.method for k in killers}:
+            return killers  # nothing left to run
+        try:
+            alone = run([test_class], [f"{test_class}#{k.method}" for k in killers])
+        except JunitbotError as e:  # a launcher that cannot leave methods out: the class fails, naming the method
+            log.info("%s: %s", test_class, e)
+            return [*killers, *(c for c in alone.cases if c.method == WHOLE_CLASS)]
+    return [*killers, *alone.cases]
 
 
 def _judge_run(works: Sequence[_Work], cases: Sequence[TestCaseResult]) -> None:
@@ -333,23 +371,31 @@ def _judge_run(works: Sequence[_Work], cases: Sequence[TestCaseResult]) -> None:
     for work in works:
         for case in by_class.get(work.test_class, []):
             if case.method == WHOLE_CLASS:
-                work.failure = work.failure or f"{case.status}: {_short(case.message)}"
+                work.failure = work.failure or _failure(case.status, case.message)
             else:
                 work.outcomes[case.method].append((case.status, case.message))
 
 
+def _failure(status: str, message: str | None) -> str:
+    """A failed outcome as a verdict says it; what the guard refused is said as it is ("tried to ...")."""
+    return _short(message) if status == "refused" else f"{status}: {_short(message)}"
+
+
 def _settle(work: _Work) -> None:
-    """Methods that failed in every run are dropped as failing; outcomes that differ are flaky."""
+    """Methods that failed in every run are dropped as failing; outcomes that differ are flaky; a method that tried
+    what the guard refuses is dropped for that, in whichever run it tried."""
     for method, outcomes in work.outcomes.items():
         statuses = {status for status, _ in outcomes}
         if statuses == {"passed"}:
             continue
         message = next((m for s, m in outcomes if s != "passed"), None)
-        if "passed" in statuses:
+        if "refused" in statuses:
+            work.dropped[method] = _short(next(m for s, m in outcomes if s == "refused"))
+        elif "passed" in statuses:
             work.flaky.append(method)
             work.dropped[method] = f"flaky: passed in some runs, {_first_failure(outcomes)} in others"
         else:
-            work.dropped[method] = f"{_first_failure(outcomes)}: {_short(message)}"
+            work.dropped[method] = _failure(_first_failure(outcomes), message)
 
 
 def _first_failure(outcomes: Sequence[tuple[str, str | None]]) -> str:

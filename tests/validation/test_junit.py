@@ -32,6 +32,19 @@ package com.acme;
 
 public class Calculator {
     public int add(int a, int b) { return a + b; }
+    public int half(int even) { assert even % 2 == 0 : "odd"; return even / 2; }
+}
+"""
+ASSERT_TEST = """
+package com.acme;
+
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import org.junit.jupiter.api.Test;
+
+class AssertTest {
+    @Test void halfOfAnOddNumberTripsTheAssertion() {
+        assertThrows(AssertionError.class, () -> new Calculator().half(3));
+    }
 }
 """
 
@@ -207,6 +220,7 @@ def classes(tmp_path_factory: pytest.TempPathFactory) -> Path:
         "com/acme/EnvTest.java": ENV_TEST,
         "com/acme/SandboxTest.java": SANDBOX_TEST,
         "com/acme/SecretTest.java": SECRET_TEST,
+        "com/acme/AssertTest.java": ASSERT_TEST,
     }
     return compile_java(sources, tmp_path_factory.mktemp("junit") / "classes")
 
@@ -268,6 +282,11 @@ def test_reports_each_method(classes: Path, tmp_path: Path, isolation: str, tool
         ("CalculatorTest", "later"): "not yet",
         ("CalculatorTest", "one"): "[2] expected: <1> but was: <2>",
     }
+
+
+def test_java_assertions_are_on_as_in_maven_surefire(classes: Path, tmp_path: Path, isolation: str) -> None:
+    result = _run(classes, ["com.acme.AssertTest"], tmp_path, isolation)
+    assert _outcomes(result) == {("AssertTest", "halfOfAnOddNumberTripsTheAssertion"): ["passed"]}
 
 
 def test_a_test_that_never_ends_times_out_alone(

@@ -360,18 +360,70 @@ def test_report_says_what_it_ran_on(report: ValidationReport) -> None:
     }
 
 
-def test_a_test_that_exits_the_jvm_at_run_time_does_not_take_the_batch_down(shop_repo: Path) -> None:
-    """With the forbidden-calls pass off, System.exit reaches the JVM; the other classes still get verdicts."""
+GUARDED = {
+    # Three methods, one of which exits: the guard makes the exit fail that test, and the JVM goes on.
+    "exits": _money_test("MoneyExitTest", GOOD_METHOD + """
+    @Test
+    void exits() {
+        System.exit(3);
+        assertTrue(true);
+    }
+
+    @Test
+    void cancel_ofAnUnknownOrder_isAnError() {
+        // Mockito 5's inline mock maker attaches its agent to the JVM: the guard must let it.
+        com.acme.shop.application.CancelOrderUseCase useCase = new com.acme.shop.application.CancelOrderUseCase(
+            org.mockito.Mockito.mock(com.acme.shop.domain.port.OrderRepository.class),
+            org.mockito.Mockito.mock(com.acme.shop.domain.port.ProductRepository.class),
+            org.mockito.Mockito.mock(com.acme.shop.domain.port.PaymentGateway.class),
+            org.mockito.Mockito.mock(com.acme.shop.domain.port.EventPublisher.class),
+            org.mockito.Mockito.mock(com.acme.shop.domain.port.TimeSource.class));
+        assertInstanceOf(Result.Err.class, useCase.cancel(OrderId.of("o-1"), "changed my mind"));
+    }
+"""),
+    "reflects": _money_test("MoneyShellTest", GOOD_METHOD + """
+    @Test
+    void startsAShellThroughReflection() throws Exception {
+        Class<?> runtime = Class.forName("java.lang.Run" + "time");
+        Object it = runtime.getMethod("getRuntime").invoke(null);
+        runtime.getMethod("exec", String.class).invoke(it, "/bin/sh -c true");
+        assertTrue(true);
+    }
+"""),
+    # What no guard stops: the JVM crashes in one method, alone too; the class runs again without it.
+    "crashes": _money_test("MoneyCrashTest", GOOD_METHOD + """
+    @Test
+    void crashesTheJvm() throws Exception {
+        Class<?> unsafe = Class.forName("sun.misc.Unsafe");
+        java.lang.reflect.Field field = unsafe.getDeclaredField("theUnsafe");
+        field.setAccessible(true);
+        unsafe.getMethod("putAddress", long.class, long.class).invoke(field.get(null), 0L, 0L);
+        assertTrue(true);
+    }
+"""),
+}
+
+
+def test_what_a_test_tries_at_run_time_costs_that_method_only(shop_repo: Path) -> None:
+    """With the forbidden-calls pass off, exits, processes and crashes reach the JVM: the guard refuses and names what
+    a method tried, and a crash costs the method that was running; their siblings and the other classes are kept."""
     (shop_repo / ".junitbot.yml").write_text(
         "validation:\n  disabled_passes: [forbidden, anti_patterns]\n  require_gain: false\n  mutation: false\n")
     config = load_config(shop_repo, environ={})
     state = StateDir(shop_repo / ".junitbot")
     update_graph(shop_repo, state, config)
-    candidates = [CORPUS["good"], CORPUS["system_exit"]]
+    candidates = [CORPUS["good"], *GUARDED.values()]
     with CodeGraph.open(state.graph_db) as graph:
         result = validate_candidates(candidates, root=shop_repo, graph=graph, config=config, state=state)
-    assert _verdict(result, "good").kept
-    exits = _verdict(result, "system_exit")
-    assert exits.compiled and not exits.kept
-    assert [m.name for m in exits.methods] == ["exits"]
-    assert "exited with 3" in (exits.methods[0].reason or "")
+    assert next(v for v in result.verdicts if v.path == CORPUS["good"].path).kept
+    methods = {(Path(v.path).stem, m.name): (m.kept, m.reason) for v in result.verdicts for m in v.methods}
+    assert methods[("MoneyExitTest", "exits")] == (False, "tried to exit the JVM (status 3)")
+    assert methods[("MoneyExitTest", "add_sumsAmounts")] == (True, None)
+    assert methods[("MoneyExitTest", "cancel_ofAnUnknownOrder_isAnError")] == (True, None)
+    assert methods[("MoneyShellTest", "startsAShellThroughReflection")] == (False, "tried to start a process: /bin/sh")
+    assert methods[("MoneyShellTest", "add_sumsAmounts")] == (True, None)
+    kept, reason = methods[("MoneyCrashTest", "crashesTheJvm")]
+    assert not kept and (reason or "").startswith(
+        "error: the test JVM crashed while com.acme.shop.domain.MoneyCrashTest#crashesTheJvm ran (SIGSEGV (0xb))")
+    assert methods[("MoneyCrashTest", "add_sumsAmounts")] == (True, None)
+    assert "recording guard" in result.isolation
