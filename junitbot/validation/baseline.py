@@ -152,6 +152,10 @@ def _measure(
     all_tests = sorted({t for tests in tests_by_target.values() for t in tests})
     paths = _test_files(all_tests, graph, rows)
     jupiter = {p for p in paths if _is_jupiter(root / p)}
+    if not jupiter:  # JUnit 4 or no longer on disk: nothing junitbot can run as the baseline
+        return {t: Baseline(target=t, tests=tuple(ts), note=f"none of its {len(ts)} existing test classes runs on "
+                                                            "JUnit 5 (Jupiter); not measured")
+                for t, ts in tests_by_target.items()}
     shas = dict(graph.source_files(test=True))
     build = build_main_classes(root, [(p, shas.get(p, "")) for p in sorted(jupiter)],
                                classpath=[str(main_classes), *classpath.entries],

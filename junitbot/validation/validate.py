@@ -29,7 +29,7 @@ from junitbot.analysis import (
 from junitbot.config import JunitbotConfig, ValidationSettings
 from junitbot.errors import JunitbotError, UnknownClassError
 from junitbot.state import StateDir
-from junitbot.validation.baseline import measure_baselines
+from junitbot.validation.baseline import Baseline, measure_baselines
 from junitbot.validation.build import module_main_classes
 from junitbot.validation.classpath import classpath_packages, discover_classpaths, resource_folders, test_sources
 from junitbot.validation.compiling import compile_in_rounds
@@ -518,10 +518,14 @@ def _keep_what_adds(
     method adds and the suite before → after are measured all the same."""
     settings = config.validation
     targets = sorted({w.candidate.target for w in works if w.candidate.target is not None})
-    baselines = measure_baselines(targets, root=root, graph=graph, classpath=module,
-                                  main_classes=main_classes, state_root=state.root, tools_dir=state.tools,
-                                  settings=settings, isolation=isolation, binary_name=binary_name,
-                                  replaced=replaced, mutation=settings.mutation)
+    try:
+        baselines = measure_baselines(targets, root=root, graph=graph, classpath=module,
+                                      main_classes=main_classes, state_root=state.root, tools_dir=state.tools,
+                                      settings=settings, isolation=isolation, binary_name=binary_name,
+                                      replaced=replaced, mutation=settings.mutation)
+    except JunitbotError as e:  # the existing tests could not be measured: judge the new ones against nothing
+        log.warning("the existing tests could not be measured as the baseline: %s", e)
+        baselines = {t: Baseline(target=t, note=f"existing tests not measured: {e}") for t in targets}
     mutants = run_mutation_analysis(
         target_classes=[binary_name(t) for t in targets], test_classes=[w.test_class for w in works],
         classpath=classpath, workdir=scratch / "pit", history_file=_pit_history(state, module),

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import shutil
 from collections.abc import Iterator
+from pathlib import Path
 
 import git
 import pytest
@@ -32,6 +33,31 @@ BROKEN_HELPER = """package com.acme.shop.domain;
 final class StaleFixtures {
     static Money stale() {
         return Money.ofNothingThatExists();
+    }
+}
+"""
+
+# The class's only existing test is JUnit 4's: there is no baseline junitbot can run, and that is no error.
+JUNIT4_TEST = """package com.acme.shop.domain;
+
+import static org.junit.Assert.assertEquals;
+
+import org.junit.Test;
+
+public class PercentTest {
+    @Test
+    public void keepsItsValue() {
+        assertEquals(5, new Percent(5).value());
+    }
+}
+"""
+PERCENT = """package com.acme.shop.domain;
+
+public record Percent(int value) {
+    public Percent {
+        if (value < 0 || value > 100) {
+            throw new IllegalArgumentException("a percentage lies between 0 and 100");
+        }
     }
 }
 """
@@ -72,6 +98,20 @@ USES_BROKEN_HELPER = _test("MoneyStaleTest", """
         assertNotNull(StaleFixtures.stale());
     }
 """)
+PERCENT_RULES = TestCandidate(path=f"{FOLDER}/PercentRulesTest.java", target="Percent", source="""\
+package com.acme.shop.domain;
+
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import org.junit.jupiter.api.Test;
+
+class PercentRulesTest {
+    @Test
+    void overAHundredIsRefused() {
+        assertThrows(IllegalArgumentException.class, () -> new Percent(101));
+    }
+}
+""")
 PLAIN = _test("MoneyPlainTest", """
     @Test
     void amount_isKept() {
@@ -81,23 +121,34 @@ PLAIN = _test("MoneyPlainTest", """
 
 
 @pytest.fixture(scope="module")
-def report(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ValidationReport]:
+def shop(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, StateDir]]:
     root = tmp_path_factory.mktemp("support") / "shop"
     shutil.copytree(EXAMPLE, root, ignore=shutil.ignore_patterns(".junitbot", "target", "*GeneratedTest.java"))
     (root / FOLDER / "EuroAmounts.java").write_text(HELPER)
     (root / FOLDER / "StaleFixtures.java").write_text(BROKEN_HELPER)
+    (root / FOLDER / "PercentTest.java").write_text(JUNIT4_TEST)
+    (root / "src/main/java/com/acme/shop/domain/Percent.java").write_text(PERCENT)
     (root / "src/test/resources").mkdir(parents=True, exist_ok=True)
     (root / "src/test/resources/rates.properties").write_text("EUR.USD=1.08\n")
     (root / ".junitbot.yml").write_text("validation:\n  class_timeout_s: 20\n  repetitions: 1\n  mutation: false\n")
     repo = git.Repo.init(root)
     commit_all(repo, "shop with a test helper and a test resource")
-    config = load_config(root, environ={})
     state = StateDir(root / ".junitbot")
-    update_graph(root, state, config)
-    with CodeGraph.open(state.graph_db) as graph:
-        yield validate_candidates([USES_HELPER_AND_RESOURCE, USES_BROKEN_HELPER, PLAIN], root=root, graph=graph,
-                                  config=config, state=state)
+    update_graph(root, state, load_config(root, environ={}))
+    yield root, state
     repo.close()
+
+
+def _validate(shop: tuple[Path, StateDir], candidates: list[TestCandidate]) -> ValidationReport:
+    root, state = shop
+    with CodeGraph.open(state.graph_db) as graph:
+        return validate_candidates(candidates, root=root, graph=graph, config=load_config(root, environ={}),
+                                   state=state)
+
+
+@pytest.fixture(scope="module")
+def report(shop: tuple[Path, StateDir]) -> ValidationReport:
+    return _validate(shop, [USES_HELPER_AND_RESOURCE, USES_BROKEN_HELPER, PLAIN])
 
 
 def _verdict(report: ValidationReport, candidate: TestCandidate) -> Verdict:
@@ -117,3 +168,9 @@ def test_a_broken_helper_costs_only_the_tests_that_use_it(report: ValidationRepo
     assert any(i.category == "broken-helper" and "StaleFixtures" in i.message for i in stale.issues)
     assert _verdict(report, PLAIN).kept
     assert _verdict(report, USES_HELPER_AND_RESOURCE).kept
+
+
+def test_a_class_whose_only_tests_are_junit4_is_judged_without_a_baseline(shop: tuple[Path, StateDir]) -> None:
+    verdict = _verdict(_validate(shop, [PERCENT_RULES]), PERCENT_RULES)
+    assert [(m.name, m.kept) for m in verdict.methods] == [("overAHundredIsRefused", True)]
+    assert verdict.gain is not None and "JUnit 5" in (verdict.gain.note or "")
