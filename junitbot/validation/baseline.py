@@ -180,7 +180,7 @@ def _measure(
     try:
         per_test = _run_with_coverage(runnable, test_cp, scratch, state_root=state_root, tools_dir=tools_dir,
                                       settings=settings, isolation=isolation, java_home=classpath.java_home,
-                                      classes=list(targets))
+                                      classes=list(targets), basedir=root / classpath.module)
         hits = per_test_hits(per_test)
         owners = per_test_owners(per_test)
         mutants = run_mutation_analysis(
@@ -244,6 +244,7 @@ def _is_jupiter(path: Path) -> bool:
 def _run_with_coverage(
     tests: Sequence[str], classpath: Sequence[str], scratch: Path, *, state_root: Path, tools_dir: Path,
     settings: ValidationSettings, isolation: str, java_home: str | None, classes: Sequence[str],
+    basedir: Path | None = None,
 ) -> Path:
     """Run `tests` once, in name order, with per-test coverage of `classes`; the folder of per-test data.
     Failing tests count all the same: what they ran before failing is what the suite exercises."""
@@ -255,7 +256,7 @@ def _run_with_coverage(
     run_junit(test_classes=tests, classpath=[*classpath, str(listener)], workdir=scratch / "run",
               conditions=RunConditions(order="name"), settings=settings, isolation=isolation,
               java_agent_option=agent, tools_dir=tools_dir, java_home=java_home,
-              junit_config=per_test_config(per_test), writable=[per_test])
+              junit_config=per_test_config(per_test), writable=[per_test], basedir=basedir)
     return per_test
 
 

@@ -198,6 +198,7 @@ def run_junit(
     junit_config: Mapping[str, str] | None = None,
     guard: bool = False,
     exclude_methods: Sequence[str] = (),
+    basedir: Path | None = None,
 ) -> TestRunResult:
     """Run `test_classes` ("com.acme.FooTest", or "com.acme.FooTest#method") in one sandboxed JVM.
 
@@ -211,6 +212,8 @@ def run_junit(
     `guard`: run under the recording guard (guard.py): what a test tries that it refuses makes its cases "refused",
     saying what, and a JVM that dies early says which test was running (`TestRunResult.running`).
     `exclude_methods`: "com.acme.FooTest#method"s not to run (a launcher of 1.10 or later; else JunitbotError).
+    `basedir`: the module's folder, which Maven Surefire runs the tests in: its entries are seen, read-only, from
+    the working directory (`src/test/resources/data.txt` opens as in the build) and it is the `basedir` property.
     """
     if not test_classes:
         raise JunitbotError("run_junit: no test classes selected")
@@ -230,17 +233,21 @@ def run_junit(
         agent_jar, agent_output = _agent_paths(java_agent_option, workdir)
         config = _junit_config(conditions, settings)
         jvm_options: list[str] = []
+        if basedir is not None:
+            _mirror(basedir, workdir)
+            jvm_options.append(f"-Dbasedir={basedir.resolve()}")
         if guard:
             classpath = [*classpath, str(guard_folder(launcher.path, cache_dir=cache))]
             (reports / "tmp").mkdir()
-            jvm_options = guard_jvm_options(java_version(java_home), tmpdir=reports / "tmp")
+            jvm_options += guard_jvm_options(java_version(java_home), tmpdir=reports / "tmp")
             config |= guard_config(reports / _GUARD_LOG, [workdir, *writable, *agent_output],
                                    out_of_memory_extension=_launcher_at_least(launcher.version, (1, 11)))
         config |= dict(junit_config or {})
         java = _java_argv(test_classes, classpath, launcher, reports, config, conditions, settings,
                           [*jvm_options, *([java_agent_option] if java_agent_option else [])], exclude_methods)
         java[0] = java_tool(java_home, "java")
-        readable = [launcher.path, *(Path(entry) for entry in classpath), *agent_jar]
+        readable = [launcher.path, *(Path(entry) for entry in classpath), *agent_jar,
+                    *([basedir] if basedir is not None else [])]
         argv = sandboxed(
             java, workdir=workdir, isolation=isolation, readable=readable, writable=[*writable, *agent_output]
         )
@@ -368,6 +375,20 @@ def orderer_classes(classpath: Sequence[str], cache_dir: Path) -> list[str]:
     except JunitbotError as e:
         log.info("test classes keep their order in the reversed run: %s", e)
     return folders
+
+
+_NOT_MIRRORED = frozenset({"target", "build", ".git", ".junitbot", ".gradle", ".idea"})
+
+
+def _mirror(basedir: Path, workdir: Path) -> None:
+    """Link the module's entries (`src`, `pom.xml`, ...) into the working directory, so relative paths read as
+    under Surefire while writes stay in the working directory (the guard resolves links: writing through one is
+    writing outside). Build output and state are left out; an entry already there is left alone."""
+    for entry in sorted(basedir.iterdir()) if basedir.is_dir() else ():
+        link = workdir / entry.name
+        if entry.name in _NOT_MIRRORED or link.exists() or link.is_symlink() or workdir.is_relative_to(entry):
+            continue
+        link.symlink_to(entry.resolve(), target_is_directory=entry.is_dir())
 
 
 def _agent_paths(java_agent_option: str | None, workdir: Path) -> tuple[list[Path], list[Path]]:

@@ -188,7 +188,8 @@ def _validate_module(
         runnable = [w for w in works if w.compiled]
         for index, conditions in enumerate(repeat_conditions(settings.repetitions), 1):
             _judge_run(runnable, _run_isolating(runnable, test_cp, scratch, conditions, config, isolation,
-                                                tools_dir=state.tools, java_home=javac.java_home))
+                                                tools_dir=state.tools, java_home=javac.java_home,
+                                                basedir=root / classpath.module))
             report("run", index, settings.repetitions + 1)
         for work in runnable:
             _settle(work)
@@ -312,6 +313,7 @@ def _run_isolating(
     works: Sequence[_Work], classpath: Sequence[str], scratch: Path, conditions: RunConditions,
     config: JunitbotConfig, isolation: str, agent: str | None = None, *, tools_dir: Path | None = None,
     java_home: str | None = None, junit_config: Mapping[str, str] | None = None, writable: Sequence[Path] = (),
+    basedir: Path | None = None,
 ) -> list[TestCaseResult]:
     """One guarded JVM for the batch; if it died early (a crash, a kill, or an exit where the JDK has no guard),
     each class again in a JVM of its own, and a class that still dies without the method that was running then."""
@@ -322,7 +324,7 @@ def _run_isolating(
         return run_junit(test_classes=classes, classpath=classpath, workdir=scratch / "run", conditions=conditions,
                          settings=config.validation, isolation=isolation, java_agent_option=agent,
                          tools_dir=tools_dir, java_home=java_home, junit_config=junit_config, writable=writable,
-                         guard=True, exclude_methods=exclude)
+                         guard=True, exclude_methods=exclude, basedir=basedir)
 
     methods = {w.test_class: set(parse_test_class(w.source).test_names) for w in works}
     batch = run(list(methods))
@@ -389,6 +391,12 @@ def _settle(work: _Work) -> None:
         if statuses == {"passed"}:
             continue
         message = next((m for s, m in outcomes if s != "passed"), None)
+        if statuses <= {"passed", "skipped"} and work.candidate.written_by == "person":
+            # A person's @Disabled or assumption is theirs to decide: said, not dropped (junitbot's own would add
+            # nothing skipped, and go).
+            work.issues.append(ValidationIssue(severity=Severity.WARNING, pass_name="junit", category="skipped",
+                                               message=f"skipped: {_short(message)}", method=method))
+            continue
         if "refused" in statuses:
             work.dropped[method] = _short(next(m for s, m in outcomes if s == "refused"))
         elif "passed" in statuses:
@@ -448,9 +456,9 @@ def _prune_and_measure(
     listener = per_test_listener(classpath, cache_dir=cache, settings=settings, tools_dir=state.tools)
     cases = _run_isolating(keep, [*classpath, str(listener)], scratch, RunConditions(order="name"), config,
                            isolation, agent, tools_dir=state.tools, java_home=javac.java_home,
-                           junit_config=per_test_config(per_test), writable=[per_test])
+                           junit_config=per_test_config(per_test), writable=[per_test], basedir=root / module.module)
     for case in cases:
-        if case.status == "passed":
+        if case.status in ("passed", "skipped"):  # skipped: a person's @Disabled, kept in _settle
             continue
         work = next(w for w in keep if w.test_class == case.test_class)
         if case.method == WHOLE_CLASS:

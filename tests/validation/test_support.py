@@ -69,7 +69,10 @@ def _test(name: str, body: str) -> TestCandidate:
 import static org.junit.jupiter.api.Assertions.*;
 
 import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Properties;
+import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 class {name} {{
@@ -90,6 +93,18 @@ USES_HELPER_AND_RESOURCE = _test("MoneyFixtureTest", """
         Properties rates = new Properties();
         rates.load(getClass().getResourceAsStream("/rates.properties"));
         assertEquals("1.08", rates.getProperty("EUR.USD"));
+    }
+
+    @Test
+    void theRatesFileReadsRelativeToTheModuleAsUnderMaven() throws Exception {
+        assertEquals("EUR.USD=1.08", Files.readString(Path.of("src/test/resources/rates.properties")).trim());
+        assertTrue(System.getProperty("basedir").endsWith("shop"));
+    }
+
+    @Disabled("waits for the rates service")
+    @Test
+    void ratesComeFromTheService() {
+        fail("not yet");
     }
 """)
 USES_BROKEN_HELPER = _test("MoneyStaleTest", """
@@ -159,7 +174,15 @@ def test_a_test_helper_and_a_test_resource_are_there_as_in_the_build(report: Val
     verdict = _verdict(report, USES_HELPER_AND_RESOURCE)
     assert verdict.compiled
     assert [(m.name, m.kept) for m in verdict.methods] == [
-        ("add_ofTwoEuroAmounts", True), ("theRatesFixtureIsOnTheClasspath", True)]
+        ("add_ofTwoEuroAmounts", True), ("theRatesFixtureIsOnTheClasspath", True),
+        ("theRatesFileReadsRelativeToTheModuleAsUnderMaven", True), ("ratesComeFromTheService", True)]
+
+
+def test_a_persons_disabled_test_is_said_not_dropped(report: ValidationReport) -> None:
+    verdict = _verdict(report, USES_HELPER_AND_RESOURCE)
+    skipped = [i for i in verdict.issues if i.category == "skipped"]
+    assert [(i.severity, i.method) for i in skipped] == [("WARNING", "ratesComeFromTheService")]
+    assert "waits for the rates service" in skipped[0].message
 
 
 def test_a_broken_helper_costs_only_the_tests_that_use_it(report: ValidationReport) -> None:
