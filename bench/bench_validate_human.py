@@ -29,8 +29,8 @@ from rich.table import Table
 TARGET = 0.99
 
 
-def measure(source: Path, work: Path) -> tuple[dict, list[str], float]:
-    """`junitbot validate --json` over the repository's own tests on a fresh clone; (report, files, seconds)."""
+def measure(source: Path, work: Path) -> tuple[dict, float]:
+    """`junitbot validate --json` over the repository's own tests on a fresh clone; (report, seconds)."""
     root = work / source.name
     git.Repo.clone_from(str(source), str(root)).close()
     (root / ".junitbot.yml").write_text("validation:\n  mutation: false\n  class_timeout_s: 60\n", encoding="utf-8")
@@ -42,7 +42,7 @@ def measure(source: Path, work: Path) -> tuple[dict, list[str], float]:
     seconds = time.perf_counter() - started
     if run.returncode != 0:
         raise SystemExit(f"{source.name}: junitbot validate exited {run.returncode}\n{run.stderr[-3000:]}")
-    return json.loads(run.stdout), files, seconds
+    return json.loads(run.stdout), seconds
 
 
 def _reason(text: str | None) -> str:
@@ -51,19 +51,22 @@ def _reason(text: str | None) -> str:
     return re.sub(r"\d+", "N", re.sub(r"'[^']*'|\"[^\"]*\"|`[^`]*`", "…", first))[:110]
 
 
-def summarize(name: str, report: dict, files: list[str], seconds: float, console: Console) -> None:
-    verdicts = report["verdicts"]
+def summarize(name: str, report: dict, seconds: float, console: Console) -> None:
+    # A file without test methods (a helper, a benchmark) has nothing to run: javac compiles it for the tests
+    # that use it (the source path); it is counted apart.
+    support = [v for v in report["verdicts"] if not v["methods"]]
+    verdicts = [v for v in report["verdicts"] if v["methods"]]
     methods = [m for v in verdicts for m in v["methods"]]
     kept = sum(m["kept"] for m in methods)
-    # A file without test methods (a helper, a benchmark) is compiled for the others, not lost.
-    lost = [v for v in verdicts if v["methods"] and not any(m["kept"] for m in v["methods"])]
+    lost = [v for v in verdicts if not any(m["kept"] for m in v["methods"])]
     static_rejected = [v for v in verdicts if not v["compiled"] and any(
         i["severity"] == "ERROR" and i["pass_name"] not in ("javac", "input") for i in v["issues"])]
     table = Table(title=f"{name}: junitbot validate on its own tests")
     table.add_column("measure")
     table.add_column("value", justify="right")
     share = kept / len(methods) if methods else 0.0
-    table.add_row("test files", str(len(files)))
+    table.add_row("test files (with test methods)", str(len(verdicts)))
+    table.add_row("files without test methods (helpers)", str(len(support)))
     table.add_row("files lost whole", str(len(lost)))
     table.add_row("files rejected by a static pass", str(len(static_rejected)))
     table.add_row("methods kept", f"{kept} / {len(methods)} ({share:.1%}; target ≥ {TARGET:.0%})")
@@ -88,6 +91,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", type=Path, default=Path("/work/corpus"), help="folder of local clones")
     parser.add_argument("--repos", nargs="+", default=["commons-text", "joda-money"])
+    parser.add_argument("--json-dir", type=Path, help="also write each repository's validate report here")
     args = parser.parse_args()
     console = Console()
     with tempfile.TemporaryDirectory(prefix="bench-validate-") as tmp:
@@ -96,8 +100,11 @@ def main() -> int:
             if not (source / ".git").is_dir():
                 console.print(f"[yellow]{name}: no clone at {source} (fetch it first)[/]")
                 continue
-            report, files, seconds = measure(source, Path(tmp))
-            summarize(name, report, files, seconds, console)
+            report, seconds = measure(source, Path(tmp))
+            if args.json_dir is not None:
+                args.json_dir.mkdir(parents=True, exist_ok=True)
+                (args.json_dir / f"{name}.json").write_text(json.dumps(report, indent=1), encoding="utf-8")
+            summarize(name, report, seconds, console)
     return 0
 
 
