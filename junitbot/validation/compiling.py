@@ -70,7 +70,7 @@ def compile_in_rounds(files: Sequence[Path], *, javac: Javac, repair: RepairCont
 def _next_round(state: _File, result: CompileResult, context: RepairContext) -> bool:
     """Take one round's result; True when the file was changed and goes to the next round."""
     if result.compiled:
-        state.compiled, state.issues = True, result.issues
+        state.compiled, state.issues = True, (*state.costs, *result.issues)  # what cost a method stays said
         return False
     errors = [i for i in result.issues if i.severity is Severity.ERROR]
     return _repair(state, errors, context) or _remove_failing_tests(state, errors)
