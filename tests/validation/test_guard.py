@@ -13,7 +13,6 @@ from pathlib import Path
 import pytest
 
 from junitbot.config import ValidationSettings
-from junitbot.errors import JunitbotError
 from junitbot.validation.guard import SECURITY_MANAGER_REMOVED, guard_note, read_guard_log
 from junitbot.validation.jdk import installed_jdks
 from junitbot.validation.junit import WHOLE_CLASS, run_junit
@@ -171,10 +170,8 @@ def test_the_guard_refuses_writes_that_unshare_lets_through(
     classes: Path, mockito: list[str], fetched: Path, tmp_path: Path
 ) -> None:
     """unshare keeps the filesystem writable (test_sandbox.py): there the guard alone stops the write."""
-    try:
-        isolation = detect_isolation("unshare")
-    except JunitbotError as e:
-        pytest.skip(f"unshare is not usable here: {e}")
+    # The machines this project runs on have user namespaces (test_sandbox.py runs under unshare too).
+    isolation = detect_isolation("unshare")
     outside, workdir = tmp_path / "outside.txt", tmp_path / "work"
     workdir.mkdir()
     (workdir / "guard.txt").write_text(f"{outside}\n")
