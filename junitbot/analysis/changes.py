@@ -56,6 +56,21 @@ class GitCheckout:
         except (git.BadName, ValueError, git.GitCommandError):
             return None
 
+    def read_at(self, path: str, revision: str | None) -> bytes | None:
+        """The bytes of the folder-relative `path` at `revision` (None: the work tree); None where the file is
+        not there or cannot be read (an unknown revision, a directory, a submodule)."""
+        if revision is None:
+            assert self.repo.working_tree_dir is not None  # open_checkout refuses bare repositories
+            try:
+                return (Path(self.repo.working_tree_dir) / self.prefix / path).read_bytes()
+            except OSError:
+                return None
+        try:
+            blob = self.repo.commit(revision).tree / (self.prefix + path)
+            return blob.data_stream.read() if blob.type == "blob" else None
+        except (KeyError, ValueError, git.BadName, git.GitCommandError):
+            return None
+
     def _relative(self, path: str) -> str | None:
         return path[len(self.prefix):] if path.startswith(self.prefix) else None
 

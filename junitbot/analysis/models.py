@@ -511,3 +511,44 @@ class ImpactReport(Record):
     depth: int
     dependents: tuple[ImpactedClass, ...]
     tests: tuple[ImpactedClass, ...]
+
+
+MemberChangeKind = Literal["body", "signature", "added", "removed", "field", "type"]
+
+
+class MemberChange(Record):
+    """One member of a Java type that differs between two commits (issue 15: method-level impact).
+
+    `member` is `name/arity` for a method (`check/1`), `<init>/arity` for a constructor, the name of a field or
+    enum constant, and `<type>` for the type's own declaration (supertypes, annotations, modifiers, record
+    components) or, with kind "body", its initializer blocks. A signature change names the old member. `lines`
+    are the 1-based head lines whose tokens changed inside the member (empty when removed); `visible` is False
+    for a private member or a member of a private type, which only the owner's family (the types of its
+    top-level type) can use.
+    """
+
+    owner: str
+    member: str
+    kind: MemberChangeKind
+    file: str
+    lines: tuple[int, ...] = ()
+    visible: bool = True
+
+    @property
+    def key(self) -> str:
+        """`owner#member`, what a MemberUse names."""
+        return f"{self.owner}#{self.member}"
+
+
+class MemberUse(Record):
+    """A type outside the change that uses a changed member, directly or through members of its own that do.
+
+    `member` is the changed member's key (`com.acme.Validator#check/1`); `via` is the user's own member that
+    reaches it (`render/0`), or `<type>` where the use is in its header, fields or initializers; `line` is
+    where, when one call or creation says so.
+    """
+
+    user: str
+    member: str
+    via: str
+    line: int | None = None
