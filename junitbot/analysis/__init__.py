@@ -10,6 +10,8 @@ from junitbot.analysis.graph import CodeGraph, GraphUnavailable, TypeRow
 from junitbot.analysis.impact import DependencyAnalyzer
 from junitbot.analysis.indexer import ProgressCallback, update_graph
 from junitbot.analysis.jdk import jdk_fqn
+from junitbot.analysis.member_changes import changed_members, member_changes
+from junitbot.analysis.member_users import users_of
 from junitbot.analysis.models import (
     LIFECYCLE_ANNOTATIONS,
     TEST_ANNOTATIONS,
@@ -31,7 +33,9 @@ from junitbot.analysis.models import (
     IndexSummary,
     JavaImport,
     JavaTestClass,
+    MemberChange,
     MemberKind,
+    MemberUse,
     MethodInfo,
     ParameterInfo,
     ParseProblem,
@@ -103,7 +107,9 @@ __all__ = [
     "IndexSummary",
     "JavaImport",
     "JavaTestClass",
+    "MemberChange",
     "MemberKind",
+    "MemberUse",
     "MethodInfo",
     "Node",
     "ParameterInfo",
@@ -120,6 +126,7 @@ __all__ = [
     "TypeRow",
     "ValueType",
     "add_imports",
+    "changed_members",
     "class_named_by_test",
     "class_tested_by",
     "extract_file",
@@ -127,6 +134,7 @@ __all__ = [
     "insert_members",
     "jdk_fqn",
     "matches_any",
+    "member_changes",
     "member_node",
     "module_of",
     "node_text",
@@ -154,4 +162,5 @@ __all__ = [
     "type_ref",
     "unused_imports",
     "update_graph",
+    "users_of",
 ]

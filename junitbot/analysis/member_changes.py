@@ -50,7 +50,8 @@ class _Member:
     name: str  # method name, `<init>`, field name or `<type>`
     arity: int | None  # None for fields and the type
     parameters: tuple[str, ...]  # parameter types as written, for overload matching
-    signature: tuple[Token, ...] | tuple[str, ...]  # a synthetic member's comes from its MethodInfo
+    signature: tuple[Token, ...]
+    declared: tuple[str, ...]  # the signature as MethodInfo says it, to compare with a compiler-made member
     body: _Tokens
     whole: _Tokens  # signature and body, what changed lines are read from
     span: tuple[int, int] | None
@@ -197,10 +198,9 @@ def _method(info: MethodInfo, node: Node | None, *, visible: bool) -> _Member:
     name = "<init>" if info.kind == "constructor" else info.name
     parameters = tuple(p.type.text + ("..." if p.varargs else "") for p in info.parameters)
     visible = visible and "private" not in info.modifiers
+    declared = (*sorted(info.modifiers), *parameters, info.return_type.text if info.return_type else "")
     if node is None:  # made by the compiler or Lombok: only what MethodInfo says can differ
-        signature = (*sorted(info.modifiers), *parameters, info.return_type.text if info.return_type else "",
-                     info.synthetic or "")
-        return _Member(name, len(parameters), parameters, signature, _Tokens(), _Tokens(), None, visible)
+        return _Member(name, len(parameters), parameters, (), declared, _Tokens(), _Tokens(), None, visible)
     variables = _declared_variables(node)
     body_node = node.child_by_field_name("body")
     signature = _Tokens()
@@ -208,7 +208,7 @@ def _method(info: MethodInfo, node: Node | None, *, visible: bool) -> _Member:
         if body_node is None or child.id != body_node.id:
             signature += _leaves(child, variables)
     body = _leaves(body_node, variables) if body_node is not None else _Tokens()
-    return _Member(name, len(parameters), parameters, signature.tokens, body, signature + body,
+    return _Member(name, len(parameters), parameters, signature.tokens, declared, body, signature + body,
                    (node.start_point[0] + 1, node.end_point[0] + 1), visible)
 
 
@@ -227,7 +227,8 @@ def _fields(node: Node, *, visible: bool) -> Iterator[_Member]:
 
 
 def _field_member(name: str, tokens: _Tokens, node: Node, *, visible: bool) -> _Member:
-    return _Member(name, None, (), (), tokens, tokens, (node.start_point[0] + 1, node.end_point[0] + 1), visible)
+    return _Member(name, None, (), (), (), tokens, tokens, (node.start_point[0] + 1, node.end_point[0] + 1),
+                   visible)
 
 
 # -- tokens ------------------------------------------------------------------------------------------------------
@@ -331,7 +332,8 @@ def _member_change(path: str, owner: str, before: _Member | None, after: _Member
         if before.body.tokens == after.body.tokens:
             return None
         kind = "field"
-    elif before.signature != after.signature or before.arity != after.arity:
+    elif before.arity != after.arity or (before.signature != after.signature if before.span and after.span
+                                         else before.declared != after.declared):
         kind = "signature"
     elif before.body.tokens != after.body.tokens:
         kind = "body"
