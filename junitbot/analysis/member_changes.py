@@ -348,11 +348,10 @@ def _paired(old: Sequence[_Member], new: Sequence[_Member]) -> Iterator[tuple[_M
     """Members of two versions of a type, paired: the same name and parameter types, else the same name and
     arity, else the one member of a name on each side (an overload that changed its arity)."""
     left, right = list(old), list(new)
-    for same in (lambda a, b: (a.name, a.arity, a.parameters) == (b.name, b.arity, b.parameters),
-                 lambda a, b: (a.name, a.arity) == (b.name, b.arity)):
+    for key in (_overload, _name_and_arity):
         for a in list(left):
-            match = [b for b in right if same(a, b)]
-            if len(match) == 1 and len([x for x in left if same(x, match[0])]) == 1:
+            match = [b for b in right if key(a) == key(b)]
+            if len(match) == 1 and len([x for x in left if key(x) == key(a)]) == 1:
                 left.remove(a)
                 right.remove(match[0])
                 yield a, match[0]
@@ -365,6 +364,14 @@ def _paired(old: Sequence[_Member], new: Sequence[_Member]) -> Iterator[tuple[_M
             yield a, match[0]
     yield from ((a, None) for a in left)
     yield from ((None, b) for b in right)
+
+
+def _overload(member: _Member) -> tuple[str, int | None, tuple[str, ...]]:
+    return member.name, member.arity, member.parameters
+
+
+def _name_and_arity(member: _Member) -> tuple[str, int | None, tuple[str, ...]]:
+    return member.name, member.arity, ()
 
 
 def _changed_lines(before: _Tokens, after: _Tokens, span: tuple[int, int] | None) -> tuple[int, ...]:

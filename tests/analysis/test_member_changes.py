@@ -218,7 +218,8 @@ def impact(
     state = state_for(root)
     update_graph(root, state, config_for(root))
     with CodeGraph.open(state.graph_db) as graph:
-        return {user: {(u.member, u.via) for u in uses} for user, uses in users_of(graph, changes_, depth=depth).items()}
+        found = users_of(graph, changes_, depth=depth)
+    return {user: {(u.member, u.via) for u in uses} for user, uses in found.items()}
 
 
 def test_a_changed_message_reaches_its_callers_and_not_the_users_of_other_methods(
@@ -283,8 +284,8 @@ def test_a_changed_constructor_reaches_the_types_that_create_the_owner(
     config_for: Callable[[Path], JunitbotConfig],
 ) -> None:
     root = make_java_repo(SOURCES)
-    base, head = commit_edit(root, {PATH: VALIDATOR.replace(
-        "    /** Rejects", "    public Validator() {\n        System.out.println(\"ready\");\n    }\n\n    /** Rejects")})
+    constructor = '    public Validator() {\n        System.out.println("ready");\n    }\n\n'
+    base, head = commit_edit(root, {PATH: VALIDATOR.replace("    /** Rejects", constructor + "    /** Rejects")})
     found = changed_members(root, base, head, [PATH])
     assert [(c.key, c.kind) for c in found] == [("a.Validator#<init>/0", "body")]
     # Report creates one in a field initializer; Form only receives one.
