@@ -22,6 +22,9 @@ _TYPE = "<type>"
 _METHOD_NODES = frozenset({"method_declaration", "constructor_declaration", "compact_constructor_declaration",
                            "annotation_type_element_declaration"})
 _NAMES = frozenset({"identifier", "type_identifier"})
+_DECLARATIONS = frozenset({"variable_declarator", "enum_constant", "formal_parameter", "catch_formal_parameter",
+                           "enhanced_for_statement", "resource", "method_declaration", "constructor_declaration",
+                           "compact_constructor_declaration"})
 _CREATES = "new "  # a mention `new Owner(..)` or `Owner::new` counts as this prefix and the type's simple name
 
 Category = Literal["method", "constructor", "field", "type"]
@@ -286,8 +289,9 @@ def _created(node: Node) -> str:
 
 
 def _declares(identifier: Node) -> bool:
+    """The name a declaration gives (a variable, parameter, record component, constant or method), not a use."""
     parent = identifier.parent
-    if parent is None or parent.type not in ("variable_declarator", "enum_constant"):
+    if parent is None or parent.type not in _DECLARATIONS:
         return False
     name = parent.child_by_field_name("name")
     return name is not None and name.id == identifier.id
