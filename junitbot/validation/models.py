@@ -143,6 +143,10 @@ class TestCaseResult(Record):
     status: TestStatus
     message: str | None = None
     seconds: float = 0.0
+    line: int | None = Field(default=None, description="the test file's line it failed at: the first stack frame "
+                                                       "of the test class itself")
+    detail: str | None = Field(default=None, description="the failure's or exception's whole message, uncut "
+                                                         "(`message` is its short form)")
 
 
 class RunConditions(Record):
