@@ -233,6 +233,7 @@ def _run(
         return {}
     for work in works:
         _judge(work, [c for c in cases if c.test_class.partition("$")[0] == work.test_class])
+        _lines_as_written(work)
     _retry_alone(works, run, notes)
     return _coverage(works, targets, run_dir, main, cache, state, config, notes) if measured else {}
 
@@ -255,6 +256,24 @@ def _judge(work: _Written, cases: Sequence[TestCaseResult]) -> None:
             stand_in = whole or TestCaseResult(test_class=work.test_class, method=method, status="error",
                                                message="JUnit reported no result for this method")
             work.outcomes[(work.test_class, method)] = _outcome(stand_in.model_copy(update={"method": method}))
+
+
+def _lines_as_written(work: _Written) -> None:
+    """The lines of the run are of the compiled source, from which methods that did not compile were removed: each
+    goes back to the line of the file as written (the same line of the same member there)."""
+    compiled = work.compiled
+    if compiled is None or compiled.source == work.test.source:
+        return
+    written = {(m.owner, m.kind, m.names): m.span.start_line for m in parse_test_class(work.test.source).members}
+    run = parse_test_class(compiled.source).members
+    for key, outcome in work.outcomes.items():
+        if outcome.line is None or outcome.status == "not-compiled":
+            continue
+        member = next((m for m in run if m.span.start_line <= outcome.line <= m.span.end_line
+                       and m.kind != "class"), None)
+        start = written.get((member.owner, member.kind, member.names)) if member is not None else None
+        if member is not None and start is not None:
+            work.outcomes[key] = outcome.model_copy(update={"line": start + outcome.line - member.span.start_line})
 
 
 def _outcome(case: TestCaseResult) -> TestOutcome:

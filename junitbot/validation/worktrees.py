@@ -36,9 +36,9 @@ def base_worktree(repo_root: Path, commit: str, state: StateDir) -> Path:
     if checkout is None:
         raise GitError(f"{repo_root} is not in a git work tree: no base commit can be checked out")
     sha = checkout.resolve(commit)
-    if sha is None:
-        raise GitError(f"no commit {commit!r} in {repo_root}")
     repo = checkout.repo
+    if sha is None or not _exists(repo, sha):
+        raise GitError(f"no commit {commit!r} in {repo_root}")
     folders = state.ensure().root / "worktrees"
     folder = folders / sha
     if folder.exists() and not _healthy(folder, sha):
@@ -78,6 +78,14 @@ def base_classpath(head: ProjectClasspath) -> ProjectClasspath:
     """The head's classpath for a run on a base: its libraries, without the head's compiled main classes."""
     return head.model_copy(update={"modules": tuple(m.model_copy(update={"main_classes": None})
                                                     for m in head.modules)})
+
+
+def _exists(repo: git.Repo, sha: str) -> bool:
+    try:
+        repo.git.cat_file("-e", f"{sha}^{{commit}}")
+    except git.GitCommandError:
+        return False
+    return True
 
 
 def _healthy(folder: Path, sha: str) -> bool:
