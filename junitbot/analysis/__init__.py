@@ -60,7 +60,7 @@ from junitbot.analysis.parser import (
 )
 from junitbot.analysis.resolve import resolve_classes, resolve_edges, resolve_samples, resolve_supertypes
 from junitbot.analysis.source import SourceText
-from junitbot.analysis.sources import matches_any, module_of
+from junitbot.analysis.sources import is_candidate, is_test_path, matches_any, module_of
 from junitbot.analysis.testclass import (
     add_imports,
     insert_members,
@@ -132,6 +132,8 @@ __all__ = [
     "extract_file",
     "graph_document",
     "insert_members",
+    "is_candidate",
+    "is_test_path",
     "jdk_fqn",
     "matches_any",
     "member_changes",

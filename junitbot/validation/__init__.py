@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from junitbot.validation.advice import missing_test_dependencies
 from junitbot.validation.classpath import discover_classpath, discover_classpaths
+from junitbot.validation.expectations import expected_and_actual, thrown_value
 from junitbot.validation.frameworks import detect_frameworks
 from junitbot.validation.gate import gate_tests, module_of
 from junitbot.validation.maven import maven_command, required_maven_version, version_satisfies
@@ -27,6 +28,8 @@ from junitbot.validation.models import (
     MutationReport,
     ProbeHits,
     ProjectClasspath,
+    RerunClass,
+    RerunReport,
     ReviewFinding,
     ReviewRule,
     ReviewSummary,
@@ -36,6 +39,7 @@ from junitbot.validation.models import (
     SuiteGain,
     TestCandidate,
     TestCaseResult,
+    TestOutcome,
     TestRunResult,
     Tool,
     ToolChoice,
@@ -45,6 +49,7 @@ from junitbot.validation.models import (
 )
 from junitbot.validation.pit import run_mutation_analysis
 from junitbot.validation.pit_report import parse_mutations_xml
+from junitbot.validation.rerun import rerun_tests
 from junitbot.validation.testcoverage import (
     coverage_gain,
     per_test_config,
@@ -70,8 +75,10 @@ from junitbot.validation.validate import (
     test_class_name,
     validate_candidates,
 )
+from junitbot.validation.worktrees import KEPT_WORKTREES, base_classpath, base_worktree, main_sources_at
 
 __all__ = [
+    "KEPT_WORKTREES",
     "REVIEW_RULES",
     "TOOLS",
     "ClassCoverage",
@@ -92,6 +99,8 @@ __all__ = [
     "MutationReport",
     "ProbeHits",
     "ProjectClasspath",
+    "RerunClass",
+    "RerunReport",
     "ReviewFinding",
     "ReviewRule",
     "ReviewSummary",
@@ -101,6 +110,7 @@ __all__ = [
     "SuiteGain",
     "TestCandidate",
     "TestCaseResult",
+    "TestOutcome",
     "TestRunResult",
     "Tool",
     "ToolChoice",
@@ -110,6 +120,8 @@ __all__ = [
     "ValidationReport",
     "Verdict",
     "as_project",
+    "base_classpath",
+    "base_worktree",
     "cached_tool",
     "coverage_gain",
     "detect_frameworks",
@@ -118,9 +130,11 @@ __all__ = [
     "ensure_pit",
     "ensure_tool",
     "ensure_tools",
+    "expected_and_actual",
     "gate_tests",
     "judging_tools",
     "junit_console_for",
+    "main_sources_at",
     "maven_command",
     "merge_reports",
     "missing_test_dependencies",
@@ -131,9 +145,11 @@ __all__ = [
     "per_test_hits",
     "per_test_listener",
     "required_maven_version",
+    "rerun_tests",
     "run_mutation_analysis",
     "safe_test_path",
     "test_class_name",
+    "thrown_value",
     "validate_candidates",
     "version_satisfies",
 ]

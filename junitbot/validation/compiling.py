@@ -16,7 +16,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from junitbot.analysis import parse_test_class, prune_tests
-from junitbot.validation.models import CompileOutcome, CompileResult, Severity, ValidationIssue
+from junitbot.validation.classpath import test_sources
+from junitbot.validation.javac import compile_batch
+from junitbot.validation.models import Classpath, CompileOutcome, CompileResult, Severity, ValidationIssue
 from junitbot.validation.repair import RepairContext, repair_compile_errors
 
 # Bounds per file, so the rounds end (at most 1 + 4 + 3 javac calls, whatever the number of files).
@@ -24,6 +26,28 @@ REPAIR_ROUNDS = 4
 REMOVAL_ROUNDS = 3
 
 Javac = Callable[[Sequence[Path]], Mapping[Path, CompileResult]]
+
+
+@dataclass(frozen=True)
+class ModuleJavac:
+    """How the module's tests compile: its release, annotation processors and test sources (helpers)."""
+
+    release: int | None
+    processor_path: tuple[str, ...]
+    java_home: str | None
+    timeout_s: float
+    source_path: tuple[str, ...] = ()
+
+    @classmethod
+    def for_module(cls, root: Path, module: Classpath, *, timeout_s: float) -> ModuleJavac:
+        """The module's javac: as the build compiles its tests, with its test sources on `-sourcepath`."""
+        return cls(release=module.release, processor_path=module.processor_path, java_home=module.java_home,
+                   timeout_s=timeout_s, source_path=tuple(test_sources(root, module)))
+
+    def __call__(self, files: Sequence[Path], *, classpath: Sequence[str], out_dir: Path) -> dict[Path, CompileResult]:
+        return compile_batch(files, classpath=classpath, out_dir=out_dir, release=self.release,
+                             processor_path=self.processor_path, java_home=self.java_home,
+                             timeout_s=self.timeout_s, source_path=self.source_path)
 
 
 @dataclass
@@ -56,9 +80,11 @@ class _File:
                               failure=self.failure)
 
 
-def compile_in_rounds(files: Sequence[Path], *, javac: Javac, repair: RepairContext) -> dict[Path, CompileOutcome]:
+def compile_in_rounds(files: Sequence[Path], *, javac: Javac,
+                      repair: RepairContext | None) -> dict[Path, CompileOutcome]:
     """Compile `files` (their sources on disk, rewritten as they are repaired) with one `javac` call per round;
-    each file's outcome: the source that compiled, its repairs and removed methods, or why it did not."""
+    each file's outcome: the source that compiled, its repairs and removed methods, or why it did not.
+    `repair` None: tests as written, no repairs (a repair would hide what changed: issue 15), only removals."""
     states = [_File(file=f, source=f.read_text(encoding="utf-8")) for f in files]
     pending = states
     while pending:
@@ -67,13 +93,13 @@ def compile_in_rounds(files: Sequence[Path], *, javac: Javac, repair: RepairCont
     return {s.file: s.outcome() for s in states}
 
 
-def _next_round(state: _File, result: CompileResult, context: RepairContext) -> bool:
+def _next_round(state: _File, result: CompileResult, context: RepairContext | None) -> bool:
     """Take one round's result; True when the file was changed and goes to the next round."""
     if result.compiled:
         state.compiled, state.issues = True, (*state.costs, *result.issues)  # what cost a method stays said
         return False
     errors = [i for i in result.issues if i.severity is Severity.ERROR]
-    return _repair(state, errors, context) or _remove_failing_tests(state, errors)
+    return (context is not None and _repair(state, errors, context)) or _remove_failing_tests(state, errors)
 
 
 def _repair(state: _File, errors: Sequence[ValidationIssue], context: RepairContext) -> bool:

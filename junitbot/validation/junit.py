@@ -64,6 +64,7 @@ WHOLE_CLASS = "*"
 log = logging.getLogger(__name__)
 _REPORT = "TEST-junit-jupiter.xml"
 _MESSAGE_CHARS = 2000
+_DETAIL_CHARS = 20_000
 _TAIL_CHARS = 4000
 # Variables through which a runner's JVM options would leak into test runs and change their outcome.
 _JVM_OPTION_VARIABLES = ("JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS")
@@ -139,13 +140,36 @@ def _case(element: ET.Element) -> TestCaseResult:
     status, message = _outcome(element)
     if message is not None and invocation:
         message = f"{invocation} {message}"
+    test_class = element.get("classname", "")
+    thrown = element.find("failure") if element.find("failure") is not None else element.find("error")
     return TestCaseResult(
-        test_class=element.get("classname", ""),
+        test_class=test_class,
         method=method,
         status=status,
         message=message[:_MESSAGE_CHARS] if message is not None else None,
         seconds=_seconds(element.get("time")),
+        line=_failing_line(thrown.text or "", test_class) if thrown is not None else None,
+        detail=_detail(thrown) if thrown is not None else None,
     )
+
+
+def _failing_line(trace: str, test_class: str) -> int | None:
+    """The line of the first stack frame in the test class itself (its nested classes and lambdas included):
+    `at pkg.FooTest.method(FooTest.java:42)` -> 42. AssertJ quotes the thrown exception's frames in its message;
+    the first such frame is the test's own line all the same."""
+    top = re.escape(test_class.partition("$")[0])
+    frame = re.search(rf"^\s*at {top}(?:\$[\w$]+)?\.[\w$<>]+\([\w$]+\.java:(\d+)\)", trace, re.MULTILINE)
+    return int(frame.group(1)) if frame else None
+
+
+def _detail(thrown: ET.Element) -> str | None:
+    """The whole message of a failure or exception: the `message` attribute as JUnit wrote it, else the stack
+    trace's text before its first frame (without the exception's type)."""
+    message = thrown.get("message")
+    if message is None:
+        head = re.split(r"\n\s*at ", thrown.text or "", maxsplit=1)[0].strip()
+        message = head.partition(": ")[2] if ": " in head else None
+    return message[:_DETAIL_CHARS] if message is not None else None
 
 
 def _outcome(element: ET.Element) -> tuple[TestStatus, str | None]:

@@ -143,6 +143,10 @@ class TestCaseResult(Record):
     status: TestStatus
     message: str | None = None
     seconds: float = 0.0
+    line: int | None = Field(default=None, description="the test file's line it failed at: the first stack frame "
+                                                       "of the test class itself")
+    detail: str | None = Field(default=None, description="the failure's or exception's whole message, uncut "
+                                                         "(`message` is its short form)")
 
 
 class RunConditions(Record):
@@ -648,3 +652,53 @@ class ReviewSummary(Record):
 
 ProjectClasspath.model_rebuild()
 ValidationReport.model_rebuild()
+
+
+RerunStatus = Literal["passed", "failed", "error", "skipped", "timeout", "refused", "not-compiled", "flaky"]
+"""How a written test ended when run as written (rerun.py): a JUnit status, "not-compiled" (javac rejects its lines
+now), or "flaky" (it failed, then passed when run again alone: not a behaviour change)."""
+
+
+class TestOutcome(Record):
+    """One test method of a written test class, run as written against a build."""
+
+    __test__: ClassVar[bool] = False  # not a pytest test class, whatever its name
+
+    test_class: str
+    method: str
+    status: RerunStatus
+    message: str | None = Field(default=None, description="the failure, the exception, or javac's error")
+    expected: str | None = Field(default=None, description="what the assertion expected, when its message says")
+    actual: str | None = Field(default=None, description="what it got; 'throws X: m' for an exception")
+    line: int | None = Field(default=None, description="the test file's line it failed at or did not compile")
+
+
+class RerunClass(Record):
+    """A written test file run as written: each method's outcome and the coverage of its target by it alone."""
+
+    path: str
+    test_class: str
+    target: str | None
+    compiled: bool = Field(description="at least one method compiled")
+    outcomes: tuple[TestOutcome, ...]
+    line_coverage: float | None = Field(default=None, description="of `target` by this class alone (JaCoCo)")
+    branch_coverage: float | None = None
+    note: str | None = Field(default=None, description="why the whole file could not run")
+
+    @property
+    def failed(self) -> tuple[TestOutcome, ...]:
+        """The outcomes that are neither passed nor skipped (flaky included: it did fail once)."""
+        return tuple(o for o in self.outcomes if o.status not in ("passed", "skipped"))
+
+    @property
+    def ok(self) -> bool:
+        return self.compiled and not self.failed and self.note is None
+
+
+class RerunReport(Record):
+    """Written tests run as written against one build (the head, or a base commit's worktree)."""
+
+    commit: str | None
+    classes: tuple[RerunClass, ...]
+    seconds: float
+    notes: tuple[str, ...] = ()

@@ -1,4 +1,4 @@
-"""Re-validate test files already written to the repository: do the kept tests still compile and pass?"""
+"""Re-check test files already written to the repository: do the kept tests, as written, still compile and pass?"""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from junitbot.analysis import CodeGraph
 from junitbot.config import JunitbotConfig
 from junitbot.records import Record
 from junitbot.state import StateDir
-from junitbot.validation.models import TestCandidate
-from junitbot.validation.validate import validate_candidates
+from junitbot.validation.models import RerunClass, TestCandidate
+from junitbot.validation.rerun import rerun_tests
 
 
 class RecheckResult(Record):
@@ -21,10 +21,8 @@ class RecheckResult(Record):
 
 
 def recheck_files(root: Path, config: JunitbotConfig, state: StateDir, files: Mapping[str, str]) -> list[RecheckResult]:
-    """Validate `files` (repo-relative test path → class under test) as they are on disk, once each.
-
-    A file passes only as written: it compiles, every method passes, and no deterministic repair was needed.
-    """
+    """Run `files` (repo-relative test path → class under test) as they are on disk, once each, as written
+    (`rerun_tests`: no repairs). A file passes only when it compiles and every method passes, none flaky."""
     results: list[RecheckResult] = []
     candidates = []
     for path, target in sorted(files.items()):
@@ -36,12 +34,24 @@ def recheck_files(root: Path, config: JunitbotConfig, state: StateDir, files: Ma
                                         target=target))
     if not candidates:
         return results
-    once = config.model_copy(update={"validation": config.validation.model_copy(update={"repetitions": 1})})
     with CodeGraph.open(state.graph_db) as graph:
-        report = validate_candidates(candidates, root=root, graph=graph, config=once, state=state)
-    for verdict in report.verdicts:
-        failed = [f"{m.name}: {m.reason}" for m in verdict.methods if not m.kept]
-        why = ("does not compile" if not verdict.compiled else "; ".join(failed) if failed
-               else f"needed repairs: {'; '.join(verdict.repairs)}" if verdict.repairs else "")
-        results.append(RecheckResult(path=verdict.path, target=verdict.target, ok=verdict.kept and not why, why=why))
-    return results
+        main_sources = graph.source_files(test=False)
+    report = rerun_tests(candidates, root=root, config=config, state=state, main_sources=main_sources,
+                         coverage=False)
+    results += [RecheckResult(path=c.path, target=c.target or "", ok=c.ok, why=_why(c)) for c in report.classes]
+    return sorted(results, key=lambda r: r.path)
+
+
+def _why(rerun: RerunClass) -> str:
+    """What kept the file from passing, one phrase per failing method."""
+    if not rerun.compiled:
+        return f"does not compile: {rerun.note}" if rerun.note else "does not compile"
+    said = [f"{o.method}: {o.status}: {_first_line(o.message)}" for o in rerun.failed]
+    if rerun.note is not None:
+        said.insert(0, rerun.note)
+    return "; ".join(said)
+
+
+def _first_line(message: str | None) -> str:
+    lines = (message or "").strip().splitlines()
+    return lines[0][:300] if lines else "no message"

@@ -31,17 +31,15 @@ from junitbot.errors import JunitbotError, UnknownClassError
 from junitbot.state import StateDir
 from junitbot.validation.baseline import Baseline, measure_baselines
 from junitbot.validation.build import module_main_classes
-from junitbot.validation.classpath import classpath_packages, discover_classpaths, resource_folders, test_sources
-from junitbot.validation.compiling import compile_in_rounds
+from junitbot.validation.classpath import classpath_packages, discover_classpaths, resource_folders
+from junitbot.validation.compiling import ModuleJavac, compile_in_rounds
 from junitbot.validation.guard import guard_note
 from junitbot.validation.jacoco import agent_option, analyze_coverage, folder_includes, package_includes
-from junitbot.validation.javac import compile_batch
 from junitbot.validation.jdk import java_version
-from junitbot.validation.junit import WHOLE_CLASS, repeat_conditions, run_junit
+from junitbot.validation.junit import WHOLE_CLASS, repeat_conditions
 from junitbot.validation.models import (
     ClassCoverage,
     Classpath,
-    CompileResult,
     Counter,
     MethodVerdict,
     Mutant,
@@ -55,7 +53,6 @@ from junitbot.validation.models import (
     SuiteGain,
     TestCandidate,
     TestCaseResult,
-    TestRunResult,
     ValidationIssue,
     ValidationReport,
     Verdict,
@@ -67,6 +64,7 @@ from junitbot.validation.sandbox import describe_isolation, detect_isolation
 from junitbot.validation.selection import NOTHING_NEW, select_methods
 from junitbot.validation.static import error_scope, run_static_checks
 from junitbot.validation.testcoverage import per_test_config, per_test_hits, per_test_listener, per_test_owners
+from junitbot.validation.testrun import run_isolating
 from junitbot.validation.toolchoice import judging_tools
 
 log = logging.getLogger(__name__)
@@ -172,9 +170,7 @@ def _validate_module(
     seconds["main_build"] = time.perf_counter() - tick
     isolation = detect_isolation(settings.isolation)
     scratch = Path(tempfile.mkdtemp(prefix="validate-", dir=state.ensure().root))
-    javac = _Javac(release=classpath.release, processor_path=classpath.processor_path,
-                   java_home=classpath.java_home, timeout_s=settings.batch_timeout_s,
-                   source_path=tuple(test_sources(root, classpath)))
+    javac = ModuleJavac.for_module(root, classpath, timeout_s=settings.batch_timeout_s)
     try:
         works, rejected = _prepare(candidates, scratch, graph, config, classpath)
         report("static", len(candidates), len(candidates))
@@ -187,7 +183,7 @@ def _validate_module(
         tick = time.perf_counter()
         runnable = [w for w in works if w.compiled]
         for index, conditions in enumerate(repeat_conditions(settings.repetitions), 1):
-            _judge_run(runnable, _run_isolating(runnable, test_cp, scratch, conditions, config, isolation,
+            _judge_run(runnable, run_isolating(_methods(runnable), test_cp, scratch, conditions, config, isolation,
                                                 tools_dir=state.tools, java_home=javac.java_home,
                                                 basedir=root / classpath.module))
             report("run", index, settings.repetitions + 1)
@@ -215,22 +211,6 @@ def _validate_module(
         tools=judging_tools(classpath.entries, tools_dir=state.tools, settings=settings),
         review=review,
     )
-
-
-@dataclass(frozen=True)
-class _Javac:
-    """How the module's tests compile: its release, annotation processors and test sources (helpers)."""
-
-    release: int | None
-    processor_path: tuple[str, ...]
-    java_home: str | None
-    timeout_s: float
-    source_path: tuple[str, ...] = ()
-
-    def __call__(self, files: Sequence[Path], *, classpath: Sequence[str], out_dir: Path) -> dict[Path, CompileResult]:
-        return compile_batch(files, classpath=classpath, out_dir=out_dir, release=self.release,
-                             processor_path=self.processor_path, java_home=self.java_home,
-                             timeout_s=self.timeout_s, source_path=self.source_path)
 
 
 def _prepare(
@@ -290,7 +270,7 @@ def _rejected(candidate: TestCandidate, pass_name: str, category: str, message: 
 
 
 def _compile(works: Sequence[_Work], scratch: Path, classpath: Sequence[str], repair: RepairContext,
-             javac: _Javac) -> None:
+             javac: ModuleJavac) -> None:
     """One javac per round for all that still fail: deterministic repairs to a fixpoint, then a test method that
     does not compile costs that method, not its class (`compile_in_rounds`)."""
     if not works:
@@ -305,64 +285,8 @@ def _compile(works: Sequence[_Work], scratch: Path, classpath: Sequence[str], re
         work.issues.extend(outcome.issues)
 
 
-_MAX_DEATHS_PER_CLASS = 3
-"""How many of a class's methods may each kill its JVM (a crash, a kill) before the rest of the class is given up."""
-
-
-def _run_isolating(
-    works: Sequence[_Work], classpath: Sequence[str], scratch: Path, conditions: RunConditions,
-    config: JunitbotConfig, isolation: str, agent: str | None = None, *, tools_dir: Path | None = None,
-    java_home: str | None = None, junit_config: Mapping[str, str] | None = None, writable: Sequence[Path] = (),
-    basedir: Path | None = None,
-) -> list[TestCaseResult]:
-    """One guarded JVM for the batch; if it died early (a crash, a kill, or an exit where the JDK has no guard),
-    each class again in a JVM of its own, and a class that still dies without the method that was running then."""
-    if not works:
-        return []
-
-    def run(classes: Sequence[str], exclude: Sequence[str] = ()) -> TestRunResult:
-        return run_junit(test_classes=classes, classpath=classpath, workdir=scratch / "run", conditions=conditions,
-                         settings=config.validation, isolation=isolation, java_agent_option=agent,
-                         tools_dir=tools_dir, java_home=java_home, junit_config=junit_config, writable=writable,
-                         guard=True, exclude_methods=exclude, basedir=basedir)
-
-    methods = {w.test_class: set(parse_test_class(w.source).test_names) for w in works}
-    batch = run(list(methods))
-    died = _died(batch)
-    if not died:
-        return list(batch.cases)
-    if len(methods) == 1:
-        return _without_killers(next(iter(methods)), batch, run, methods)
-    cases = [c for c in batch.cases if c.test_class not in died]
-    for test_class in sorted(died):
-        cases.extend(_without_killers(test_class, run([test_class]), run, methods))
-    return cases
-
-
-def _died(run: TestRunResult) -> set[str]:
-    return {c.test_class for c in run.cases if c.method == WHOLE_CLASS and c.status in ("error", "timeout")}
-
-
-def _without_killers(test_class: str, alone: TestRunResult,
-                     run: Callable[[Sequence[str], Sequence[str]], TestRunResult],
-                     methods: Mapping[str, set[str]]) -> list[TestCaseResult]:
-    """The cases of `test_class` run alone: while its JVM dies with one of its `methods` running (the guard's log
-    says which), that method gets the error and the class runs again without it."""
-    killers: list[TestCaseResult] = []
-    while _died(alone) and not alone.timed_out and len(killers) < _MAX_DEATHS_PER_CLASS:
-        owner, _, method = (alone.running or "").partition("#")
-        if owner != test_class or not method:
-            break  # died outside a method of its own (construction, @BeforeAll, a nested class): the class fails
-        why = next(c.message for c in alone.cases if c.method == WHOLE_CLASS)  # says which method ran
-        killers.append(TestCaseResult(test_class=test_class, method=method, status="error", message=why))
-        if methods.get(test_class, set()) <= {k.method for k in killers}:
-            return killers  # nothing left to run
-        try:
-            alone = run([test_class], [f"{test_class}#{k.method}" for k in killers])
-        except JunitbotError as e:  # a launcher that cannot leave methods out: the class fails, naming the method
-            log.info("%s: %s", test_class, e)
-            return [*killers, *(c for c in alone.cases if c.method == WHOLE_CLASS)]
-    return [*killers, *alone.cases]
+def _methods(works: Sequence[_Work]) -> dict[str, set[str]]:
+    return {w.test_class: set(parse_test_class(w.source).test_names) for w in works}
 
 
 def _judge_run(works: Sequence[_Work], cases: Sequence[TestCaseResult]) -> None:
@@ -417,7 +341,7 @@ def _short(message: str | None) -> str:
 
 def _prune_and_measure(
     works: Sequence[_Work], scratch: Path, classpath: Sequence[str], main_classes: Path, config: JunitbotConfig,
-    isolation: str, state: StateDir, *, binary_name: Callable[[str], str], javac: _Javac, graph: CodeGraph,
+    isolation: str, state: StateDir, *, binary_name: Callable[[str], str], javac: ModuleJavac, graph: CodeGraph,
     module: Classpath, root: Path,
 ) -> dict[str, ClassCoverage]:
     """Remove dropped methods and the imports nothing uses any more, compile the changed classes, run what is kept
@@ -454,7 +378,7 @@ def _prune_and_measure(
                          tools_dir=state.tools)
     per_test = scratch / "per-test"
     listener = per_test_listener(classpath, cache_dir=cache, settings=settings, tools_dir=state.tools)
-    cases = _run_isolating(keep, [*classpath, str(listener)], scratch, RunConditions(order="name"), config,
+    cases = run_isolating(_methods(keep), [*classpath, str(listener)], scratch, RunConditions(order="name"), config,
                            isolation, agent, tools_dir=state.tools, java_home=javac.java_home,
                            junit_config=per_test_config(per_test), writable=[per_test], basedir=root / module.module)
     for case in cases:
@@ -495,7 +419,7 @@ def _prune_and_measure(
     return coverage
 
 
-def _tidy(works: list[_Work], scratch: Path, classpath: Sequence[str], javac: _Javac) -> list[_Work]:
+def _tidy(works: list[_Work], scratch: Path, classpath: Sequence[str], javac: ModuleJavac) -> list[_Work]:
     """Dropped methods and the imports nothing uses any more are removed, and the changed classes compiled."""
     pruned = []
     for work in works:

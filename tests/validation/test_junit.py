@@ -609,3 +609,44 @@ def test_parse_junit_xml_reads_statuses_messages_and_times() -> None:
 def test_parse_junit_xml_rejects_what_is_not_a_report(text: str) -> None:
     with pytest.raises(JunitbotError, match="JUnit XML report"):
         parse_junit_xml(text)
+
+
+# From a real JUnit 1.14 report (cut after the frames that matter): a nested class's failure, and AssertJ's
+# hasMessage, whose message quotes the thrown exception's own frames.
+REPORT_WITH_LINES = """<testsuite name="JUnit Jupiter">
+<testcase name="nested()" classname="p.MsgTest$Inner" time="0">
+<failure message="expected: &lt;1&gt; but was: &lt;2&gt;" type="org.opentest4j.AssertionFailedError">\
+org.opentest4j.AssertionFailedError: expected: &lt;1&gt; but was: &lt;2&gt;
+\tat org.junit.jupiter.api.AssertionFailureBuilder.build(AssertionFailureBuilder.java:151)
+\tat org.junit.jupiter.api.Assertions.assertEquals(Assertions.java:531)
+\tat p.MsgTest$Inner.nested(MsgTest.java:33)
+</failure>
+</testcase>
+<testcase name="ajMessage()" classname="p.MsgTest" time="0">
+<failure message="&#10;Expecting message to be:&#10;  &quot;a&quot;&#10;but was:&#10;  &quot;b&quot;&#10;\
+&#10;Throwable that failed the check:&#10;&#10;java.lang.IllegalArgumentException: b&#10;\
+&#9;at p.MsgTest.lambda$ajMessage$3(MsgTest.java:23)" type="org.opentest4j.AssertionFailedError">\
+org.opentest4j.AssertionFailedError: \nExpecting message to be:
+  "a"
+but was:
+  "b"
+
+Throwable that failed the check:
+
+java.lang.IllegalArgumentException: b
+\tat p.MsgTest.lambda$ajMessage$3(MsgTest.java:23)
+\tat org.assertj.core.api.ThrowableAssert.catchThrowable(ThrowableAssert.java:63)
+\tat p.MsgTest.ajMessage(MsgTest.java:23)
+</failure>
+</testcase>
+<testcase name="passes()" classname="p.MsgTest" time="0"/>
+</testsuite>
+"""
+
+
+def test_a_failure_keeps_the_test_classs_line_and_its_whole_message() -> None:
+    nested, assertj, passing = parse_junit_xml(REPORT_WITH_LINES)
+    assert (nested.line, nested.detail) == (33, "expected: <1> but was: <2>")
+    assert assertj.line == 23
+    assert assertj.detail is not None and assertj.detail.startswith('\nExpecting message to be:\n  "a"\nbut was:')
+    assert (passing.line, passing.detail) == (None, None)
