@@ -470,7 +470,7 @@ def main(argv: list[str] | None = None) -> int:
             progress.update(task, description=f"{source.name} {stat.sha[:10]} ({pick.kind})")
             try:
                 results.append(replay(source, pick, stat, work, pom=args.pom, fast=args.fast))
-            except Exception as e:  # noqa: BLE001 - one commit's failure is reported, the others still run
+            except Exception as e:  # one commit's failure is reported, the others still run
                 results.append(Replay(source.name, stat.sha, stat.parent or "", pick.kind, stat.main_classes,
                                       stat.main_lines, error=f"{type(e).__name__}: {e}"))
             progress.advance(task)
