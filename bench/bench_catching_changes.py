@@ -26,6 +26,7 @@ import argparse
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -300,8 +301,6 @@ def replay(source: Path, pick: Pick, stat: CommitStat, work: Path, *, pom: str, 
 def _seed_tools(root: Path) -> None:
     """Copy the pinned Java tools (Maven 3.9, JaCoCo, PIT, the JUnit console) into the clone's state directory,
     so each fresh clone does not fetch them again (junitbot checks their checksums either way)."""
-    import shutil
-
     from junitbot.config import load_config
     from junitbot.state import StateDir
 
@@ -484,7 +483,6 @@ def main(argv: list[str] | None = None) -> int:
     if args.keep:
         console.print(f"clones kept in {work}")
     else:
-        import shutil
         shutil.rmtree(work, ignore_errors=True)
     return 0
 
