@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 
     from junitbot.analysis import CodeGraph, ParseProblem
     from junitbot.retrieval.models import EmbeddingSummary
+    from junitbot.runs import RunReport
     from junitbot.validation import TestCandidate
 
     Subcommands = argparse._SubParsersAction[argparse.ArgumentParser]  # argparse's own type for add_subparsers()
@@ -187,6 +188,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
     if args.json:
         _print_json({**report.model_dump(mode="json"), "dagster_run_id": run_id})
         return 0
+    _print_changes(report)
     table = Table(title=f"junitbot run: {report.kept} of {report.targets} classes got tests",
                   caption=f"{report.mode}; backend {report.backend}"
                           f"{f' ({report.backend_reason})' if report.backend_reason else ''}; "
@@ -215,6 +217,31 @@ def _cmd_run(args: argparse.Namespace) -> int:
         console.print(f"Dagster run {run_id}; see it with `junitbot ui --repo {args.repo}`", highlight=False,
                       soft_wrap=True)
     return 0
+
+
+def _print_changes(report: RunReport) -> None:
+    """Behaviour changes first: the generated tests that fail on the new head, then the tests that catch it."""
+    check = report.changes
+    if check is None:
+        return
+    if check.behaviour_changes:
+        table = Table(title=f"[bold red]{len(check.behaviour_changes)} behaviour change(s)[/]: generated tests that "
+                            "passed before fail now", title_justify="left")
+        for column in ("test", "expected (before)", "got (now)", "changed code"):
+            table.add_column(column, overflow="fold")
+        for change in check.behaviour_changes:
+            expected, actual = (change.expected, change.actual) if change.expected is not None or \
+                change.actual is not None else ("–", change.message or change.status)
+            table.add_row(f"{change.test_class.rsplit('.', 1)[-1]}.{change.method}", expected or "–", actual or "–",
+                          ", ".join(f"{path}:{line}" for path, line in change.at) or ", ".join(change.changes))
+        console.print(table)
+    for catching in check.catching:
+        console.print(f"[green]catches the change[/]: {Path(catching.test_path).stem}.{catching.method} fails on "
+                      f"{catching.base_commit[:12]} ({catching.base_failure})", highlight=False, soft_wrap=True)
+    for fqn, why in check.left_alone.items():
+        console.print(f"left alone: {fqn}: {why}", highlight=False, soft_wrap=True)
+    if report.publish_blocked:
+        console.print(f"[bold red]not publishable[/]: {report.publish_blocked}", highlight=False, soft_wrap=True)
 
 
 @contextmanager

@@ -1,6 +1,6 @@
-"""The assets of one run: changeset → code_graph, embedding_index → impacted_classes → generated_tests →
-gated_tests → validated_tests → test_report → test_pull_request. Each calls one step of `junitbot.runs` and
-reports what it did as metadata."""
+"""The assets of one run: changeset → code_graph, embedding_index → changed_behaviour → impacted_classes →
+generated_tests → gated_tests → validated_tests → test_report → test_pull_request. Each calls one step of
+`junitbot.runs` and reports what it did as metadata."""
 
 # No `from __future__ import annotations`: Dagster reads these annotations at definition time.
 
@@ -16,10 +16,14 @@ from junitbot.assets.resources import GitHubResource, RepositoryResource
 from junitbot.generation import GenerationResult
 from junitbot.retrieval.models import EmbeddingSummary
 from junitbot.runs import (
+    ChangeCheck,
     RunPlan,
     RunReport,
     RunRequest,
     TargetList,
+    catch_changes,
+    change_lines,
+    check_changes,
     coverage_table,
     finish_run,
     gate_in_build,
@@ -107,12 +111,33 @@ def embedding_index(repository: RepositoryResource) -> Output[EmbeddingSummary |
     })
 
 
+@asset(group_name=GROUP, deps=[code_graph],
+       description="What the push changed, member by member, and its generated tests run on the new head first: "
+                   "the tests that now fail are behaviour changes; which classes to regenerate and which to leave.")
+def changed_behaviour(context: AssetExecutionContext, changeset: RunPlan,
+                      repository: RepositoryResource) -> Output[ChangeCheck | None]:
+    with CodeGraph.open(repository.state().graph_db) as graph:
+        check = check_changes(repository.root, repository.config(), repository.state(), changeset, graph)
+    if check is None:
+        return Output(None, metadata={"checked": False, "reason": f"{changeset.mode}: nothing to compare with"})
+    if check.behaviour_changes:
+        context.log.warning(f"{len(check.behaviour_changes)} generated tests fail on the new head")
+    return Output(check, metadata={
+        "checked": True, "base": check.base or "", "members_changed": len(check.member_changes),
+        "users": len(check.uses), "tests_rerun": len(check.rerun), "behaviour_changes": len(check.behaviour_changes),
+        "regenerated": len(check.regenerated), "left_alone": len(check.left_alone),
+        "report": MetadataValue.md("\n".join(change_lines(check)) or "(nothing changed)"),
+        "seconds": MetadataValue.json(check.seconds),
+    })
+
+
 @asset(group_name=GROUP, deps=[code_graph, embedding_index],
-       description="Changed classes and their dependents (impact analysis), minus what config excludes, capped.")
-def impacted_classes(context: AssetExecutionContext, changeset: RunPlan,
+       description="The classes to generate tests for: changed classes and the dependents whose tests changed "
+                   "outcome (impact analysis), minus what config excludes, capped.")
+def impacted_classes(context: AssetExecutionContext, changeset: RunPlan, changed_behaviour: ChangeCheck | None,
                      repository: RepositoryResource) -> Output[TargetList]:
     with CodeGraph.open(repository.state().graph_db) as graph:
-        selection = select_targets(graph, repository.config(), changeset, repository.state())
+        selection = select_targets(graph, repository.config(), changeset, repository.state(), changed_behaviour)
     rows = "\n".join(f"| `{t.fqn}` | {t.reason} |" for t in selection.targets[:300])
     return Output(selection, metadata={
         "targets": len(selection.targets), "left_for_later": selection.left_for_later,
@@ -166,9 +191,12 @@ def _gate_metadata(gate: GateResult | None) -> dict[str, Any]:
 @asset(group_name=GROUP,
        description="Only tests that compiled and passed, written to the repository (unless a dry run).")
 def validated_tests(context: AssetExecutionContext, gated_tests: GenerationResult, impacted_classes: TargetList,
-                    changeset: RunPlan, repository: RepositoryResource) -> Output[RunReport]:
+                    changeset: RunPlan, changed_behaviour: ChangeCheck | None,
+                    repository: RepositoryResource) -> Output[RunReport]:
     tick = time.perf_counter()
-    report = finish_run(repository.root, repository.state(), changeset, impacted_classes.targets, gated_tests)
+    check, result = catch_changes(repository.root, repository.config(), repository.state(), changed_behaviour,
+                                  gated_tests)
+    report = finish_run(repository.root, repository.state(), changeset, impacted_classes.targets, result, check)
     written = [f.path for f in report.files if f.action == "written"]
     seconds = {**report.seconds, "write": round(time.perf_counter() - tick, 3)}
     return Output(report.model_copy(update={"seconds": seconds}), metadata={
@@ -180,6 +208,7 @@ def validated_tests(context: AssetExecutionContext, gated_tests: GenerationResul
         "review_lint": MetadataValue.json({str(k): v for k, v in report.review.counts.items()}
                                           if report.review else {}),
         "files": MetadataValue.json([f.model_dump(mode="json") for f in report.files]),
+        "catching_tests": len(check.catching) if check else 0,
     })
 
 
@@ -211,5 +240,5 @@ def test_pull_request(context: AssetExecutionContext, test_report: RunReport, re
     })
 
 
-ALL_ASSETS: list[Any] = [changeset, code_graph, embedding_index, impacted_classes, generated_tests, gated_tests,
-                         validated_tests, test_report, test_pull_request]
+ALL_ASSETS: list[Any] = [changeset, code_graph, embedding_index, changed_behaviour, impacted_classes, generated_tests,
+                         gated_tests, validated_tests, test_report, test_pull_request]

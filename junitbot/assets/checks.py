@@ -8,7 +8,7 @@ from dagster import AssetCheckResult, AssetCheckSeverity, MetadataValue, asset_c
 
 from junitbot.assets.assets import embedding_index, test_report, validated_tests
 from junitbot.assets.resources import RepositoryResource
-from junitbot.runs import RunReport, coverage_drops, load_coverage
+from junitbot.runs import RunReport, check_kept, coverage_drops, load_coverage
 
 
 @asset_check(asset=embedding_index, description="The embedding index and the code graph describe the same "
@@ -27,18 +27,17 @@ def index_matches_graph(repository: RepositoryResource) -> AssetCheckResult:
     })
 
 
-@asset_check(asset=validated_tests, description="Every test kept by this run compiles and passes as written.")
+@asset_check(asset=validated_tests, blocking=True,
+             description="Every test kept by this run compiles and passes as written; when one does not, nothing "
+                         "downstream (the report, the pull request) runs.")
 def kept_tests_pass(validated_tests: RunReport, repository: RepositoryResource) -> AssetCheckResult:
-    from junitbot.validation.recheck import recheck_files
-
-    kept = {r.test_path: r.target for r in validated_tests.results if r.status == "kept" and r.test_path}
-    if validated_tests.dry_run or not kept:
+    checked = check_kept(repository.root, repository.config(), repository.state(), validated_tests).kept_check
+    if checked is None:
         return AssetCheckResult(passed=True, metadata={"checked": 0, "dry_run": validated_tests.dry_run})
-    results = recheck_files(repository.root, repository.config(), repository.state(), kept)
-    failures = [r for r in results if not r.ok]
-    return AssetCheckResult(passed=not failures, metadata={
-        "checked": len(results), "failed": len(failures),
-        "failures": MetadataValue.md("\n".join(f"- `{r.path}`: {r.why}" for r in failures) or "(none)"),
+    return AssetCheckResult(passed=checked.passed, severity=AssetCheckSeverity.ERROR, metadata={
+        "checked": checked.checked, "failed": len(checked.failures),
+        "failures": MetadataValue.md("\n".join(f"- `{path}`: {why}" for path, why in checked.failures.items())
+                                     or "(none)"),
     })
 
 

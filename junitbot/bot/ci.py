@@ -18,7 +18,7 @@ from junitbot.bot.models import BotAction, CiOutcome
 from junitbot.bot.outbox import Outbox
 from junitbot.bot.outputs import annotations_for, append_summary, write_outputs
 from junitbot.bot.redact import redact, redacting, secret_forms
-from junitbot.bot.report import template_environment
+from junitbot.bot.report import render_reply, template_environment
 from junitbot.bot.session import (
     Runner,
     Session,
@@ -35,7 +35,7 @@ from junitbot.bot.session import (
 from junitbot.bot.settings import ApiSettings, BotSettings
 from junitbot.config import JunitbotConfig, load_config
 from junitbot.errors import ConfigError, JunitbotError
-from junitbot.runs import RunReport, RunRequest, markdown_report
+from junitbot.runs import RunReport, RunRequest, change_lines, markdown_report
 from junitbot.state import StateDir
 
 log = logging.getLogger(__name__)
@@ -194,11 +194,24 @@ def _generate(session: Session, name: str, action: BotAction) -> CiOutcome:
     output = generate(session, request)
     base = action.base_branch or action.default_branch
     target = DeliveryTarget(base=base, head_sha=head, trigger=action.trigger, explicit=bool(classes))
+    if action.pull_number is not None and not action.fork:
+        report_changes(session, action.pull_number, output.report, head)
     if action.pull_number is not None and not action.fork and commit_mode(session):
         delivery = deliver_commit(session.publishing, output, target, base)
     else:
         delivery = deliver_pull_request(session.publishing, output, target)
     return outcome_of(name, action, output, delivery)
+
+
+def report_changes(session: Session, number: int, report: RunReport, head: str) -> None:
+    """A comment on the pushed pull request when its push broke tests junitbot had pinned, or has tests that
+    catch it: the behaviour changes (expected against now) and the catching tests, first thing a reviewer sees."""
+    check = report.changes
+    if check is None or not (check.behaviour_changes or check.catching):
+        return
+    changes = "\n".join(change_lines(check, heading="####", findings_only=True))
+    session.outbox.reply(number, render_reply(session.publishing.templates, "behaviour", command="push",
+                                              outcome="behaviour-changes", sha=head, changes=changes))
 
 
 def _run_url(environ: Mapping[str, str]) -> str | None:
@@ -236,7 +249,7 @@ def _finish(session: Session, outcome: CiOutcome, stdout: TextIO, secrets: Seque
     if summary := session.environ.get("GITHUB_STEP_SUMMARY"):
         append_summary(Path(summary), redact(_summary(session, outcome), secrets))
     if outcome.report is not None:
-        for line in annotations_for(outcome.report.results):
+        for line in annotations_for(outcome.report.results, changes=outcome.report.changes):
             stdout.write(redact(line, secrets) + "\n")
     stdout.flush()
 

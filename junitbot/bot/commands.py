@@ -8,8 +8,8 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from pydantic import Field
 
 from junitbot.bot.models import Command, CommandName
-from junitbot.bot.quoting import fence_after
 from junitbot.errors import UnknownClassError
+from junitbot.quoting import fence_after
 from junitbot.records import Record
 
 COMMANDS: dict[CommandName, str] = {

@@ -78,6 +78,8 @@ class _Publication:
 def deliver_pull_request(ctx: PublishContext, output: RunOutput, target: DeliveryTarget) -> Delivery:
     """Commit the run's tests on the bot branch, force-push it with a lease and open or update the one PR."""
     branch = ctx.settings.bot_branch(target.base)
+    if (blocked := _blocked_publishing(ctx, output.report)) is not None:
+        return blocked.model_copy(update={"branch": branch})
     existing = _open_pull(ctx, branch, record=True)
     changes, declined = _run_changes(ctx, output.report, target)
     job = _Publication(ctx, output, target, branch, changes, tuple(sorted(declined)), declined)
@@ -140,6 +142,8 @@ def _attempt(job: _Publication, existing: PullInfo | None) -> Delivery | None:
 
 def deliver_commit(ctx: PublishContext, output: RunOutput, target: DeliveryTarget, branch: str) -> Delivery:
     """Mode commit: the tests as one bot commit on top of `branch` (a PR's own branch), fast-forward only."""
+    if (blocked := _blocked_publishing(ctx, output.report)) is not None:
+        return blocked.model_copy(update={"branch": branch})
     changes, declined = _run_changes(ctx, output.report, target)
     commit = publish.build_commit(ctx.repo, parent=target.head_sha, changes=changes,
                                   message=f"junitbot: tests on {branch}\n\n{target.trigger}", settings=ctx.settings)
@@ -160,6 +164,15 @@ def deliver_commit(ctx: PublishContext, output: RunOutput, target: DeliveryTarge
 
 
 # -- steps ------------------------------------------------------------------------------------------------
+
+
+def _blocked_publishing(ctx: PublishContext, report: RunReport) -> Delivery | None:
+    """Nothing is published when the kept tests did not pass once more as written (`kept_tests_pass`)."""
+    blocked = report.publish_blocked
+    if blocked is None:
+        return None
+    ctx.outbox.note(f"nothing published: {blocked}")
+    return Delivery(status="blocked", message=f"not published: {blocked}")
 
 
 def _run_changes(ctx: PublishContext, report: RunReport, target: DeliveryTarget) -> tuple[dict[str, str | None],

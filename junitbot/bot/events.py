@@ -26,8 +26,8 @@ from junitbot.bot.models import (
     ScheduleEvent,
     UserRef,
 )
-from junitbot.bot.quoting import inline_code
 from junitbot.bot.settings import BotSettings
+from junitbot.quoting import inline_code
 
 HANDLED_EVENTS = ("push", "issue_comment", "pull_request", "schedule", "workflow_dispatch")
 HIDDEN_MARKER = "<!-- junitbot:"

@@ -20,9 +20,9 @@ from github.Repository import Repository
 
 from junitbot.bot.errors import GitHubApiError, PullExistsError
 from junitbot.bot.models import CommentInfo, PullInfo
-from junitbot.bot.quoting import fit_body
 from junitbot.bot.redact import redact, secret_forms
 from junitbot.bot.settings import ApiSettings
+from junitbot.quoting import fit_body
 
 log = logging.getLogger(__name__)
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterator, Mapping, Sequence
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
-from junitbot.runs import ClassResult
+from junitbot.runs import ChangeCheck, ClassResult
 
 MAX_ANNOTATIONS = 50  # GitHub shows at most 10 warnings per step in the UI and 50 per job
 
@@ -30,13 +30,30 @@ def annotation(level: str, message: str, *, file: str | None = None, line: int |
         f"::{level}::{escape_data(message)}"
 
 
-def annotations_for(results: Sequence[ClassResult], *, limit: int = MAX_ANNOTATIONS) -> list[str]:
-    """One warning per validation problem and per dropped test, on the generated test file."""
-    lines = list(_annotations(results))
+def annotations_for(results: Sequence[ClassResult], *, changes: ChangeCheck | None = None,
+                    limit: int = MAX_ANNOTATIONS) -> list[str]:
+    """Behaviour changes first, on the changed lines of the code (else the failing test's line); then one warning
+    per validation problem and per dropped test, on the generated test file."""
+    lines = [*(_change_annotations(changes) if changes else ()), *_annotations(results)]
     if len(lines) > limit:
         lines = [*lines[:limit - 1], annotation("warning", f"{len(lines) - limit + 1} more validation warnings: "
                                                 "see the job summary", title="junitbot")]
     return lines
+
+
+def _change_annotations(check: ChangeCheck) -> Iterator[str]:
+    at = f" ({check.head[:12]})" if check.head else ""
+    for change in check.behaviour_changes:
+        test = f"{change.test_class.rsplit('.', 1)[-1]}.{change.method}"
+        message = f"{test} passed before and fails now{at}: {change.outcome}"
+        title = f"junitbot: behaviour change in {change.target.rsplit('.', 1)[-1]}"
+        places = change.at or ((change.test_path, change.line),)
+        for file, line in places:
+            yield annotation("warning", message, file=file, line=line, title=title)
+    for catching in check.catching:
+        yield annotation("notice", f"{PurePosixPath(catching.test_path).stem}.{catching.method} fails before this "
+                         f"change ({catching.base_commit[:12]}: {catching.base_failure}) and passes after it",
+                         file=catching.test_path, title="junitbot: a test that catches this change")
 
 
 def _annotations(results: Sequence[ClassResult]) -> Iterator[str]:

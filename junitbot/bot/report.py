@@ -18,10 +18,10 @@ from jinja2.sandbox import SandboxedEnvironment
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from junitbot.bot.commands import COMMANDS
-from junitbot.bot.quoting import fit_body, inline_code, markdown_cell, printable
 from junitbot.errors import JunitbotError
+from junitbot.quoting import fit_body, inline_code, markdown_cell, printable
 from junitbot.records import Record
-from junitbot.runs import ClassResult, RunReport
+from junitbot.runs import ClassResult, RunReport, change_lines
 
 OVERRIDE_DIR = Path(".junitbot") / "templates"
 FULL_REPORT = "the full report is in the job summary of the workflow run"
@@ -125,6 +125,7 @@ def render_pull_request(env: SandboxedEnvironment, view: PullRequestView) -> tup
         "timings": _timings(view.report.seconds),
         "commands": COMMANDS,
         "marker": pull_marker_text(view.marker),
+        "changes": "\n".join(change_lines(view.report.changes, heading="###")) if view.report.changes else "",
     }
     title, _ = printable(render(env, "pr_title.txt.j2", **values), limit=250)
     marker = pull_marker_text(view.marker)
@@ -148,7 +149,7 @@ def warnings_of(results: Sequence[ClassResult]) -> list[tuple[ClassResult, str]]
 
 
 def _is_impacted(result: ClassResult, impacts: Mapping[str, str]) -> bool:
-    return result.target in impacts or result.reason.startswith("depends on")
+    return result.target in impacts or result.reason.startswith(("depends on", "uses "))
 
 
 def _timings(seconds: Mapping[str, float]) -> str:

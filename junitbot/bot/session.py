@@ -15,10 +15,10 @@ from junitbot.bot.deliver import PublishContext
 from junitbot.bot.github import GitHubClient
 from junitbot.bot.models import BotAction, CiOutcome, Delivery, RunOutput
 from junitbot.bot.outbox import Outbox
-from junitbot.bot.quoting import inline_code
 from junitbot.bot.settings import BotSettings
 from junitbot.config import JunitbotConfig
 from junitbot.errors import JunitbotError
+from junitbot.quoting import inline_code
 from junitbot.runs import RunReport, RunRequest
 from junitbot.state import StateDir
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from junitbot.analysis.marker import generated_target
 from junitbot.generation.generate import generate
 from junitbot.generation.imports import ImportSet, split_fqn
 from junitbot.generation.literals import java_string
@@ -20,7 +21,7 @@ from junitbot.generation.models import (
     ValueExpr,
     ValueStrategy,
 )
-from junitbot.generation.output import WriteOutcome, generated_target, remove_orphans, write_tests
+from junitbot.generation.output import WriteOutcome, remove_orphans, write_tests
 
 __all__ = [
     "Correction",

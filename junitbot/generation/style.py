@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Literal
 
 from junitbot.analysis import CodeGraph, parse_test_class
-from junitbot.generation.output import generated_target
+from junitbot.analysis.marker import generated_target
 from junitbot.validation import Frameworks
 
 AssertionStyle = Literal["junit", "assertj"]

@@ -5,20 +5,45 @@ The same steps whether `run_pipeline` calls them in order or Dagster's assets ca
 
 from __future__ import annotations
 
+from junitbot.runs.changes import catch_changes, check_changes
 from junitbot.runs.gate import JUNITBOT_RUNNER, apply_gate, judged_by
 from junitbot.runs.history import CoverageDrop, CoverageEntry, coverage_drops, load_coverage, record_coverage
-from junitbot.runs.models import ClassResult, ModuleSummary, RunMode, RunPlan, RunReport, RunRequest, TargetList
+from junitbot.runs.models import (
+    BehaviourChange,
+    CatchingTest,
+    ChangeCheck,
+    ClassResult,
+    KeptCheck,
+    ModuleSummary,
+    RunMode,
+    RunPlan,
+    RunReport,
+    RunRequest,
+    TargetList,
+)
 from junitbot.runs.pipeline import run_pipeline
 from junitbot.runs.plan import last_run, plan_run, record_run
-from junitbot.runs.report import coverage_table, gate_summary, markdown_report, percent, save_report, suite_table
-from junitbot.runs.steps import finish_run, gate_in_build, generate_for_plan, select_targets
+from junitbot.runs.report import (
+    change_lines,
+    coverage_table,
+    gate_summary,
+    markdown_report,
+    percent,
+    save_report,
+    suite_table,
+)
+from junitbot.runs.steps import check_kept, finish_run, gate_in_build, generate_for_plan, select_targets
 from junitbot.runs.targets import prioritize_full_pass, selected_by_config, targets_for
 
 __all__ = [
     "JUNITBOT_RUNNER",
+    "BehaviourChange",
+    "CatchingTest",
+    "ChangeCheck",
     "ClassResult",
     "CoverageDrop",
     "CoverageEntry",
+    "KeptCheck",
     "ModuleSummary",
     "RunMode",
     "RunPlan",
@@ -26,6 +51,10 @@ __all__ = [
     "RunRequest",
     "TargetList",
     "apply_gate",
+    "catch_changes",
+    "change_lines",
+    "check_changes",
+    "check_kept",
     "coverage_drops",
     "coverage_table",
     "finish_run",

@@ -6,6 +6,7 @@ from typing import Literal
 
 from pydantic import Field
 
+from junitbot.analysis import MemberChange, MemberUse
 from junitbot.config import BackendName
 from junitbot.generation import Origin, Target, WriteOutcome
 from junitbot.records import Record
@@ -36,6 +37,7 @@ class RunPlan(Record):
     mode: str
     head: str | None
     changed_paths: tuple[str, ...] | None
+    base: str | None = Field(default=None, description="the commit an incremental run diffs from")
     classes: tuple[str, ...] = ()
     dry_run: bool = False
     backend: BackendName = "auto"
@@ -47,6 +49,71 @@ class TargetList(Record):
 
     targets: tuple[Target, ...]
     left_for_later: int = 0
+
+
+class BehaviourChange(Record):
+    """A generated test that passed when it was written and fails on the new head: the code's behaviour changed."""
+
+    target: str = Field(description="the class the test is for")
+    test_path: str
+    test_class: str
+    method: str
+    status: str = Field(description="failed, error, timeout or not-compiled (the API it calls changed)")
+    expected: str | None = Field(default=None, description="what the test expected (the behaviour before)")
+    actual: str | None = Field(default=None, description="what the code does now")
+    message: str | None = None
+    line: int | None = Field(default=None, description="the line of the test file where it failed")
+    commit: str | None = Field(default=None, description="the commit it fails at")
+    changes: tuple[str, ...] = Field(default=(), description="the changed members it reaches (owner#member)")
+    at: tuple[tuple[str, int], ...] = Field(default=(), description="(file, line) of the changed code it reaches")
+
+    @property
+    def outcome(self) -> str:
+        """`expected X, got Y`, or the failure as the runner put it."""
+        if self.expected is not None or self.actual is not None:
+            return f"expected {self.expected}, got {self.actual}"
+        return self.message or self.status
+
+
+class CatchingTest(Record):
+    """A new test that fails on the base commit and passes on the head: it catches this change."""
+
+    target: str
+    test_path: str
+    method: str
+    base_commit: str
+    base_failure: str = Field(description="how it fails before the change")
+
+
+class ChangeCheck(Record):
+    """What a push changed, member by member, and what the generated tests said about it before regenerating."""
+
+    base: str | None
+    head: str | None
+    member_changes: tuple[MemberChange, ...] = ()
+    uses: dict[str, tuple[MemberUse, ...]] = Field(default_factory=dict,
+                                                   description="dependent → the changed members it uses")
+    rerun: tuple[str, ...] = Field(default=(), description="the generated test files run on the head first")
+    behaviour_changes: tuple[BehaviourChange, ...] = ()
+    flaky: tuple[str, ...] = Field(default=(), description="Test.method that failed once and then passed")
+    regenerated: dict[str, str] = Field(default_factory=dict, description="class → why its tests are regenerated")
+    probing: tuple[str, ...] = Field(default=(), description="of those, the changed classes whose tests still pass: "
+                                                             "their new tests are kept only if one catches the change")
+    left_alone: dict[str, str] = Field(default_factory=dict, description="class → why its tests are left as they are")
+    catching: tuple[CatchingTest, ...] = ()
+    notes: tuple[str, ...] = ()
+    seconds: dict[str, float] = Field(default_factory=dict)
+
+
+class KeptCheck(Record):
+    """The last check before publishing: the kept tests, as written, pass once more."""
+
+    checked: int
+    failures: dict[str, str] = Field(default_factory=dict, description="test file → why it did not pass")
+
+    @property
+    def passed(self) -> bool:
+        return not self.failures
 
 
 class ModuleSummary(Record):
@@ -106,6 +173,18 @@ class RunReport(Record):
     report_dir: str | None = None
     seconds: dict[str, float] = Field(default_factory=dict)
     gate: GateResult | None = Field(default=None, description="the last gate, the project's own build")
+    changes: ChangeCheck | None = Field(default=None, description="an incremental run's change check: behaviour "
+                                                                  "changes first, what was regenerated and why")
+    kept_check: KeptCheck | None = Field(default=None, description="the kept tests run once more as written; a "
+                                                                   "failure blocks publishing")
+
+    @property
+    def publish_blocked(self) -> str | None:
+        """Why this run's tests must not be published (the kept-tests check failed), or None."""
+        if self.kept_check is None or self.kept_check.passed:
+            return None
+        failed = "; ".join(f"{path}: {why}" for path, why in sorted(self.kept_check.failures.items()))
+        return f"{len(self.kept_check.failures)} kept test file(s) did not pass once more as written ({failed})"
 
     @property
     def kept(self) -> int:

@@ -11,16 +11,19 @@ from pathlib import Path
 from junitbot.analysis import CodeGraph, update_graph
 from junitbot.config import JunitbotConfig
 from junitbot.generation import ProgressCallback
+from junitbot.runs.changes import catch_changes, check_changes
 from junitbot.runs.models import RunReport, RunRequest
 from junitbot.runs.plan import plan_run
 from junitbot.runs.report import save_report
-from junitbot.runs.steps import finish_run, gate_in_build, generate_for_plan, select_targets
+from junitbot.runs.steps import check_kept, finish_run, gate_in_build, generate_for_plan, select_targets
 from junitbot.state import StateDir
 
 
 def run_pipeline(root: Path, config: JunitbotConfig, state: StateDir, request: RunRequest, *,
                  progress: ProgressCallback | None = None) -> RunReport:
-    """Graph (and embeddings) up to date → plan → targets → generation → build gate → finish → saved report."""
+    """Graph (and embeddings) up to date → plan → the generated tests of what changed run first → targets →
+    generation → build gate → tests that catch the change (on the base) → finish → kept tests once more → saved
+    report."""
     started = time.perf_counter()
     summary = update_graph(root, state, config, progress=progress)
     if config.retrieval.enabled:
@@ -29,9 +32,11 @@ def run_pipeline(root: Path, config: JunitbotConfig, state: StateDir, request: R
         update_index(state, config)
     plan = plan_run(root, state, summary.commit, config, request)
     with CodeGraph.open(state.graph_db) as graph:
-        targets = select_targets(graph, config, plan, state).targets
+        check = check_changes(root, config, state, plan, graph)
+        targets = select_targets(graph, config, plan, state, check).targets
         result = generate_for_plan(root, config, state, plan, targets, graph=graph, progress=progress)
     result = gate_in_build(root, config, state, result)
-    report = finish_run(root, state, plan, targets, result)
+    check, result = catch_changes(root, config, state, check, result)
+    report = check_kept(root, config, state, finish_run(root, state, plan, targets, result, check))
     seconds = {**report.seconds, "total": round(time.perf_counter() - started, 3)}
     return save_report(report.model_copy(update={"seconds": seconds}), state)

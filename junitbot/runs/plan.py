@@ -18,8 +18,8 @@ def plan_run(root: Path, state: StateDir, head: str | None, config: JunitbotConf
 
     The backend is the configured one; the cap is the request's, else `generation.max_classes_per_run`.
     """
-    mode, changed = _changed_paths(root, state, head, request)
-    return RunPlan(mode=mode, head=head, changed_paths=None if changed is None else tuple(changed),
+    mode, changed, base = _changed_paths(root, state, head, request)
+    return RunPlan(mode=mode, head=head, changed_paths=None if changed is None else tuple(changed), base=base,
                    classes=request.classes, dry_run=request.dry_run, backend=config.generation.backend,
                    max_classes=request.max_classes or config.generation.max_classes_per_run)
 
@@ -42,18 +42,19 @@ def last_run(state: StateDir) -> str | None:
     return commit if isinstance(commit, str) else None
 
 
-def _changed_paths(root: Path, state: StateDir, head: str | None, request: RunRequest) -> tuple[str, list[str] | None]:
-    """(mode, changed paths): None means every class (a full pass)."""
+def _changed_paths(root: Path, state: StateDir, head: str | None,
+                   request: RunRequest) -> tuple[str, list[str] | None, str | None]:
+    """(mode, changed paths, base commit): None paths means every class (a full pass)."""
     if request.classes:
-        return "classes", None
+        return "classes", None, None
     if request.full:
-        return "full", None
+        return "full", None, None
     checkout = open_checkout(root)
     base = request.since or last_run(state)
     if checkout is None or head is None or base is None:
-        return "full (no earlier run to compare with)", None
+        return "full (no earlier run to compare with)", None, None
     if not checkout.is_ancestor(base, head):
-        return f"full ({base[:12]} is not an ancestor of HEAD)", None
+        return f"full ({base[:12]} is not an ancestor of HEAD)", None, None
     changes = checkout.changes_since(base, head, ())
     paths = sorted({*changes.paths, *checkout.dirty(())})
-    return f"incremental since {base[:12]}", paths
+    return f"incremental since {base[:12]}", paths, checkout.resolve(base) or base

@@ -4,16 +4,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import UTC, datetime
+from pathlib import PurePosixPath
 
 from junitbot.generation import GenerationResult, Skip, Target, TargetOutcome
+from junitbot.quoting import inline_code, markdown_cell
 from junitbot.runs.gate import judged_by
-from junitbot.runs.models import ClassResult, ModuleSummary, RunReport
+from junitbot.runs.models import ChangeCheck, ClassResult, ModuleSummary, RunReport
 from junitbot.state import StateDir
 from junitbot.validation import DependencyAdvice, GateResult, SuiteFigures, Verdict, missing_test_dependencies
 
 # Where a run shows that a test needed junit-jupiter-params: javac's complaint, or a test the model wrote.
 _PARAMS = ("org.junit.jupiter.params", "@ParameterizedTest")
 _NO_MOCKITO = "has no Mockito"
+_VALUE_CHARS = 120
 
 
 def class_results(targets: Sequence[Target], result: GenerationResult) -> tuple[ClassResult, ...]:
@@ -132,6 +135,8 @@ def markdown_report(report: RunReport) -> str:
         f"{'; dry run, nothing written' if report.dry_run else ''}).",
         "",
         *([gate_summary(report.gate), ""] if report.gate else []),
+        *([f"**Not published**: {report.publish_blocked}.", ""] if report.publish_blocked else []),
+        *(change_lines(report.changes) if report.changes else []),
         "| class | status | from | tests kept | dropped | lines | branches | mutants killed | judged by | note |",
         "|---|---|---|---|---|---|---|---|---|---|",
     ]
@@ -169,6 +174,59 @@ def markdown_report(report: RunReport) -> str:
         lines += ["", "## Files", ""]
         lines += [f"- {f.action}: `{f.path}`" + (f" ({f.reason})" if f.reason else "") for f in report.files]
     return "\n".join(lines) + "\n"
+
+
+def change_lines(check: ChangeCheck, *, heading: str = "##", findings_only: bool = False) -> list[str]:
+    """The change check as markdown, behaviour changes first: the generated tests that fail on the new head (what
+    they expected, what the code does now), the new tests that catch the change, and (unless `findings_only`)
+    what was regenerated or left alone and why. Ends with a blank line; empty when there is nothing to say."""
+    lines: list[str] = []
+    at = f" at {check.head[:12]}" if check.head else ""
+    if check.behaviour_changes:
+        count = len(check.behaviour_changes)
+        lines += [f"{heading} Behaviour changes", "",
+                  f"{count} generated test{'s' if count != 1 else ''} that passed before "
+                  f"fail{'s' if count == 1 else ''}{at}. Check that the change is intended: their classes' tests "
+                  "were regenerated for the new behaviour, and the diff shows the old assertion beside the new one.",
+                  "", "| test | expected (before) | got (now) | changed code |", "|---|---|---|---|"]
+        for change in check.behaviour_changes:
+            where = f" (line {change.line})" if change.line else ""
+            expected, actual = ((change.expected, change.actual) if change.expected is not None
+                                or change.actual is not None else (None, change.message or change.status))
+            code = ", ".join(f"{inline_code(path)}:{line}" for path, line in change.at[:3]) or ", ".join(
+                inline_code(key) for key in change.changes[:3]) or "–"
+            test = f"{change.test_class.rsplit('.', 1)[-1]}.{change.method}"
+            lines.append(f"| {inline_code(test)}{where} | "
+                         f"{_value(expected)} | {_value(actual)} | {code} |")
+        lines.append("")
+    if check.catching:
+        base = check.catching[0].base_commit[:12]
+        lines += [f"{heading} Tests that catch this change", "",
+                  f"These new tests fail before this change (on {base}) and pass after it:", ""]
+        lines += [f"- {inline_code(f'{PurePosixPath(c.test_path).stem}.{c.method}')}: on {base}, "
+                  f"{markdown_cell(c.base_failure)}" for c in check.catching]
+        lines.append("")
+    if findings_only:
+        return lines
+    if check.regenerated or check.left_alone:
+        lines += [f"{heading} What changed", ""]
+        changed = sorted({f"{inline_code(c.owner.rsplit('.', 1)[-1] + '.' + c.member.split('/')[0])} ({c.kind})"
+                          for c in check.member_changes})
+        if changed:
+            lines += [f"Changed since {check.base[:12] if check.base else 'the last run'}: {', '.join(changed[:30])}"
+                      f"{f' and {len(changed) - 30} more' if len(changed) > 30 else ''}.", ""]
+        lines += [f"- regenerated {inline_code(fqn)}: {markdown_cell(why)}" for fqn, why in check.regenerated.items()]
+        lines += [f"- left alone {inline_code(fqn)}: {markdown_cell(why)}" for fqn, why in check.left_alone.items()]
+        lines.append("")
+    if check.flaky:
+        lines += [f"Failed once, then passed (not counted as changes): {', '.join(map(inline_code, check.flaky))}.",
+                  ""]
+    return lines
+
+
+def _value(value: str | None) -> str:
+    """A value a test expected or got, as a code span that holds in a table cell."""
+    return "–" if value is None else markdown_cell(inline_code(value, limit=_VALUE_CHARS))
 
 
 def suite_table(report: RunReport) -> list[str]:

@@ -24,18 +24,22 @@ from junitbot.generation import (
 from junitbot.generation.llm import get_backend
 from junitbot.runs.gate import apply_gate
 from junitbot.runs.history import load_coverage, record_coverage
-from junitbot.runs.models import RunPlan, RunReport, TargetList
+from junitbot.runs.models import ChangeCheck, ClassResult, KeptCheck, RunPlan, RunReport, TargetList
 from junitbot.runs.plan import record_run
 from junitbot.runs.report import class_results, dependency_advice, module_summaries
 from junitbot.runs.targets import prioritize_full_pass, targets_for
 from junitbot.state import StateDir
 from junitbot.validation import GateResult, TestCandidate, gate_tests
+from junitbot.validation.recheck import recheck_files
 
 
-def select_targets(graph: CodeGraph, config: JunitbotConfig, plan: RunPlan, state: StateDir) -> TargetList:
+def select_targets(graph: CodeGraph, config: JunitbotConfig, plan: RunPlan, state: StateDir,
+                   check: ChangeCheck | None = None) -> TargetList:
     """The run's targets, at most `plan.max_classes`; a full pass puts classes without tests, then the most
-    depended-upon, then the least covered (from the coverage history in `state`) first."""
-    targets = targets_for(graph, config, changed_paths=plan.changed_paths, classes=plan.classes)
+    depended-upon, then the least covered (from the coverage history in `state`) first. With an incremental
+    run's change check, only the classes it says to regenerate."""
+    targets = targets_for(graph, config, changed_paths=plan.changed_paths, classes=plan.classes,
+                          regenerate=check.regenerated if check is not None else None)
     if plan.changed_paths is None and not plan.classes:
         history = load_coverage(state)
         targets = prioritize_full_pass(graph, targets, {fqn: entry.line for fqn, entry in history.items()})
@@ -72,14 +76,18 @@ def gate_in_build(root: Path, config: JunitbotConfig, state: StateDir, result: G
 
 def finish_run(
     root: Path, state: StateDir, plan: RunPlan, targets: Sequence[Target], result: GenerationResult,
+    changes: ChangeCheck | None = None,
 ) -> RunReport:
     """Write the kept tests (unless a dry run), remove tests of classes that are gone, record the commit and
     the coverage measured; the report of what was done."""
     with CodeGraph.open(state.graph_db) as graph:
         test_files = [path for path, _ in graph.source_files(test=True)]
         existing = {row.fqn for row in graph.types()}
-    verdicts = result.validation.verdicts if result.validation else ()
-    results = class_results(targets, result)
+    # Classes the change check left alone after all keep their tests as they are (no churn).
+    held = dict(changes.left_alone) if changes else {}
+    verdicts = [v for v in (result.validation.verdicts if result.validation else ()) if v.target not in held]
+    results = tuple(ClassResult(target=r.target, status="unchanged", reason=held[r.target]) if r.target in held
+                    else r for r in class_results(targets, result))
     files: list[WriteOutcome] = []
     if not plan.dry_run:
         files += write_tests(root, {v.path: v.source for v in verdicts if v.kept and v.source})
@@ -90,7 +98,19 @@ def finish_run(
                        targets=len(targets), results=results, files=tuple(files), advice=dependency_advice(result),
                        seconds=dict(result.seconds), gate=result.gate, modules=module_summaries(result),
                        resolution=result.classpath.resolution if result.classpath else None,
-                       review=result.validation.review if result.validation else None)
+                       review=result.validation.review if result.validation else None, changes=changes)
     if not plan.dry_run:
         record_coverage(state, report)
     return report
+
+
+def check_kept(root: Path, config: JunitbotConfig, state: StateDir, report: RunReport) -> RunReport:
+    """The last check before publishing: the kept test files, as written to the repository, compile and pass
+    once more (`kept_tests_pass`); `report.publish_blocked` says why not."""
+    on_disk = {f.path for f in report.files if f.action in ("written", "unchanged")}
+    kept = {r.test_path: r.target for r in report.results if r.status == "kept" and r.test_path in on_disk}
+    if report.dry_run or not kept:
+        return report
+    results = recheck_files(root, config, state, kept)
+    failures = {r.path: r.why or "did not pass" for r in results if not r.ok}
+    return report.model_copy(update={"kept_check": KeptCheck(checked=len(results), failures=failures)})

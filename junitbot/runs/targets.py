@@ -17,15 +17,19 @@ def selected_by_config(path: str, config: JunitbotConfig) -> bool:
 
 
 def targets_for(
-    graph: CodeGraph, config: JunitbotConfig, *, changed_paths: Iterable[str] | None, classes: Iterable[str] = ()
+    graph: CodeGraph, config: JunitbotConfig, *, changed_paths: Iterable[str] | None, classes: Iterable[str] = (),
+    regenerate: Mapping[str, str] | None = None,
 ) -> list[Target]:
-    """Named classes, else the classes in changed files and their dependents, else (None) every main class."""
+    """Named classes; else the classes a change check says to regenerate (with why); else the classes in changed
+    files and their dependents; else (None) every main class."""
     analyzer = DependencyAnalyzer(graph)
     rows = {row.fqn: row for row in graph.types() if not row.is_test}
     chosen: dict[str, str] = {}
     named = [analyzer.lookup(name) for name in classes]
     if named:
         chosen.update({fqn: "named on the command line" for fqn in named})
+    elif regenerate is not None:
+        chosen.update(regenerate)
     elif changed_paths is None:
         chosen.update({fqn: "full pass" for fqn in rows})
     else:

@@ -22,6 +22,7 @@ from pathlib import Path
 from pydantic import Field, ValidationError
 
 from junitbot.analysis import CodeGraph, DependencyAnalyzer, TypeRow
+from junitbot.analysis.marker import generated_target
 from junitbot.config import ValidationSettings
 from junitbot.errors import JunitbotError
 from junitbot.records import Record
@@ -58,14 +59,21 @@ class Baseline(Record):
 
 
 def baseline_tests(targets: Sequence[str], graph: CodeGraph, *, replaced: Collection[str] = ()) -> dict[str, list[str]]:
-    """The existing test classes of each target: named after it or using it, Jupiter only, not in `replaced`."""
+    """The existing test classes of each target: named after it or using it, Jupiter only, not in `replaced`, and
+    not junitbot's own. A generated class stands on its own: junitbot's tests of the classes that use this one are
+    regenerated on their own and may stub it, and counting them would make a regenerated class keep fewer tests
+    than the same class generated before them (churn in the pull request for nothing)."""
     analyzer = DependencyAnalyzer(graph)
     rows = {row.fqn: row for row in graph.types()}
-    found: dict[str, list[str]] = {}
-    for target in targets:
-        tests = [t for t in analyzer.tests_of(target) if t in rows and rows[t].path not in replaced]
-        found[target] = tests
-    return found
+    generated: dict[str, bool] = {}
+
+    def persons(path: str) -> bool:
+        if path not in generated:
+            generated[path] = generated_target((graph.source(path) or b"").decode("utf-8", "replace")) is not None
+        return not generated[path]
+
+    return {target: [t for t in analyzer.tests_of(target) if t in rows and rows[t].path not in replaced
+                     and persons(rows[t].path)] for target in targets}
 
 
 def measure_baselines(

@@ -463,6 +463,9 @@ class Verdict(Record):
     exercised: tuple[str, ...] = Field(default=(), description="for a test that names no class: the classes its "
                                                                 "run covered lines of (measured with its batch)")
     source: str | None = Field(default=None, description="the source as kept (failing methods removed)")
+    passed_source: str | None = Field(default=None, description="every method that passed, before those that added "
+                                                                "nothing were dropped (a test that catches a change "
+                                                                "adds something the gain rule cannot see)")
     repairs: tuple[str, ...] = Field(default=(), description="deterministic repairs applied, one line each")
     gain: SuiteGain | None = Field(default=None, description="the class's suite before → after the kept methods")
 

@@ -104,6 +104,7 @@ class _Work:
     flaky: list[str] = field(default_factory=list)
     failure: str | None = None
     adds: dict[str, str] = field(default_factory=dict)  # kept method -> what it adds beyond the baseline
+    passed_source: str | None = None  # every passing method, before the gain rule dropped any
     gain: SuiteGain | None = None
     baseline_exec: str | None = None
 
@@ -396,6 +397,8 @@ def _prune_and_measure(
         log.warning("per-test coverage could not be read; every passing method is kept: %s", e)
         hits = {}
     named_works = [w for w in keep if w.candidate.target is not None]
+    for work in named_works:
+        work.passed_source = prune_tests(work.source, work.dropped) if work.dropped else work.source
     if (settings.require_gain or settings.mutation) and hits and named_works:
         _keep_what_adds(named_works, hits, root=root, scratch=scratch, classpath=classpath, main_classes=main_classes,
                         config=config, isolation=isolation, state=state, binary_name=binary_name, graph=graph,
@@ -569,6 +572,7 @@ def _verdict(work: _Work, coverage: Mapping[str, ClassCoverage]) -> Verdict:
         exercised=tuple(sorted(name for name, measured in coverage.items() if measured.lines.covered))
         if kept and target is None else (),
         source=work.source if kept else None,
+        passed_source=work.passed_source if kept and work.passed_source != work.source else None,
         repairs=tuple(work.repairs),
         gain=work.gain if kept else None,
     )

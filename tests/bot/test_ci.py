@@ -13,6 +13,7 @@ import pytest
 
 from junitbot.bot import EventError, GitHubApiError, RunOutput, main_ci
 from junitbot.errors import JunitbotError
+from junitbot.runs import BehaviourChange, ChangeCheck, KeptCheck, RunReport
 from tests.bot.conftest import CART, MONEY, REPOSITORY, TOKEN, FakeRunner, World, fast_settings, payload
 
 MONEY_V2 = MONEY.replace("cents + other.cents", "other.cents + cents")
@@ -71,6 +72,23 @@ def test_a_push_opens_a_pull_request_from_the_bot_branch(world: World) -> None:
     assert "opened #1" in summary and "| `com.acme.shop.Money` | kept |" in summary
     assert f"::warning file={MONEY_TEST},line=7,title=junitbot%3A Money::ERROR static/mocking" in \
         world.stdout.getvalue()
+
+
+def test_kept_tests_that_fail_once_more_block_publishing_and_say_why(world: World) -> None:
+    environ, _, _ = _push(world, {"src/main/java/com/acme/shop/Money.java": MONEY_V2})
+
+    def failing(*args: Any) -> RunReport:
+        report = FakeRunner()(*args)
+        return report.model_copy(update={"kept_check": KeptCheck(checked=1, failures={
+            MONEY_TEST: "addsCents: expected 5, got 6"})})
+
+    outcome = world.run(environ, runner=failing)
+
+    assert outcome.delivery is not None and outcome.delivery.status == "blocked"
+    assert "addsCents: expected 5, got 6" in outcome.delivery.message
+    assert world.double.open_pulls() == [] and world.remote_sha("junitbot/main") is None
+    summary = Path(environ["GITHUB_STEP_SUMMARY"]).read_text()
+    assert "nothing published" in summary and "**Not published**" in summary
 
 
 def test_a_second_push_updates_the_same_pull_request_in_place(world: World) -> None:
@@ -335,6 +353,35 @@ def test_commit_mode_commits_onto_the_pull_requests_branch_and_ignores_its_own_c
     runner = FakeRunner()
     again = world.run(world.environ("pull_request", data), settings=settings, mode="commit", runner=runner)
     assert again.action.kind == "ignore" and "bot's own commit" in again.action.reason and runner.calls == []
+
+
+def test_a_push_to_a_pull_request_that_breaks_pinned_behaviour_gets_a_comment_listing_it(world: World) -> None:
+    head = world.branch("feature", {"src/main/java/com/acme/shop/Money.java": MONEY_V2})
+    number = world.double.add_pull(head="feature", base="main", head_sha=head)
+    data = payload("pull_request.synchronize.json")
+    data["repository"].update(full_name=REPOSITORY, default_branch="main")
+    data["number"] = data["pull_request"]["number"] = number
+    data["pull_request"]["head"].update(ref="feature", sha=head)
+    data["pull_request"]["head"]["repo"]["full_name"] = REPOSITORY
+    data["pull_request"]["base"].update(ref="main", sha=git.Repo(world.bare).commit("main").hexsha)
+    found = BehaviourChange(target="com.acme.shop.Money", test_path=MONEY_TEST,
+                            test_class="com.acme.shop.MoneyGeneratedTest", method="plusAddsCents", status="failed",
+                            expected="5", actual="`6` <b>", line=12,
+                            changes=("com.acme.shop.Money#plus/1",))
+
+    def breaking(*args: Any) -> RunReport:
+        report = FakeRunner()(*args)
+        return report.model_copy(update={"changes": ChangeCheck(base="a" * 40, head=head, behaviour_changes=(found,),
+                                                                regenerated={"com.acme.shop.Money": "tests fail"})})
+
+    outcome = world.run(world.environ("pull_request", data), runner=breaking)
+
+    [comment] = world.double.bot_comments(number)
+    assert "this push changes behaviour" in comment and "MoneyGeneratedTest.plusAddsCents" in comment
+    assert "| `5` | `` `6` <b> `` |" in comment and comment.index("Behaviour changes") < comment.index("plusAddsCents")
+    body = next(p for p in world.double.open_pulls() if p["head"]["ref"] == "junitbot/feature")["body"]
+    assert body.index("Behaviour changes") < body.index("### Classes") and "regenerated `com.acme.shop.Money`" in body
+    assert outcome.delivery is not None and outcome.delivery.status == "created"
 
 
 def test_schedule_and_workflow_dispatch_ask_for_the_right_runs(world: World) -> None:

@@ -13,9 +13,9 @@ from pathlib import Path
 from markdown_it import MarkdownIt
 
 from junitbot.bot.commands import MAX_COMMAND_CHARS
-from junitbot.bot.quoting import GITHUB_BODY_LIMIT, MAX_QUOTE_CHARS
 from junitbot.bot.report import parse_pull_marker, parse_reply_marker
 from junitbot.config import JunitbotConfig
+from junitbot.quoting import GITHUB_BODY_LIMIT, MAX_QUOTE_CHARS
 from junitbot.runs import ClassResult, RunReport, RunRequest
 from junitbot.state import StateDir
 from tests.bot.conftest import MONEY, FakeRunner, World

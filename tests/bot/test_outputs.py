@@ -58,3 +58,31 @@ def test_the_summary_is_appended(tmp_path: Path) -> None:
     path.write_text("# earlier step\n")
     append_summary(path, "## junitbot\n")
     assert path.read_text() == "# earlier step\n## junitbot\n\n"
+
+
+def test_behaviour_changes_are_annotated_first_on_the_changed_code_and_hostile_values_stay_escaped() -> None:
+    from junitbot.runs import BehaviourChange, CatchingTest, ChangeCheck
+
+    test_path = "src/test/java/com/acme/ValidatorGeneratedTest.java"
+    change = BehaviourChange(target="com.acme.Validator", test_path=test_path,
+                             test_class="com.acme.ValidatorGeneratedTest", method="problemWhenEmpty", status="failed",
+                             expected="name is required", actual="a name is required\n::error::forged", line=31,
+                             changes=("com.acme.Validator#problem/1",),
+                             at=(("src/main/java/com/acme/Validator.java", 12),))
+    unplaced = change.model_copy(update={"method": "other", "at": ()})
+    catching = CatchingTest(target="com.acme.Validator", test_path=test_path,
+                            method="isAdultAt18", base_commit="b" * 40, base_failure="expected true, got false")
+    check = ChangeCheck(base="b" * 40, head="c" * 40, behaviour_changes=(change, unplaced), catching=(catching,))
+    result = ClassResult(target="com.acme.Validator", status="kept", reason="changed", test_path="T.java",
+                         dropped=(("x", "fails"),))
+
+    lines = annotations_for([result], changes=check)
+
+    assert lines[0] == ("::warning file=src/main/java/com/acme/Validator.java,line=12,title=junitbot%3A behaviour "
+                        "change in Validator::ValidatorGeneratedTest.problemWhenEmpty passed before and fails now "
+                        "(cccccccccccc): expected name is required, got a name is required%0A::error::forged")
+    assert lines[1].startswith("::warning file=src/test/java/com/acme/ValidatorGeneratedTest.java,line=31,")
+    assert lines[2].startswith("::notice file=src/test/java/com/acme/ValidatorGeneratedTest.java,title=junitbot%3A "
+                               "a test that catches this change::ValidatorGeneratedTest.isAdultAt18 fails before")
+    assert lines[3].endswith("test x dropped: fails") and len(lines) == 4
+    assert all("\n" not in line for line in lines)

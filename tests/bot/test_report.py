@@ -7,7 +7,6 @@ from pathlib import Path
 import pytest
 
 from junitbot.bot import PullRequestView, render_pull_request, template_environment
-from junitbot.bot.quoting import MAX_BODY_CHARS, body_length
 from junitbot.bot.report import (
     PullMarker,
     parse_pull_marker,
@@ -15,6 +14,7 @@ from junitbot.bot.report import (
     render_reply,
 )
 from junitbot.errors import JunitbotError
+from junitbot.quoting import MAX_BODY_CHARS, body_length
 from junitbot.runs import ClassResult, ModuleSummary, RunReport
 from junitbot.validation import (
     Counter,

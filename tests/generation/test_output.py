@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from junitbot.analysis.marker import generated_target
 from junitbot.config import load_config
 from junitbot.generation.output import (
     common_header,
     file_header,
-    generated_target,
     leading_comment,
     licence_header,
     marker_line,
@@ -149,3 +149,15 @@ def test_generated_tests_carry_the_header_and_people_s_files_are_never_touched(
     # Writing again the text validation kept changes nothing; a person's file stays refused.
     again = write_tests(repo, {GREETER_TEST: written, COUNTER_TEST: written})
     assert [(o.path, o.action) for o in again] == [(COUNTER_TEST, "refused"), (GREETER_TEST, "unchanged")]
+
+
+def test_a_regenerated_file_that_differs_only_in_the_marker_s_commit_is_left_as_it_is(tmp_path: Path) -> None:
+    body = "package org.demo;\n\nclass GreeterGeneratedTest {\n    @Test void greets() {}\n}\n"
+    path = "src/test/java/org/demo/GreeterGeneratedTest.java"
+    first = with_file_header(body, file_header("org.demo.Greeter", "a" * 40, ASF))
+    write_tests(tmp_path, {path: first})
+    again = write_tests(tmp_path, {path: with_file_header(body, file_header("org.demo.Greeter", "b" * 40, ASF))})
+    assert [o.action for o in again] == ["unchanged"] and (tmp_path / path).read_text() == first
+    changed = write_tests(tmp_path, {path: with_file_header(body.replace("greets", "greetsAll"),
+                                                             file_header("org.demo.Greeter", "b" * 40, ASF))})
+    assert [o.action for o in changed] == ["written"] and "bbbbbbbbbbbb" in (tmp_path / path).read_text()

@@ -83,7 +83,8 @@ def test_later_runs_regenerate_only_changed_and_impacted_classes(
     assert untouched.is_file()
     written_at = untouched.stat().st_mtime_ns
 
-    # B: Money changes; Money and what depends on it (of the included classes) are regenerated, nothing else.
+    # B: Money gains a method. Its generated tests still pass but cover less: Money is regenerated. Its dependents
+    # use none of what changed (a new method), so their tests are not even run again, let alone regenerated.
     money = root / DOMAIN / "Money.java"
     money.write_text(money.read_text().replace("public boolean isZero() {",
                                                "public boolean isPositive() {\n        return amount.signum() > 0;\n"
@@ -91,11 +92,13 @@ def test_later_runs_regenerate_only_changed_and_impacted_classes(
     commit_all(repo, "B")
     report_b, _ = execute_run(root, load_config(root, environ={}), state, RunRequest())
     assert report_b.mode.startswith("incremental")
-    assert _names(report_b) == {"Money", "Money.Builder", "OrderLine", "Customer"}
+    assert _names(report_b) == {"Money"}
+    assert report_b.changes is not None and not report_b.changes.behaviour_changes
+    assert "cover less" in report_b.changes.regenerated["com.acme.shop.domain.Money"]
     money_test = (root / "src/test/java/com/acme/shop/domain/MoneyGeneratedTest.java").read_text()
     assert "isPositive" in money_test
 
-    # C: CustomerTier changes; Customer depends on it.
+    # C: CustomerTier gains a method; Customer depends on CustomerTier but not on the new method.
     tier = root / DOMAIN / "CustomerTier.java"
     tier.write_text(tier.read_text().replace("public int discountPercent() {",
                                              "public boolean isTop() {\n"
@@ -103,13 +106,13 @@ def test_later_runs_regenerate_only_changed_and_impacted_classes(
                                              "    }\n\n    public int discountPercent() {"), encoding="utf-8")
     commit_all(repo, "C")
     report_c, _ = execute_run(root, load_config(root, environ={}), state, RunRequest())
-    assert _names(report_c) == {"CustomerTier", "Customer"}
+    assert _names(report_c) == {"CustomerTier"}
     assert untouched.stat().st_mtime_ns == written_at, "a class nobody changed keeps its test file untouched"
 
     with DagsterInstance.from_config(str(dagster_home(state))) as instance:
         runs = instance.get_runs()
         assert len(runs) == 3 and all(r.is_success for r in runs)
-        assert _targets(instance) == {"CustomerTier", "Customer"}
+        assert _targets(instance) == {"CustomerTier"}
         graph = instance.get_latest_materialization_event(AssetKey("code_graph"))
         assert graph is not None and graph.asset_materialization is not None
         # CustomerTier.java, and the test files run B wrote (the graph knows tests too); not the other 40-odd files.
@@ -210,6 +213,7 @@ def test_the_ui_serves_the_asset_lineage_and_the_latest_materialisations(
         edges = {(dep["path"][0], node["assetKey"]["path"][0])
                  for node in nodes["data"]["assetNodes"] for dep in node["dependencyKeys"]}  # type: ignore[index]
         assert {("changeset", "code_graph"), ("code_graph", "embedding_index"), ("embedding_index", "impacted_classes"),
+                ("code_graph", "changed_behaviour"), ("changed_behaviour", "impacted_classes"),
                 ("impacted_classes", "generated_tests"), ("generated_tests", "gated_tests"),
                 ("gated_tests", "validated_tests"),
                 ("validated_tests", "test_report"), ("test_report", "test_pull_request")} <= edges
@@ -231,7 +235,8 @@ def test_the_ui_serves_the_asset_lineage_and_the_latest_materialisations(
                              capture_output=True, text=True, timeout=120).stdout
         # Graph nodes, not the asset list beside the graph: each asset is drawn as an AssetNode.
         drawn = set(re.findall(r'class="AssetNode_assetName[^"]*">(\w+)<', dom))
-        assert drawn == {"changeset", "code_graph", "embedding_index", "impacted_classes", "generated_tests",
+        assert drawn == {"changeset", "code_graph", "embedding_index", "changed_behaviour", "impacted_classes",
+                         "generated_tests",
                          "gated_tests", "validated_tests", "test_report", "test_pull_request"}, \
             "the rendered page draws every asset of the graph"
         shot = tmp_path / "asset-graph.png"

@@ -87,23 +87,34 @@ def test_cli_run_json_on_named_classes(shop_repo: Path, capsys: object) -> None:
     assert not (shop_repo / "src/test/java/com/acme/shop/domain/CustomerIdGeneratedTest.java").exists()
 
 
-def test_an_incremental_run_targets_the_changed_class_and_its_dependents_only(shop_repo: Path) -> None:
+def test_an_incremental_run_targets_the_changed_class_and_only_dependents_whose_tests_changed(shop_repo: Path) -> None:
     config = load_config(shop_repo, environ={})
     state = StateDir(shop_repo / ".junitbot")
     first = run_pipeline(shop_repo, config, state, RunRequest(classes=("CustomerId",), dry_run=False))
     assert first.mode == "classes"
     commit_all(git.Repo(shop_repo), "generated tests")
     source = shop_repo / "src/main/java/com/acme/shop/infrastructure/SystemTimeSource.java"
-    source.write_text(source.read_text().replace("{", "{\n    // touched", 1))
-    commit_all(git.Repo(shop_repo), "touch SystemTimeSource")
+    text = source.read_text()
+    source.write_text(text.replace("{", "{\n    // touched", 1))
+    commit_all(git.Repo(shop_repo), "a comment in SystemTimeSource")
 
+    comment_only = run_pipeline(shop_repo, config, state, RunRequest(dry_run=True))
+
+    assert comment_only.mode.startswith("incremental since") and comment_only.results == ()
+    assert comment_only.changes is not None and comment_only.changes.member_changes == ()
+    assert "comments or formatting" in comment_only.changes.left_alone["com.acme.shop.infrastructure.SystemTimeSource"]
+
+    source.write_text(text.replace('"clock must not be null"', '"a clock is required"'))
+    commit_all(git.Repo(shop_repo), "reword SystemTimeSource's message")
     report = run_pipeline(shop_repo, config, state, RunRequest(dry_run=True))
 
-    assert report.mode.startswith("incremental since")
     reasons = {r.target.rsplit(".", 1)[-1]: r.reason for r in report.results}
-    assert reasons["SystemTimeSource"] == "changed"
-    assert reasons["ShopConfiguration"].startswith("depends on")
-    assert "Money" not in reasons and "PlaceOrderService" not in reasons
+    assert reasons == {"SystemTimeSource": "changed; it has no generated tests yet"}
+    assert report.changes is not None
+    assert [(c.member, c.kind) for c in report.changes.member_changes] == [("<init>/1", "body")]
+    # ShopConfiguration creates one: it uses what changed, but has no generated tests to run, so it is left alone.
+    assert "SystemTimeSource.<init>" in report.changes.left_alone["com.acme.shop.infrastructure.ShopConfiguration"]
+    assert not any(fqn.endswith(".Money") for fqn in (*report.changes.left_alone, *report.changes.regenerated))
 
 
 def test_bad_input_gives_skips_or_weaker_tests_never_a_crash(make_java_repo: object) -> None:

@@ -8,7 +8,7 @@ import pytest
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-from junitbot.bot.quoting import (
+from junitbot.quoting import (
     GITHUB_BODY_LIMIT,
     MAX_BODY_CHARS,
     MAX_QUOTE_CHARS,
