@@ -52,6 +52,7 @@ from junitbot.analysis.outline import type_declaration, type_outline
 from junitbot.analysis.parser import (
     Node,
     Tree,
+    descendants,
     node_text,
     package_query,
     parse_java,
@@ -129,6 +130,7 @@ __all__ = [
     "changed_members",
     "class_named_by_test",
     "class_tested_by",
+    "descendants",
     "extract_file",
     "graph_document",
     "insert_members",

@@ -8,14 +8,14 @@ gives no change). Types are matched by FQN, members by name and arity, overloads
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from junitbot.analysis.changes import open_checkout
 from junitbot.analysis.extract import extract_file
 from junitbot.analysis.models import ClassInfo, MemberChange, MemberChangeKind, MethodInfo
-from junitbot.analysis.parser import Node, parse_java
+from junitbot.analysis.parser import Node, descendants, parse_java
 from junitbot.analysis.scopes import TYPE_KINDS
 from junitbot.errors import GitError
 
@@ -139,24 +139,23 @@ def _version(path: str, source: str) -> _Version:
     data = source.encode("utf-8")
     tree = parse_java(data)
     facts = extract_file(data, path, members=True)
-    type_nodes = {(n.start_byte, n.end_byte): n for n in _descendants(tree.root_node) if n.type in TYPE_KINDS}
+    type_nodes = {(n.start_byte, n.end_byte): n for n in descendants(tree.root_node) if n.type in TYPE_KINDS}
     types: dict[str, _Type] = {}
     for info in facts.classes:
         node = type_nodes.get((info.span.start_byte, info.span.end_byte)) if info.span is not None else None
         if node is not None:  # Lombok's builder types have no node: their annotated source is compared instead
-            types[info.fqn] = _type(info, node, visible=_visible(info, facts.classes))
+            types[info.fqn] = _type(info, node, visible=type_visible(info, {c.fqn: c for c in facts.classes}.get))
     return _Version(types=types, tokens=_leaves(tree.root_node).tokens, broken=tree.root_node.has_error,
                     lines=tuple(source.splitlines()))
 
 
-def _visible(info: ClassInfo, classes: Sequence[ClassInfo]) -> bool:
-    """A type other files can see: neither it nor any type around it is private."""
-    by_fqn = {c.fqn: c for c in classes}
+def type_visible(info: ClassInfo, lookup: Callable[[str], ClassInfo | None]) -> bool:
+    """A type other files can see: neither it nor any type around it (found with `lookup`) is private."""
     current: ClassInfo | None = info
     while current is not None:
         if "private" in current.modifiers:
             return False
-        current = by_fqn.get(current.outer) if current.outer else None
+        current = lookup(current.outer) if current.outer else None
     return True
 
 
@@ -234,19 +233,13 @@ def _field_member(name: str, tokens: _Tokens, node: Node, *, visible: bool) -> _
 # -- tokens ------------------------------------------------------------------------------------------------------
 
 
-def _descendants(node: Node) -> Iterator[Node]:
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        yield current
-        stack.extend(reversed(current.children))
 
 
 def _leaves(node: Node, variables: dict[str, str] | None = None) -> _Tokens:
     """The node's tokens without comments; declared variables (`variables`) read by their position's name."""
     tokens: list[Token] = []
     rows: list[tuple[int, int]] = []
-    for leaf in _descendants(node):
+    for leaf in descendants(node):
         if leaf.child_count or leaf.type in _COMMENTS:
             continue
         text = _text(leaf)
@@ -275,7 +268,7 @@ def _member_name(identifier: Node) -> bool:
 def _declared_variables(member: Node) -> dict[str, str]:
     """The parameters and locals a member declares, each mapped to `$n` by order of declaration."""
     names: dict[str, str] = {}
-    for node in _descendants(member):
+    for node in descendants(member):
         for identifier in _variable_names(node):
             names.setdefault(_text(identifier), f"${len(names)}")
     return names

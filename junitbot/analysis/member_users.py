@@ -14,6 +14,7 @@ from functools import cached_property
 from typing import Literal
 
 from junitbot.analysis.graph import CodeGraph, TypeRow
+from junitbot.analysis.member_changes import type_visible
 from junitbot.analysis.models import CallSite, ClassInfo, MemberChange, MemberUse, MethodInfo
 from junitbot.analysis.parser import Node, parse_java
 from junitbot.analysis.scopes import TYPE_KINDS
@@ -99,7 +100,7 @@ class _Users:
         info = self.info(user)
         if info is None:
             return None
-        visible = self._type_visible(info)
+        visible = type_visible(info, self.info)
         if via == _TYPE:
             return _Reached(user, _TYPE, None, "type", visible, origin)
         name, _, arity = via.rpartition("/")
@@ -107,14 +108,6 @@ class _Users:
         visible = visible and method is not None and "private" not in method.modifiers
         category: Category = "constructor" if name == "<init>" else "method"
         return _Reached(user, name, int(arity), category, visible, origin)
-
-    def _type_visible(self, info: ClassInfo) -> bool:
-        current: ClassInfo | None = info
-        while current is not None:
-            if "private" in current.modifiers:
-                return False
-            current = self.info(current.outer) if current.outer else None
-        return True
 
     # -- who may use a member, and how ----------------------------------------------------------------------
 

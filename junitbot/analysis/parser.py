@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
 from functools import cache
 from importlib import resources
 
@@ -107,3 +108,12 @@ def syntax_errors(tree: Tree, *, limit: int = 5) -> list[tuple[int, str]]:
         elif node.has_error:
             stack.extend(reversed(node.children))
     return sorted(found)
+
+
+def descendants(node: Node) -> Iterator[Node]:
+    """A node and everything under it, in source order."""
+    pending = [node]
+    while pending:
+        current = pending.pop()
+        yield current
+        pending.extend(reversed(current.children))

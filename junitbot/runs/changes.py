@@ -57,17 +57,27 @@ def check_changes(root: Path, config: JunitbotConfig, state: StateDir, plan: Run
     rows = {row.fqn: row for row in graph.types()}
     test_paths = {row.path for row in rows.values() if row.is_test}
     sources = [p for p in plan.changed_paths if p.endswith(".java") and p not in test_paths and not is_test_path(p)]
-    changes = tuple(changed_members(root, plan.base, None, sources))
+    try:
+        changes = tuple(changed_members(root, plan.base, None, sources))
+    except JunitbotError as e:  # the base is gone (a shallow clone): class-level impact, as before
+        log.warning("what changed since %s cannot be read (%s): every dependent is a target", plan.base[:12], e)
+        return None
     main = {fqn for fqn, row in rows.items() if not row.is_test and selected_by_config(row.path, config)}
     changed = sorted({c.owner for c in changes} & main)
     uses = {user: found for user, found in users_of(graph, changes, depth=config.impact_depth).items()
             if user in main and user not in changed}
     tests = _generated_tests(root, graph, config, [*changed, *uses])
     tick = time.perf_counter()
-    rerun = rerun_tests([TestCandidate(path=path, source=source, target=target)
-                         for target, (path, source) in sorted(tests.items())],
-                        root=root, config=config, state=state, main_sources=graph.source_files(test=False),
-                        coverage=True, commit=plan.head) if tests else None
+    notes: list[str] = []
+    rerun = None
+    try:
+        rerun = rerun_tests([TestCandidate(path=path, source=source, target=target)
+                             for target, (path, source) in sorted(tests.items())],
+                            root=root, config=config, state=state, main_sources=graph.source_files(test=False),
+                            coverage=True, commit=plan.head) if tests else None
+    except JunitbotError as e:  # every class with tests is then regenerated ("could not run"), nothing is lost
+        log.warning("the generated tests could not run on the head: %s", e)
+        notes.append(f"the generated tests could not run on the head: {e}")
     seconds = {"members": round(tick - started, 3), "rerun": round(time.perf_counter() - tick, 3)}
     by_target = {c.target: c for c in rerun.classes} if rerun else {}
     history = load_coverage(state)
@@ -92,7 +102,7 @@ def check_changes(root: Path, config: JunitbotConfig, state: StateDir, plan: Run
     return ChangeCheck(base=plan.base, head=plan.head, member_changes=changes, uses=uses,
                        rerun=tuple(sorted(path for path, _ in tests.values())), behaviour_changes=found, flaky=flaky,
                        regenerated=regenerated, probing=tuple(probing), left_alone=left_alone,
-                       notes=tuple(rerun.notes) if rerun else (), seconds=seconds)
+                       notes=(*notes, *(rerun.notes if rerun else ())), seconds=seconds)
 
 
 def catch_changes(root: Path, config: JunitbotConfig, state: StateDir, check: ChangeCheck | None,

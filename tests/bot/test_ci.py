@@ -330,15 +330,21 @@ def test_a_pull_request_closed_unmerged_is_not_proposed_again_until_its_classes_
     assert MONEY_TEST in world.remote_files("junitbot/main")
 
 
-def test_commit_mode_commits_onto_the_pull_requests_branch_and_ignores_its_own_commit(world: World) -> None:
-    head = world.branch("feature", {"src/main/java/com/acme/shop/Money.java": MONEY_V2})
-    number = world.double.add_pull(head="feature", base="main", head_sha=head)
-    data = payload("pull_request.opened.json")
+def _pull_request_event(world: World, name: str, number: int, head: str) -> dict[str, Any]:
+    """A real pull_request payload turned into pull request `number` of `feature` (at `head`) into main."""
+    data = payload(name)
     data["repository"].update(full_name=REPOSITORY, default_branch="main")
     data["number"] = data["pull_request"]["number"] = number
     data["pull_request"]["head"].update(ref="feature", sha=head)
     data["pull_request"]["head"]["repo"]["full_name"] = REPOSITORY
     data["pull_request"]["base"].update(ref="main", sha=git.Repo(world.bare).commit("main").hexsha)
+    return data
+
+
+def test_commit_mode_commits_onto_the_pull_requests_branch_and_ignores_its_own_commit(world: World) -> None:
+    head = world.branch("feature", {"src/main/java/com/acme/shop/Money.java": MONEY_V2})
+    number = world.double.add_pull(head="feature", base="main", head_sha=head)
+    data = _pull_request_event(world, "pull_request.opened.json", number, head)
     settings = fast_settings(allow_commit_mode=True)
     outcome = world.run(world.environ("pull_request", data), settings=settings, mode="commit")
 
@@ -358,12 +364,7 @@ def test_commit_mode_commits_onto_the_pull_requests_branch_and_ignores_its_own_c
 def test_a_push_to_a_pull_request_that_breaks_pinned_behaviour_gets_a_comment_listing_it(world: World) -> None:
     head = world.branch("feature", {"src/main/java/com/acme/shop/Money.java": MONEY_V2})
     number = world.double.add_pull(head="feature", base="main", head_sha=head)
-    data = payload("pull_request.synchronize.json")
-    data["repository"].update(full_name=REPOSITORY, default_branch="main")
-    data["number"] = data["pull_request"]["number"] = number
-    data["pull_request"]["head"].update(ref="feature", sha=head)
-    data["pull_request"]["head"]["repo"]["full_name"] = REPOSITORY
-    data["pull_request"]["base"].update(ref="main", sha=git.Repo(world.bare).commit("main").hexsha)
+    data = _pull_request_event(world, "pull_request.synchronize.json", number, head)
     found = BehaviourChange(target="com.acme.shop.Money", test_path=MONEY_TEST,
                             test_class="com.acme.shop.MoneyGeneratedTest", method="plusAddsCents", status="failed",
                             expected="5", actual="`6` <b>", line=12,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
-from junitbot.analysis import Node
+from junitbot.analysis import Node, descendants
 from junitbot.validation.models import ReviewFinding
 from junitbot.validation.review.context import (
     ANSWERS,
@@ -15,7 +15,6 @@ from junitbot.validation.review.context import (
     calls_named,
     chain_above,
     chain_root,
-    descendants,
     finding,
     nulls,
 )

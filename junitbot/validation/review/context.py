@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
-from junitbot.analysis import Node
+from junitbot.analysis import Node, descendants
 from junitbot.validation.models import ReviewFinding, ReviewRule
 from junitbot.validation.static import (
     ParsedTest,
@@ -104,13 +104,6 @@ class ReviewContext:
         return assertion_calls(self.test, method, self.is_subject)
 
 
-def descendants(node: Node) -> Iterator[Node]:
-    """A node and everything under it, in source order."""
-    pending = [node]
-    while pending:
-        current = pending.pop()
-        yield current
-        pending.extend(reversed(current.children))
 
 
 def nulls(nodes: Iterable[Node], *, besides: Sequence[Node] = ()) -> list[Node]:

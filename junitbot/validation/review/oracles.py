@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
-from junitbot.analysis import Node
+from junitbot.analysis import Node, descendants
 from junitbot.validation.models import ReviewFinding
 from junitbot.validation.review.context import (
     DESCRIBE,
@@ -14,7 +14,6 @@ from junitbot.validation.review.context import (
     calls_named,
     chain_above,
     chain_root,
-    descendants,
     finding,
 )
 from junitbot.validation.static import ParsedTest, arguments_of, compact, is_call, name_of, text_of
