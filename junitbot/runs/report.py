@@ -17,6 +17,7 @@ from junitbot.validation import DependencyAdvice, GateResult, SuiteFigures, Verd
 _PARAMS = ("org.junit.jupiter.params", "@ParameterizedTest")
 _NO_MOCKITO = "has no Mockito"
 _VALUE_CHARS = 120
+_LISTED = 15  # classes left alone named in the report; a change to a widely used class reaches hundreds
 
 
 def class_results(targets: Sequence[Target], result: GenerationResult) -> tuple[ClassResult, ...]:
@@ -216,7 +217,10 @@ def change_lines(check: ChangeCheck, *, heading: str = "##", findings_only: bool
             lines += [f"Changed since {check.base[:12] if check.base else 'the last run'}: {', '.join(changed[:30])}"
                       f"{f' and {len(changed) - 30} more' if len(changed) > 30 else ''}.", ""]
         lines += [f"- regenerated {inline_code(fqn)}: {markdown_cell(why)}" for fqn, why in check.regenerated.items()]
-        lines += [f"- left alone {inline_code(fqn)}: {markdown_cell(why)}" for fqn, why in check.left_alone.items()]
+        alone = list(check.left_alone.items())
+        lines += [f"- left alone {inline_code(fqn)}: {markdown_cell(why)}" for fqn, why in alone[:_LISTED]]
+        if len(alone) > _LISTED:
+            lines.append(f"- and {len(alone) - _LISTED} more classes left alone (the run's `report.json` lists them)")
         lines.append("")
     if check.flaky:
         lines += [f"Failed once, then passed (not counted as changes): {', '.join(map(inline_code, check.flaky))}.",

@@ -83,8 +83,8 @@ def test_later_runs_regenerate_only_changed_and_impacted_classes(
     assert untouched.is_file()
     written_at = untouched.stat().st_mtime_ns
 
-    # B: Money gains a method. Its generated tests still pass but cover less: Money is regenerated. Its dependents
-    # use none of what changed (a new method), so their tests are not even run again, let alone regenerated.
+    # B: Money gains a method. Its generated tests still pass, but the new method has none: Money is regenerated.
+    # Its dependents use none of what changed (a new method), so their tests are not even run again.
     money = root / DOMAIN / "Money.java"
     money.write_text(money.read_text().replace("public boolean isZero() {",
                                                "public boolean isPositive() {\n        return amount.signum() > 0;\n"
@@ -94,7 +94,7 @@ def test_later_runs_regenerate_only_changed_and_impacted_classes(
     assert report_b.mode.startswith("incremental")
     assert _names(report_b) == {"Money"}
     assert report_b.changes is not None and not report_b.changes.behaviour_changes
-    assert "cover less" in report_b.changes.regenerated["com.acme.shop.domain.Money"]
+    assert "new members without tests: isPositive" in report_b.changes.regenerated["com.acme.shop.domain.Money"]
     money_test = (root / "src/test/java/com/acme/shop/domain/MoneyGeneratedTest.java").read_text()
     assert "isPositive" in money_test
 
