@@ -10,11 +10,21 @@ classes also run on the base commit (in a worktree of its own): one that fails t
 from __future__ import annotations
 
 import logging
+import re
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
-from junitbot.analysis import CodeGraph, MemberChange, MemberUse, changed_members, is_test_path, prune_tests, users_of
+from junitbot.analysis import (
+    CodeGraph,
+    MemberChange,
+    MemberUse,
+    changed_members,
+    is_test_path,
+    parse_test_class,
+    prune_tests,
+    users_of,
+)
 from junitbot.config import JunitbotConfig
 from junitbot.errors import JunitbotError
 from junitbot.generation import GenerationResult, generated_target
@@ -99,7 +109,8 @@ def check_changes(root: Path, config: JunitbotConfig, state: StateDir, plan: Run
     for fqn in sorted(fqn for fqn, row in rows.items() if fqn in main and row.path in set(sources)
                       and fqn not in regenerated and fqn not in left_alone):
         left_alone[fqn] = "its file changed, but no member of it did (comments or formatting)"
-    found = tuple(_behaviour_changes(rerun.classes if rerun else (), changes, uses, plan.head))
+    found = tuple(_behaviour_changes(rerun.classes if rerun else (), changes, uses, plan.head,
+                                     {path: source for path, source in tests.values()}))
     flaky = tuple(f"{o.test_class}.{o.method}" for c in (rerun.classes if rerun else ()) for o in c.outcomes
                   if o.status == "flaky")
     return ChangeCheck(base=plan.base, head=plan.head, member_changes=changes, uses=uses,
@@ -231,22 +242,35 @@ def _decide(rerun: RerunClass | None, before: CoverageEntry | None, *, has_tests
 
 
 def _behaviour_changes(classes: Iterable[RerunClass], changes: Sequence[MemberChange],
-                       uses: Mapping[str, Sequence[MemberUse]], head: str | None) -> Iterable[BehaviourChange]:
+                       uses: Mapping[str, Sequence[MemberUse]], head: str | None,
+                       sources: Mapping[str, str]) -> Iterable[BehaviourChange]:
     """The failing generated tests, each with the changed members its class has or uses and where they are."""
     by_key = {c.key: c for c in changes}
     for rerun in classes:
         target = rerun.target or ""
         keys = [c.key for c in changes if c.owner == target] or [u.member for u in uses.get(target, ())]
         keys = list(dict.fromkeys(keys))
-        at = tuple(dict.fromkeys((by_key[k].file, by_key[k].lines[0]) for k in keys if k in by_key
-                                 and by_key[k].lines))
+        bodies = {name: m.source for m in parse_test_class(sources.get(rerun.path, "")).methods for name in m.names}
         for outcome in rerun.outcomes:
             if outcome.status in _NOT_A_FAILURE:
                 continue
+            # The changed members this test calls by name; all of its class's when it names none of them.
+            called = [k for k in keys if _calls(bodies.get(outcome.method, ""), k)] or keys
+            at = tuple(dict.fromkeys((by_key[k].file, by_key[k].lines[0]) for k in called
+                                     if k in by_key and by_key[k].lines))
             yield BehaviourChange(target=target, test_path=rerun.path, test_class=outcome.test_class,
                                   method=outcome.method, status=outcome.status, expected=outcome.expected,
                                   actual=outcome.actual, message=outcome.message, line=outcome.line, commit=head,
-                                  changes=tuple(keys), at=at)
+                                  changes=tuple(called), at=at)
+
+
+def _calls(body: str, key: str) -> bool:
+    """Whether a test body calls the member `owner#name/arity` by name (`new Owner(` for a constructor)."""
+    owner, _, member = key.partition("#")
+    name = member.split("/")[0]
+    if name == "<init>":
+        return f"new {owner.rsplit('.', 1)[-1]}(" in body
+    return re.search(rf"\b{re.escape(name)}\s*\(", body) is not None
 
 
 def _outcome_text(outcome: TestOutcome) -> str:
