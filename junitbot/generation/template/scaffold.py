@@ -25,6 +25,7 @@ from junitbot.analysis import (
     TypeKind,
     TypeRef,
 )
+from junitbot.analysis.member_changes import type_visible
 from junitbot.generation.imports import ImportSet
 from junitbot.generation.javalevel import MODERN, JavaLevel
 from junitbot.generation.javatypes import (
@@ -126,7 +127,7 @@ def skip_reason(subject: ClassInfo, *, lookup: ClassLookup, concrete: ClassInfo 
     what = subject.kind.value
     if subject.kind is TypeKind.ANNOTATION:
         return "annotation type: it has no behaviour to test"
-    if _private_type(subject, lookup):
+    if not type_visible(subject, lookup):
         return "private nested type: a test cannot reach it"
     if subject.is_abstract and concrete is None:
         kind = "interface" if subject.kind is TypeKind.INTERFACE else "abstract class"
@@ -146,13 +147,6 @@ def skip_reason(subject: ClassInfo, *, lookup: ClassLookup, concrete: ClassInfo 
     return None
 
 
-def _private_type(info: ClassInfo, lookup: ClassLookup) -> bool:
-    current: ClassInfo | None = info
-    while current is not None:
-        if "private" in current.modifiers:
-            return True
-        current = lookup(current.outer) if current.outer else None
-    return False
 
 
 def _static_only(subject: ClassInfo) -> bool:
