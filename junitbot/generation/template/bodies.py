@@ -26,6 +26,8 @@ from junitbot.generation.template.stubs import stubbed_call, unused_stub
 _NPE = "java.lang.NullPointerException"
 # The JDK's own wording of an NPE (JEP 358): it names the code's locals, not a behaviour the code promises.
 _HELPFUL_NPE = re.compile(r'^Cannot (?:invoke|read|load|store|assign|throw|enter|exit)\b|because "')
+# AssertionError, StackOverflowError, OutOfMemoryError, ExceptionInInitializerError...: no caller relies on them.
+_JDK_ERROR = re.compile(r"^javax?\.[\w.]+Error$")
 _DECLARED = re.compile(r"^[\w.<>\[\]?, ]+?\s+(\w+)\s*=")
 _THEN_RETURN = ".thenReturn("
 
@@ -56,12 +58,14 @@ class BodyContext:
 
 
 def accidental(scenario: Scenario, observed: Observation) -> bool:
-    """Whether the outcome comes from the mocks rather than the code: Mockito's own complaint, an NPE the
-    scenario did not ask for by passing null (a mock's default answer), or a null result some unstubbed call
-    handed back."""
+    """Whether the outcome comes from the mocks or the JVM rather than the code's contract: Mockito's own
+    complaint, an NPE the scenario did not ask for by passing null (a mock's default answer), a JDK Error (an
+    `assert` that fires only under `-ea`, a stack overflow, memory), or a null result some unstubbed call handed
+    back."""
     if observed.outcome == "threw":
         exception = observed.exception or ""
-        return exception.startswith("org.mockito.") or (exception == _NPE and not passes_null(scenario))
+        return exception.startswith("org.mockito.") or (exception == _NPE and not passes_null(scenario)) or \
+            bool(_JDK_ERROR.match(exception))
     if observed.outcome == "returned" and observed.value is not None and observed.value.t == "null":
         return any(call.defaulted_to_null for call in observed.calls)
     return False

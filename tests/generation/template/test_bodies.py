@@ -56,6 +56,15 @@ def test_an_npe_is_a_test_only_when_the_scenario_passes_the_null() -> None:
         "assertThatThrownBy(() -> shop.points(name)).isInstanceOf(NullPointerException.class);")
 
 
+def test_a_jdk_error_is_never_pinned_but_a_repository_exception_named_error_is() -> None:
+    for error in ("java.lang.AssertionError", "java.lang.StackOverflowError", "java.lang.OutOfMemoryError"):
+        thrown = Observation(scenario="s", outcome="threw", exception=error)
+        assert final_body(_scenario("String name = null;"), thrown, _context()) is None, error
+    own = Observation(scenario="s", outcome="threw", exception="com.acme.ValidationError", message="bad name")
+    body = final_body(_scenario("String name = null;"), own, _context())
+    assert body is not None and "assertThrows(ValidationError.class" in body[-2]
+
+
 def test_a_null_an_unstubbed_call_handed_back_is_not_asserted() -> None:
     passed = Observation(scenario="s", outcome="returned", value=ObservedValue(t="null"), calls=(
         ObservedCall(mock="customers", method="find", arguments=1, returned=ObservedValue(t="null"),
