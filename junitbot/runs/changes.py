@@ -31,7 +31,7 @@ from junitbot.generation import GenerationResult, generated_target
 from junitbot.generation.output import test_path
 from junitbot.runs.history import CoverageEntry, load_coverage
 from junitbot.runs.models import BehaviourChange, CatchingTest, ChangeCheck, RunPlan
-from junitbot.runs.report import percent
+from junitbot.runs.report import member_label, percent
 from junitbot.runs.targets import selected_by_config
 from junitbot.state import StateDir
 from junitbot.validation import (
@@ -90,23 +90,9 @@ def check_changes(root: Path, config: JunitbotConfig, state: StateDir, plan: Run
         notes.append(f"the generated tests could not run on the head: {e}")
     seconds = {"members": round(tick - started, 3), "rerun": round(time.perf_counter() - tick, 3)}
     by_target = {c.target: c for c in rerun.classes} if rerun else {}
-    history = load_coverage(state)
-    regenerated: dict[str, str] = {}
-    left_alone: dict[str, str] = {}
-    probing: list[str] = []
-    for fqn in changed:
-        why, regenerate = _decide(by_target.get(fqn), history.get(fqn), has_tests=fqn in tests, uses=())
-        added = sorted(c.member.split("/")[0] for c in changes if c.owner == fqn and c.kind == "added" and c.visible)
-        if not regenerate and added:  # new API: no test of it can exist yet, whatever the coverage says
-            regenerate, why = True, f"changed, {why}; new members without tests: {', '.join(added)}"
-        if not regenerate:  # its tests still pass: new ones are written, and kept only if one catches the change
-            probing.append(fqn)
-            why = f"changed, {why}: new tests are kept only if one fails before the change"
-        regenerated[fqn] = why
-    for fqn, used in sorted(uses.items()):
-        why, regenerate = _decide(by_target.get(fqn), history.get(fqn), has_tests=fqn in tests, uses=used)
-        (regenerated if regenerate else left_alone)[fqn] = why
-    for fqn in sorted(fqn for fqn, row in rows.items() if fqn in main and row.path in set(sources)
+    regenerated, probing, left_alone = _classify(changed, uses, changes, by_target, load_coverage(state), tests)
+    changed_files = set(sources)
+    for fqn in sorted(fqn for fqn, row in rows.items() if fqn in main and row.path in changed_files
                       and fqn not in regenerated and fqn not in left_alone):
         left_alone[fqn] = "its file changed, but no member of it did (comments or formatting)"
     found = tuple(_behaviour_changes(rerun.classes if rerun else (), changes, uses, plan.head,
@@ -115,7 +101,7 @@ def check_changes(root: Path, config: JunitbotConfig, state: StateDir, plan: Run
                   if o.status == "flaky")
     return ChangeCheck(base=plan.base, head=plan.head, member_changes=changes, uses=uses,
                        rerun=tuple(sorted(path for path, _ in tests.values())), behaviour_changes=found, flaky=flaky,
-                       regenerated=regenerated, probing=tuple(probing), left_alone=left_alone,
+                       regenerated=regenerated, probing=probing, left_alone=left_alone,
                        notes=(*notes, *(rerun.notes if rerun else ())), seconds=seconds)
 
 
@@ -218,11 +204,34 @@ def _generated_tests(root: Path, graph: CodeGraph, config: JunitbotConfig,
     return found
 
 
+def _classify(changed: Sequence[str], uses: Mapping[str, Sequence[MemberUse]], changes: Sequence[MemberChange],
+              reruns: Mapping[str | None, RerunClass], history: Mapping[str, CoverageEntry],
+              tests: Mapping[str, object]) -> tuple[dict[str, str], tuple[str, ...], dict[str, str]]:
+    """(regenerated, probing, left alone), each class with why. A changed class is always regenerated; where its
+    tests still pass and it has no new members, only to look for tests that catch the change (probing)."""
+    regenerated: dict[str, str] = {}
+    left_alone: dict[str, str] = {}
+    probing: list[str] = []
+    for fqn in changed:
+        why, regenerate = _decide(reruns.get(fqn), history.get(fqn), has_tests=fqn in tests, uses=())
+        added = sorted(c.member.split("/")[0] for c in changes if c.owner == fqn and c.kind == "added" and c.visible)
+        if not regenerate and added:  # new API: no test of it can exist yet, whatever the coverage says
+            regenerate, why = True, f"changed, {why}; new members without tests: {', '.join(added)}"
+        if not regenerate:  # its tests still pass: new ones are written, and kept only if one catches the change
+            probing.append(fqn)
+            why = f"changed, {why}: new tests are kept only if one fails before the change"
+        regenerated[fqn] = why
+    for fqn, used in sorted(uses.items()):
+        why, regenerate = _decide(reruns.get(fqn), history.get(fqn), has_tests=fqn in tests, uses=used)
+        (regenerated if regenerate else left_alone)[fqn] = why
+    return regenerated, tuple(probing), left_alone
+
+
 def _decide(rerun: RerunClass | None, before: CoverageEntry | None, *, has_tests: bool,
             uses: Sequence[MemberUse]) -> tuple[str, bool]:
     """(why, regenerate?) for one class: regenerate when its generated tests fail, lost coverage or are missing
     (a changed class); leave it when they still pass and cover as much as before."""
-    using = f"uses {', '.join(sorted({_short_key(u.member) for u in uses}))}; " if uses else ""
+    using = f"uses {', '.join(sorted({member_label(u.member) for u in uses}))}; " if uses else ""
     if not has_tests:
         if uses:
             return f"{using}it has no generated tests (a full pass adds them)", False
@@ -282,8 +291,3 @@ def _outcome_text(outcome: TestOutcome) -> str:
 def _fell(now: float | None, before: float | None) -> bool:
     return before is not None and now is not None and now < before - 1e-9
 
-
-def _short_key(key: str) -> str:
-    """`com.acme.Money#plus/1` → `Money.plus`."""
-    owner, _, member = key.partition("#")
-    return f"{owner.rsplit('.', 1)[-1]}.{member.split('/')[0]}"

@@ -211,8 +211,7 @@ def change_lines(check: ChangeCheck, *, heading: str = "##", findings_only: bool
         return lines
     if check.regenerated or check.left_alone:
         lines += [f"{heading} What changed", ""]
-        changed = sorted({f"{inline_code(c.owner.rsplit('.', 1)[-1] + '.' + c.member.split('/')[0])} ({c.kind})"
-                          for c in check.member_changes})
+        changed = sorted({f"{inline_code(member_label(c.key))} ({c.kind})" for c in check.member_changes})
         if changed:
             lines += [f"Changed since {check.base[:12] if check.base else 'the last run'}: {', '.join(changed[:30])}"
                       f"{f' and {len(changed) - 30} more' if len(changed) > 30 else ''}.", ""]
@@ -226,6 +225,12 @@ def change_lines(check: ChangeCheck, *, heading: str = "##", findings_only: bool
         lines += [f"Failed once, then passed (not counted as changes): {', '.join(map(inline_code, check.flaky))}.",
                   ""]
     return lines
+
+
+def member_label(key: str) -> str:
+    """`com.acme.Money#plus/1` → `Money.plus`: a changed member as a reader names it."""
+    owner, _, member = key.partition("#")
+    return f"{owner.rsplit('.', 1)[-1]}.{member.split('/')[0]}"
 
 
 def _value(value: str | None) -> str:

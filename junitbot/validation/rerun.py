@@ -22,7 +22,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from junitbot.analysis import parse_test_class
+from junitbot.analysis import Span, parse_test_class
 from junitbot.config import JunitbotConfig
 from junitbot.errors import JunitbotError
 from junitbot.state import StateDir
@@ -92,6 +92,7 @@ class _Written:
     test_class: str
     file: Path
     methods: tuple[str, ...]
+    spans: Mapping[str, Span]  # each test method's lines in the file as written
     compiled: CompileOutcome | None = None
     outcomes: dict[tuple[str, str], TestOutcome] = field(default_factory=dict)
     note: str | None = None
@@ -142,8 +143,9 @@ def _write(tests: Sequence[TestCandidate], src: Path) -> tuple[list[_Written], l
         file = src / relative
         file.parent.mkdir(parents=True, exist_ok=True)
         file.write_text(test.source, encoding="utf-8")
-        written.append(_Written(test=test, test_class=test_class_name(test), file=file,
-                                methods=parse_test_class(test.source).test_names))
+        parsed = parse_test_class(test.source)
+        written.append(_Written(test=test, test_class=test_class_name(test), file=file, methods=parsed.test_names,
+                                spans={m.name: m.span for m in parsed.test_methods}))
     return written, refused
 
 
@@ -171,7 +173,7 @@ def _not_compiled(work: _Written) -> None:
     """The methods javac rejected, each with javac's message and line; the whole class when it did not compile."""
     outcome = work.compiled
     assert outcome is not None
-    spans = {m.name: m.span for m in parse_test_class(work.test.source).test_methods}
+    spans = work.spans
     first: dict[str, ValidationIssue] = {}
     for issue in outcome.issues:
         if issue.method is not None:
