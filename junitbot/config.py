@@ -173,6 +173,9 @@ class LLMSettings(Record):
     max_response_bytes: int = Field(default=2_000_000, ge=1024, description="larger HTTP answers are refused")
 
     repair_rounds: int = Field(default=2, ge=0, le=5, description="repair rounds for candidates that fail validation")
+    coverage_rounds: int = Field(default=1, ge=0, le=5,
+                                 description="rounds that show a kept class's uncovered lines and surviving mutants "
+                                             "to the model for more tests")
     context_tokens: int = Field(default=6000, ge=256, description="token budget of the code context in a prompt")
     similar_tests: int = Field(default=2, ge=0, le=10, description="existing tests shown as style examples")
     use_skeleton: bool = Field(default=True,

@@ -21,7 +21,7 @@ from junitbot.bot.commands import COMMANDS
 from junitbot.errors import JunitbotError
 from junitbot.quoting import fit_body, inline_code, markdown_cell, printable
 from junitbot.records import Record
-from junitbot.runs import ClassResult, RunReport, change_lines
+from junitbot.runs import ClassResult, RunReport, change_lines, expectation_lines
 
 OVERRIDE_DIR = Path(".junitbot") / "templates"
 FULL_REPORT = "the full report is in the job summary of the workflow run"
@@ -126,6 +126,7 @@ def render_pull_request(env: SandboxedEnvironment, view: PullRequestView) -> tup
         "commands": COMMANDS,
         "marker": pull_marker_text(view.marker),
         "changes": "\n".join(change_lines(view.report.changes, heading="###")) if view.report.changes else "",
+        "expectations": "\n".join(expectation_lines(results, heading="###")).strip(),
     }
     title, _ = printable(render(env, "pr_title.txt.j2", **values), limit=250)
     marker = pull_marker_text(view.marker)

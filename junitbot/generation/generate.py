@@ -18,12 +18,13 @@ from dataclasses import dataclass, field
 
 from junitbot.analysis import DependencyAnalyzer
 from junitbot.generation.javalevel import JavaLevel
-from junitbot.generation.llm.backends import Backend, LLMSettings
+from junitbot.generation.llm.backends import Backend, LLMSettings, SaysContextLength
 from junitbot.generation.llm.context import ContextBuilder, TokenCounter, token_counter
 from junitbot.generation.llm.corrections import correct_expected
 from junitbot.generation.llm.loop import LoopTarget, run_llm_loop
 from junitbot.generation.llm.prompts import prompt_environment
 from junitbot.generation.llm.similar import open_similar_tests
+from junitbot.generation.llm.transcripts import Transcripts
 from junitbot.generation.merge import complete, merge_outcomes
 from junitbot.generation.models import (
     Correction,
@@ -47,6 +48,9 @@ from junitbot.validation import (
 )
 
 log = logging.getLogger(__name__)
+# The prompt beyond the code context: the rules, the request's wording, the skeleton or the previous code, the
+# compiler's output; the chars/4 estimate undercounts Java, so this is generous.
+PROMPT_OVERHEAD_TOKENS = 2000
 
 
 def generate(targets: Sequence[Target], job: GenerationJob, backend: Backend | None) -> GenerationResult:
@@ -97,12 +101,12 @@ def _with_model(targets: list[Target], backend: Backend, settings: LLMSettings,
     tick = time.perf_counter()
     with open_similar_tests(job.state, job.config, job.root) as similar:
         builder = ContextBuilder(job.graph, frameworks=validator.classpath.primary.frameworks,
-                                 budget=settings.context_tokens, counter=_counter(settings, backend),
+                                 budget=context_budget(settings, backend), counter=_counter(settings, backend),
                                  similar_tests=similar, k_similar=settings.similar_tests,
                                  level=_lowest_level(validator.classpath))
         outcomes = run_llm_loop(loop_targets, backend=backend, builder=builder,
-                                env=prompt_environment(job.root), validate=validator,
-                                settings=settings) if loop_targets else []
+                                env=prompt_environment(job.root), validate=validator, settings=settings,
+                                transcripts=Transcripts(job.run_directory)) if loop_targets else []
     seconds["llm"] = time.perf_counter() - tick
     job.progress("llm", len(loop_targets), len(loop_targets))
     tick = time.perf_counter()
@@ -142,6 +146,21 @@ def _loop_targets(targets: Sequence[Target], validator: _Validator) -> list[Loop
                                 shell=shell if isinstance(shell, TestShell) else None,
                                 header=file_header(info.fqn, job.commit, job.licence_header)))
     return found
+
+
+def context_budget(settings: LLMSettings, backend: Backend) -> int:
+    """Tokens of code context a prompt may carry: `context_tokens`, less when the model's window (what the server
+    says, else `max_model_len`) minus the answer (`max_tokens`) and the prompt's own text leaves less (issue 17: a
+    small model served with an 8k window got prompts it could not take)."""
+    served = backend.context_length() if isinstance(backend, SaysContextLength) else None
+    window = served or settings.max_model_len
+    if window is None:
+        return settings.context_tokens
+    room = window - settings.max_tokens - PROMPT_OVERHEAD_TOKENS
+    if room < settings.context_tokens:
+        log.info("context budget %d tokens: the model's window is %d (%s), answers up to %d", max(room, 256), window,
+                 "the server's" if served else "max_model_len", settings.max_tokens)
+    return max(256, min(settings.context_tokens, room))
 
 
 def _lowest_level(project: ProjectClasspath) -> JavaLevel:

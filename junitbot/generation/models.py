@@ -165,6 +165,8 @@ class GenerationJob(BaseModel):
     # The licence header of the repository's files (output.licence_header), atop every generated test;
     # `generate` detects it once per run.
     licence_header: str | None = None
+    # The run's directory (its report goes there): the model loop keeps every prompt and answer under it.
+    run_directory: Path | None = None
 
 
 class Target(Record):
@@ -186,6 +188,13 @@ class RoundRecord(Record):
     problems: tuple[str, ...] = ()
     fixed: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
+    compiled: bool | None = Field(default=None, description="whether the candidate compiled (some methods may have "
+                                                            "been removed); None: no candidate reached javac")
+    methods: int = Field(default=0, description="test methods in the candidate")
+    passed: int = Field(default=0, description="test methods that compiled and passed (kept or adding nothing)")
+    kept: int = Field(default=0, description="test methods validation kept")
+    transcript: str | None = Field(default=None, description="the round's prompt and answer, relative to the run "
+                                                             "directory (prompts/<target>/round-<N>.md)")
 
 
 class TargetOutcome(Record):

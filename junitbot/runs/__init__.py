@@ -26,6 +26,7 @@ from junitbot.runs.plan import last_run, plan_run, record_run
 from junitbot.runs.report import (
     change_lines,
     coverage_table,
+    expectation_lines,
     gate_summary,
     markdown_report,
     percent,
@@ -57,6 +58,7 @@ __all__ = [
     "check_kept",
     "coverage_drops",
     "coverage_table",
+    "expectation_lines",
     "finish_run",
     "gate_in_build",
     "gate_summary",

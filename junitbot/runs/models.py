@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Literal
 
 from pydantic import Field
 
 from junitbot.analysis import MemberChange, MemberUse
 from junitbot.config import BackendName
-from junitbot.generation import Origin, Target, WriteOutcome
+from junitbot.generation import Correction, Origin, RoundRecord, Target, WriteOutcome
 from junitbot.records import Record
 from junitbot.validation import DependencyAdvice, GateResult, ReviewSummary, SuiteGain
 
 RunMode = Literal["incremental", "full", "regenerate"]
+
+
+def new_run_id() -> str:
+    """A run directory's name: the UTC time to the microsecond, so runs sort by when they started."""
+    return datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
 
 
 class RunRequest(Record):
@@ -42,6 +48,7 @@ class RunPlan(Record):
     dry_run: bool = False
     backend: BackendName = "auto"
     max_classes: int = 200
+    run_id: str = Field(default_factory=new_run_id, description="the run directory's name under <state>/runs/")
 
 
 class TargetList(Record):
@@ -152,6 +159,12 @@ class ClassResult(Record):
                                                                "runner', then the build's ('mvn test (Maven 3.9.16)')")
     mutation_score: float | None = Field(default=None, description="the kept tests' mutation score (PIT) on the class")
     gain: SuiteGain | None = Field(default=None, description="the class's suite before → after the kept tests")
+    corrections: tuple[Correction, ...] = Field(default=(), description="the model's expected values that the code "
+                                                                      "did not return: kept with the observed value, "
+                                                                      "reported as possible bugs")
+    merged_methods: tuple[str, ...] = Field(default=(), description="no-model methods merged into the model's class")
+    attempts: tuple[RoundRecord, ...] = Field(default=(), description="the model's rounds: what came back, compiled, "
+                                                                      "passed, and the prompt and answer kept")
 
 
 class RunReport(Record):
@@ -171,6 +184,7 @@ class RunReport(Record):
     resolution: str | None = Field(default=None, description="how the classpaths were found: cached, offline, "
                                                              "online or none")
     report_dir: str | None = None
+    run_id: str | None = Field(default=None, description="the run directory's name, chosen when the run was planned")
     seconds: dict[str, float] = Field(default_factory=dict)
     gate: GateResult | None = Field(default=None, description="the last gate, the project's own build")
     changes: ChangeCheck | None = Field(default=None, description="an incremental run's change check: behaviour "

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import UTC, datetime
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 
 from junitbot.generation import GenerationResult, Skip, Target, TargetOutcome
 from junitbot.quoting import inline_code, markdown_cell
 from junitbot.runs.gate import judged_by
-from junitbot.runs.models import ChangeCheck, ClassResult, ModuleSummary, RunReport
+from junitbot.runs.models import ChangeCheck, ClassResult, ModuleSummary, RunReport, new_run_id
 from junitbot.state import StateDir
 from junitbot.validation import DependencyAdvice, GateResult, SuiteFigures, Verdict, missing_test_dependencies
 
@@ -66,11 +65,10 @@ def _with_origin(result: ClassResult, generation: GenerationResult, outcome: Tar
         return result.model_copy(update={"origin": generation.origin(result.target)})
     notes = [f"round {r.round} ({r.status}): {'fixed ' if r.fixed else ''}"
              f"{'; '.join(r.fixed) or '; '.join(r.problems[:3]) or r.status}" for r in outcome.history]
-    notes += [f"corrected {c.method}: expected {c.expected} -> {c.actual} (the actual value was deterministic)"
-              for c in outcome.corrections]
     return result.model_copy(update={
         "origin": generation.origin(result.target), "model": outcome.model, "rounds": outcome.rounds,
-        "tokens_in": outcome.tokens_in, "tokens_out": outcome.tokens_out, "notes": (*notes, *outcome.notes)})
+        "tokens_in": outcome.tokens_in, "tokens_out": outcome.tokens_out, "notes": (*notes, *outcome.notes),
+        "corrections": outcome.corrections, "attempts": outcome.history, "merged_methods": outcome.merged_methods})
 
 
 def dependency_advice(result: GenerationResult) -> tuple[DependencyAdvice, ...]:
@@ -111,9 +109,15 @@ def module_table(report: RunReport) -> list[str]:
     return lines
 
 
+def run_directory(state: StateDir, run_id: str) -> Path:
+    """Where one run's report, and the prompts and answers of its model rounds, are kept."""
+    return state.root / "runs" / run_id
+
+
 def save_report(report: RunReport, state: StateDir) -> RunReport:
-    """Write report.json and report.md into a new run directory; returns the report with its path."""
-    directory = state.ensure().root / "runs" / datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
+    """Write report.json and report.md into the run's directory (where its prompts may already be); returns the
+    report with its path."""
+    directory = run_directory(state.ensure(), report.run_id or new_run_id())
     directory.mkdir(parents=True, exist_ok=True)
     report = report.model_copy(update={"report_dir": str(directory)})
     (directory / "report.json").write_text(report.model_dump_json(indent=2))
@@ -153,10 +157,13 @@ def markdown_report(report: RunReport) -> str:
                   f"{'s' if report.review.total != 1 else ''}.", "", *report.review.markdown_rows()]
     if report.gate and report.gate.errors:
         lines += ["", f"Maven's first errors ({report.gate.runner}):", "", "```", *report.gate.errors, "```"]
+    lines += expectation_lines(report.results)
     model_runs = [r for r in report.results if r.model]
     if model_runs:
-        lines += ["", "## Model", "", "| class | model | rounds | tokens in | tokens out |", "|---|---|---|---|---|"]
-        lines += [f"| `{r.target}` | {r.model} | {r.rounds} | {r.tokens_in} | {r.tokens_out} |" for r in model_runs]
+        lines += ["", "## Model", "", "| class | model | rounds | tokens in | tokens out | prompts and answers |",
+                  "|---|---|---|---|---|---|"]
+        lines += [f"| `{r.target}` | {r.model} | {r.rounds} | {r.tokens_in} | {r.tokens_out} | "
+                  f"{transcript_links(r)} |" for r in model_runs]
     noted = [(r.target, note) for r in report.results for note in r.notes]
     if noted:
         lines += ["", "## Notes", ""]
@@ -175,6 +182,28 @@ def markdown_report(report: RunReport) -> str:
         lines += ["", "## Files", ""]
         lines += [f"- {f.action}: `{f.path}`" + (f" ({f.reason})" if f.reason else "") for f in report.files]
     return "\n".join(lines) + "\n"
+
+
+def expectation_lines(results: Sequence[ClassResult], *, heading: str = "##") -> list[str]:
+    """The model's expected values the code did not return, as possible bugs: the kept test asserts what the code
+    does, and a person decides which is right (issue 17). Empty when there are none."""
+    found = [(r, c) for r in results for c in r.corrections]
+    if not found:
+        return []
+    lines = ["", f"{heading} Expected values to check", "",
+             "The model expected one value and the code returned another, in every run. The kept test asserts what "
+             "the code returns; if the model was right, this is a bug.", "",
+             "| test | line | the model expected | the code returns |", "|---|---|---|---|"]
+    for result, c in found:
+        test = f"{PurePosixPath(result.test_path or result.target).stem}.{c.method}"
+        lines.append(f"| {inline_code(test)} | {c.line} | {_value(c.expected)} | {_value(c.actual)} |")
+    return lines
+
+
+def transcript_links(result: ClassResult) -> str:
+    """Markdown links to the rounds' prompts and answers (relative to the run directory), or an en dash."""
+    links = [f"[{r.round}]({r.transcript})" for r in result.attempts if r.transcript]
+    return " ".join(links) or "–"
 
 
 def change_lines(check: ChangeCheck, *, heading: str = "##", findings_only: bool = False) -> list[str]:

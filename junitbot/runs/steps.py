@@ -26,7 +26,7 @@ from junitbot.runs.gate import apply_gate
 from junitbot.runs.history import load_coverage, record_coverage
 from junitbot.runs.models import ChangeCheck, ClassResult, KeptCheck, RunPlan, RunReport, TargetList
 from junitbot.runs.plan import record_run
-from junitbot.runs.report import class_results, dependency_advice, module_summaries
+from junitbot.runs.report import class_results, dependency_advice, module_summaries, run_directory
 from junitbot.runs.targets import prioritize_full_pass, targets_for
 from junitbot.state import StateDir
 from junitbot.validation import GateResult, TestCandidate, gate_tests
@@ -55,7 +55,7 @@ def generate_for_plan(
     settings = config.generation.llm_settings().model_copy(update={"backend": plan.backend})
     backend, choice = get_backend(settings)
     job = GenerationJob(root=root, graph=graph, config=config, state=state, commit=plan.head,
-                        **({"progress": progress} if progress else {}))
+                        run_directory=run_directory(state, plan.run_id), **({"progress": progress} if progress else {}))
     return generate(targets, job, backend).model_copy(update={"backend_reason": choice.source})
 
 
@@ -93,7 +93,7 @@ def finish_run(
         files += write_tests(root, {v.path: v.source for v in verdicts if v.kept and v.source})
         files += remove_orphans(root, test_files, existing)
         record_run(state, plan.head)
-    report = RunReport(commit=plan.head, mode=plan.mode, backend=result.backend,
+    report = RunReport(commit=plan.head, mode=plan.mode, backend=result.backend, run_id=plan.run_id,
                        backend_reason=result.backend_reason, dry_run=plan.dry_run,
                        targets=len(targets), results=results, files=tuple(files), advice=dependency_advice(result),
                        seconds=dict(result.seconds), gate=result.gate, modules=module_summaries(result),

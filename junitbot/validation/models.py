@@ -468,6 +468,9 @@ class Verdict(Record):
                                                                 "adds something the gain rule cannot see)")
     repairs: tuple[str, ...] = Field(default=(), description="deterministic repairs applied, one line each")
     gain: SuiteGain | None = Field(default=None, description="the class's suite before → after the kept methods")
+    survivors: tuple[str, ...] = Field(default=(), description="mutants of the class that neither the existing tests "
+                                                               "nor the kept methods kill: `line N: what PIT changed "
+                                                               "(in method)`, by line")
 
 
 class ValidationReport(Record):

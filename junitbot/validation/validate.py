@@ -106,6 +106,7 @@ class _Work:
     adds: dict[str, str] = field(default_factory=dict)  # kept method -> what it adds beyond the baseline
     passed_source: str | None = None  # every passing method, before the gain rule dropped any
     gain: SuiteGain | None = None
+    survivors: tuple[str, ...] = ()
     baseline_exec: str | None = None
 
 
@@ -504,6 +505,10 @@ def _keep_what_adds(
             after=_figures(None, len(set(baseline.mutants_killed) | generated) if total and known else None, total),
             note=baseline.note)
         work.baseline_exec = baseline.exec_file
+        # What no test kills yet, for the model's next round (issue 17: mutant-guided prompts, as Meta's ACH).
+        killed = generated | set(baseline.mutants_killed)
+        work.survivors = tuple(f"line {m.line}: {m.description or m.mutator} (in {m.method})"
+                               for m in sorted(mine, key=lambda m: (m.line, m.key)) if m.key not in killed)
 
 
 def _figures(coverage: ClassCoverage | None, killed: int | None, total: int | None) -> SuiteFigures:
@@ -575,4 +580,5 @@ def _verdict(work: _Work, coverage: Mapping[str, ClassCoverage]) -> Verdict:
         passed_source=work.passed_source if kept and work.passed_source != work.source else None,
         repairs=tuple(work.repairs),
         gain=work.gain if kept else None,
+        survivors=work.survivors if kept else (),
     )

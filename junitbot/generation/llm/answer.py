@@ -3,9 +3,11 @@
 `extract_java(answer)` finds the code (a ```java block first, then any fenced block holding a class or
 test methods, then a bare class declaration) and parses it with `analysis.parse_test_class` into imports,
 fields and methods; an answer with none of these is a failed attempt with a reason, never an exception. Answers that
-must not reach a compiler are refused with a reason: too large, another package, or code that reaches
-the network. `hostile_reasons` adds the validation's own `forbidden` pass (files, sockets, exits,
-processes, sleeps) over the assembled test class.
+must not reach a compiler are refused with a reason: too large, or another package. What is dangerous is
+judged by what the code does, not by the types it names (issue 17: a test of a class that builds URLs may
+import `java.net.URL`): `hostile_reasons` runs the validation's own `forbidden` pass (connections, sockets,
+file writes, exits, processes, sleeps) over the assembled test class, and the test JVM's guard refuses at run
+time whatever a static pass cannot see.
 """
 
 from __future__ import annotations
@@ -26,10 +28,6 @@ _FENCE = re.compile(r"^[ \t]*```[ \t]*([\w+#.-]*)[^\n]*\n(.*?)(?:^[ \t]*```|\Z)"
 _CLASS_LINE = re.compile(r"^[ \t]*(?:(?:public|final|abstract)\s+)*class\s+[A-Za-z_]\w*", re.MULTILINE)
 _PREAMBLE = re.compile(r"^[ \t]*(?:package\s|import\s|@|//|/\*|\*|$)")
 _HEAD = re.compile(r"^\s*(?:(?:package|import)\s[^;]*;\s*)+")
-# Network reach the `forbidden` pass does not see (it judges calls): these imports and `new URL(...)`.
-_NETWORK_IMPORTS = ("java.net.Socket", "java.net.ServerSocket", "java.net.DatagramSocket", "java.net.URL",
-                    "java.net.HttpURLConnection", "java.net.URLConnection", "java.net.http.",
-                    "java.nio.channels.SocketChannel", "java.nio.channels.ServerSocketChannel")
 _MEMBER_KINDS = frozenset({"field", "method", "class"})  # what a model's class may bring (no constructors)
 _HOSTILE = frozenset({"thread-sleep", "system-exit", "process-spawn", "network-access", "file-access",
                       "database-access"})
@@ -138,21 +136,10 @@ def _members(parsed: JavaTestClass) -> tuple[ClassMember, ...]:
 
 
 def _refusals(code: JavaCode, expected_package: str | None) -> list[str]:
-    """Why code must not reach a compiler: another package, or network reach the forbidden pass misses."""
-    problems = []
+    """Why code must not reach a compiler: it declares another package than the test's."""
     if expected_package is not None and code.package is not None and code.package != expected_package:
-        problems.append(f"the code declares package {code.package}, not {expected_package}")
-    for imported in code.imports:
-        if any(_within(imported.name, prefix) for prefix in _NETWORK_IMPORTS):
-            problems.append(f"the code imports {imported.name}, which reaches the network")
-    if re.search(r"\bnew\s+(?:java\.net\.)?URL\s*\(", code.source):
-        problems.append("the code creates a java.net.URL, which reaches the network")
-    return problems
-
-
-def _within(name: str, prefix: str) -> bool:
-    """`java.net.http.HttpClient` is within `java.net.http.`; `java.net.URL` within `java.net.URL` (not `URLs`)."""
-    return name.startswith(prefix) if prefix.endswith(".") else name == prefix or name.startswith(prefix + ".")
+        return [f"the code declares package {code.package}, not {expected_package}"]
+    return []
 
 
 def hostile_reasons(

@@ -1,11 +1,17 @@
-"""The model loop, batched across targets: generate → extract → validate → repair (≤ N rounds) → method filter.
+"""The model loop, batched across targets: generate → extract → validate → repair (≤ N rounds) → method filter
+→ rounds for what is still missing.
 
 Every round sends one batch to the backend: the generation prompt of each target first, then one repair
-prompt per target that failed (its previous code with the validation issues, compiler diagnostics and
-failing tests). Validation is injected (`validate(candidates) -> verdicts`), so the loop runs the same on
-the real validator and on a double. A target still failing after the last round gets method-level
-filtering: the test methods its errors point at are removed and the rest validated once more. Targets
-left without a kept class are for the no-model generator; each outcome says why.
+prompt per target that failed (its previous code with the validation issues, compiler diagnostics, the
+constructors and methods that do exist, and the failing tests). Validation is injected (`validate(candidates)
+-> verdicts`), so the loop runs the same on the real validator and on a double; it keeps the methods that
+compile and pass, so a repair round is only for a class that kept nothing. A target whose round repeats the
+previous round's errors stops there (a small model asked again repeats itself). A target still failing after the
+last round gets method-level filtering: the test methods its errors point at are removed and the rest validated
+once more. A kept class then gets up to `coverage_rounds` more rounds that show the model the lines its tests
+leave uncovered and the mutants they let survive; new methods are added to the kept class when every method kept
+before stays kept. Every prompt and answer is written to the run directory (`Transcripts`). Targets left
+without a kept class are for the no-model generator; each outcome says why.
 """
 
 from __future__ import annotations
@@ -17,14 +23,29 @@ from pathlib import PurePosixPath
 
 import jinja2
 
-from junitbot.analysis import ClassInfo, JavaTestClass, insert_members, parse_test_class, remove_methods
-from junitbot.errors import JunitbotError
+from junitbot.analysis import (
+    ClassInfo,
+    JavaTestClass,
+    insert_members,
+    parse_test_class,
+    remove_methods,
+)
+from junitbot.errors import ClassEditError, JunitbotError
 from junitbot.generation.llm.answer import extract_java, hostile_reasons
 from junitbot.generation.llm.backends.base import Backend, ChatMessage, GenerationRequest, GenerationResponse
 from junitbot.generation.llm.backends.settings import LLMSettings
 from junitbot.generation.llm.context import ContextBuilder, TargetContext
-from junitbot.generation.llm.prompts import RepairInput, compiler_lines, generation_messages, repair_messages
+from junitbot.generation.llm.prompts import (
+    MissingInput,
+    RepairInput,
+    compiler_lines,
+    generation_messages,
+    missing_messages,
+    repair_messages,
+)
 from junitbot.generation.llm.skeleton import fit_class, merge_into_shell
+from junitbot.generation.llm.symbols import existing_symbols
+from junitbot.generation.llm.transcripts import Transcripts
 from junitbot.generation.models import AttemptStatus, RoundRecord, TargetOutcome, TestShell
 from junitbot.generation.output import with_file_header
 from junitbot.records import Record
@@ -34,6 +55,8 @@ log = logging.getLogger(__name__)
 
 Validate = Callable[[Sequence[TestCandidate]], Sequence[Verdict]]
 _ANSWER_SHOWN = 4000  # characters of an unusable answer shown back to the model
+_ADDS_NOTHING = "adds no "  # validation's reason for a passing method that adds nothing (selection.NOTHING_NEW)
+_MISSING_SHOWN = 25  # uncovered lines and surviving mutants shown in a coverage round
 
 
 class LoopTarget(Record):
@@ -47,6 +70,7 @@ class LoopTarget(Record):
     path: str
     shell: TestShell | None = None
     header: str = ""
+    instructions: str | None = None  # a maintainer's guidance (`/junitbot regenerate Foo -- ...`), quoted as data
 
 
 @dataclass
@@ -64,6 +88,7 @@ class _State:
     problems: tuple[str, ...] = ()
     verdict: Verdict | None = None
     done: bool = False
+    stalled: bool = False  # the last repair round repeated the round before's errors: asking again is no use
 
 
 def run_llm_loop(
@@ -74,22 +99,38 @@ def run_llm_loop(
     env: jinja2.Environment,
     validate: Validate,
     settings: LLMSettings,
+    transcripts: Transcripts | None = None,
 ) -> list[TargetOutcome]:
     """Generate, validate and repair tests for all targets, batched per round; one outcome per target."""
     states, skipped = _prepare(targets, builder, settings)
+    kept = transcripts or Transcripts(None)
     pending = list(states)
     for number in range(settings.repair_rounds + 1):
         if not pending:
             break
-        requests = [_request(s, number, env, settings) for s in pending]
+        requests = [_request(s, number, env, settings, builder) for s in pending]
         responses = {r.id: r for r in backend.generate(requests)}
         for state, request in zip(pending, requests, strict=True):
             _take(state, responses.get(request.id), builder, settings)
         _judge(pending, validate, number, responses, requests)
-        pending = [s for s in pending if not s.done]
+        _keep_transcripts(pending, requests, responses, kept)
+        pending = [s for s in pending if not s.done and not s.stalled]
         log.info("round %d: %d of %d targets still failing", number, len(pending), len(states))
     _filter_methods([s for s in states if not s.done], validate, settings.repair_rounds + 1)
+    for _ in range(settings.coverage_rounds):
+        if not _missing_round([s for s in states if s.done], backend=backend, builder=builder, env=env,
+                              validate=validate, settings=settings, transcripts=kept):
+            break
     return [*skipped, *(_outcome(s, backend) for s in states)]
+
+
+def _keep_transcripts(states: Sequence[_State], requests: Sequence[GenerationRequest],
+                      responses: dict[str, GenerationResponse], transcripts: Transcripts) -> None:
+    """Write each target's prompt and answer of this round and link the file from the round's record."""
+    for state, request in zip(states, requests, strict=True):
+        path = transcripts.record(state.target.fqn, len(state.history) - 1, request, responses.get(request.id))
+        if path is not None and state.history:
+            state.history[-1] = state.history[-1].model_copy(update={"transcript": path})
 
 
 def _prepare(targets: Sequence[LoopTarget], builder: ContextBuilder,
@@ -110,20 +151,27 @@ def _prepare(targets: Sequence[LoopTarget], builder: ContextBuilder,
     return states, skipped
 
 
-def _request(state: _State, number: int, env: jinja2.Environment, settings: LLMSettings) -> GenerationRequest:
+def _request(state: _State, number: int, env: jinja2.Environment, settings: LLMSettings,
+             builder: ContextBuilder) -> GenerationRequest:
     test_class = PurePosixPath(state.target.path).stem
     messages: tuple[ChatMessage, ...]
+    guidance = state.target.instructions
     if number == 0 or (state.candidate is None and not state.answer):
-        messages = generation_messages(env, state.context, test_class=test_class, skeleton=state.skeleton)
+        messages = generation_messages(env, state.context, test_class=test_class, skeleton=state.skeleton,
+                                       instructions=guidance)
     else:
-        messages = repair_messages(env, state.context, _repair_input(state, number), test_class=test_class,
-                                   skeleton=state.skeleton)
-    return GenerationRequest(id=f"{state.target.fqn}#{number}", messages=messages, max_tokens=settings.max_tokens,
+        messages = repair_messages(env, state.context, _repair_input(state, number, builder), test_class=test_class,
+                                   skeleton=state.skeleton, instructions=guidance)
+    return _with_settings(f"{state.target.fqn}#{number}", messages, settings)
+
+
+def _with_settings(request_id: str, messages: tuple[ChatMessage, ...], settings: LLMSettings) -> GenerationRequest:
+    return GenerationRequest(id=request_id, messages=messages, max_tokens=settings.max_tokens,
                              temperature=settings.temperature, top_p=settings.top_p, n=settings.n,
                              seed=settings.seed)
 
 
-def _repair_input(state: _State, number: int) -> RepairInput:
+def _repair_input(state: _State, number: int, builder: ContextBuilder) -> RepairInput:
     if state.candidate is None:
         issue = ValidationIssue(severity=Severity.ERROR, pass_name="extraction", category="unusable-answer",
                                 message=state.failure or "the answer could not be used")
@@ -132,8 +180,14 @@ def _repair_input(state: _State, number: int) -> RepairInput:
     issues = tuple(i for i in verdict.issues if i.severity is not Severity.INFO) if verdict else ()
     failures = tuple((m.name, m.reason or "failed") for m in verdict.methods
                      if not m.kept) if verdict and verdict.compiled else ()
+    symbols = existing_symbols(issues, subject=state.subject, class_info=builder.graph.class_info,
+                               lookup=lambda name: _only(builder.graph.fqns_named(name)))
     return RepairInput(previous_code=state.candidate.source, issues=issues,
-                       compiler=compiler_lines(issues), failures=failures, round=number)
+                       compiler=compiler_lines(issues), failures=failures, round=number, symbols=symbols)
+
+
+def _only(names: Sequence[str]) -> str | None:
+    return names[0] if len(names) == 1 else None
 
 
 def _take(state: _State, response: GenerationResponse | None, builder: ContextBuilder,
@@ -197,19 +251,34 @@ def _judge(states: Sequence[_State], validate: Validate, number: int, responses:
     ready = [s for s in states if s.candidate is not None]
     verdicts = {v.path: v for v in validate([s.candidate for s in ready if s.candidate])} if ready else {}
     for state, request in zip(states, requests, strict=True):
+        before = state.problems
         if state.candidate is None:
             if not state.history or state.history[-1].round != number:
                 response = responses.get(request.id) or GenerationResponse.failure(request.id, "no response")
                 state.history.append(_attempt(state, response, "backend-error", problems=(state.failure or "",)))
             _close_round(state, (state.failure or "no candidate",))
-            continue
-        verdict = verdicts.get(state.candidate.path)
-        state.verdict = verdict
-        if verdict is not None and verdict.kept:
-            state.done = True
-            _close_round(state, (), status="kept")
         else:
+            verdict = verdicts.get(state.candidate.path)
+            state.verdict = verdict
+            state.history[-1] = state.history[-1].model_copy(update=_figures(verdict))
+            if verdict is not None and verdict.kept:
+                state.done = True
+                _close_round(state, (), status="kept")
+                continue
             _close_round(state, _problems(verdict))
+        if number > 0 and state.problems == before:
+            state.stalled = True
+            state.history[-1] = state.history[-1].model_copy(update={"notes": (
+                *state.history[-1].notes, "stopped: this round repeated the errors of the round before")})
+
+
+def _figures(verdict: Verdict | None) -> dict[str, object]:
+    """How far a candidate got: compiled, test methods, how many passed, how many were kept."""
+    if verdict is None:
+        return {}
+    passed = sum(1 for m in verdict.methods if m.kept or (m.reason or "").startswith(_ADDS_NOTHING))
+    return {"compiled": verdict.compiled, "methods": len(verdict.methods), "passed": passed if verdict.compiled else 0,
+            "kept": sum(1 for m in verdict.methods if m.kept)}
 
 
 def _close_round(state: _State, problems: tuple[str, ...], *, status: AttemptStatus | None = None) -> None:
@@ -224,7 +293,8 @@ def _problems(verdict: Verdict | None) -> tuple[str, ...]:
     """What failed, as stable keys a later round can be compared against."""
     if verdict is None:
         return ("no verdict from validation",)
-    keys = [f"{i.pass_name}/{i.category}" for i in verdict.issues if i.severity is Severity.ERROR]
+    keys = [f"{i.pass_name}/{i.category}{f' in {i.method}' if i.method else ''}" for i in verdict.issues
+            if i.severity is Severity.ERROR]
     if verdict.compiled:  # before that a method's reason is the class's ("does not compile")
         keys += [f"test {m.name} failed" for m in verdict.methods if not m.kept]
     return tuple(dict.fromkeys(keys)) or ("not kept",)
@@ -254,6 +324,88 @@ def _filter_methods(states: Sequence[_State], validate: Validate, number: int) -
         state.history.append(record)
         if verdict is not None and verdict.kept:
             state.candidate, state.verdict, state.done = candidate, verdict, True
+
+
+def _missing_round(states: Sequence[_State], *, backend: Backend, builder: ContextBuilder, env: jinja2.Environment,
+                   validate: Validate, settings: LLMSettings, transcripts: Transcripts) -> bool:
+    """One round for kept classes that leave lines uncovered or mutants alive: the model writes more methods, added
+    to the kept class; the grown class replaces it when every method kept before is still kept. False when no
+    class had anything missing."""
+    asked = [(s, m) for s in states if (m := _missing(s, builder)) is not None]
+    if not asked:
+        return False
+    requests = [_with_settings(f"{s.target.fqn}#more{m.round}", missing_messages(
+        env, s.context, m, test_class=PurePosixPath(s.target.path).stem, instructions=s.target.instructions),
+        settings) for s, m in asked]
+    responses = {r.id: r for r in backend.generate(requests)}
+    grown: list[tuple[_State, TestCandidate, GenerationResponse]] = []
+    for (state, _), request in zip(asked, requests, strict=True):
+        response = responses.get(request.id) or GenerationResponse.failure(request.id, "no response")
+        candidate, why = _grown(state, response, builder, settings)
+        if candidate is None:
+            state.history.append(_attempt(state, response, "no-code" if why.startswith("no Java") else "failed",
+                                          problems=(why,), notes=("more tests for what is missing",)))
+        else:
+            grown.append((state, candidate, response))
+            state.history.append(_attempt(state, response, "failed", notes=("more tests for what is missing",)))
+        _keep_transcripts([state], [request], responses, transcripts)
+    verdicts = {v.path: v for v in validate([c for _, c, _ in grown])} if grown else {}
+    for state, candidate, _ in grown:
+        verdict = verdicts.get(candidate.path)
+        before = {m.name for m in state.verdict.methods if m.kept} if state.verdict else set()
+        after = {m.name for m in verdict.methods if m.kept} if verdict is not None and verdict.kept else set()
+        record = state.history[-1].model_copy(update=_figures(verdict))
+        if before < after and verdict is not None:
+            state.candidate, state.verdict = candidate, verdict
+            added = f"added {', '.join(sorted(after - before))}"
+            record = record.model_copy(update={"status": "kept", "fixed": (added,)})
+        else:
+            record = record.model_copy(update={"problems": ("no new method kept",)})
+        state.history[-1] = record
+    return True
+
+
+def _missing(state: _State, builder: ContextBuilder) -> MissingInput | None:
+    """What the kept class leaves untested: uncovered (or partly covered) lines as source, surviving mutants."""
+    verdict = state.verdict
+    if verdict is None or not verdict.kept or not verdict.source:
+        return None
+    coverage = verdict.coverage
+    lines = sorted({*coverage.uncovered_lines, *coverage.partly_covered_lines}) if coverage else []
+    text = (builder.graph.source(state.subject.file) or b"").decode("utf-8", "replace").splitlines()
+    uncovered = tuple(f"line {n}: {text[n - 1].strip()}" for n in lines if 0 < n <= len(text) and text[n - 1].strip())
+    mutants = verdict.survivors
+    if not uncovered and not mutants:
+        return None
+    return MissingInput(kept_code=verdict.source, uncovered=uncovered[:_MISSING_SHOWN],
+                        mutants=mutants[:_MISSING_SHOWN], round=len(state.history))
+
+
+def _grown(state: _State, response: GenerationResponse, builder: ContextBuilder,
+           settings: LLMSettings) -> tuple[TestCandidate | None, str]:
+    """The kept class with the answer's new methods (names it already has are left out), or why there is none."""
+    assert state.verdict is not None and state.verdict.source is not None
+    if not response.ok:
+        return None, f"backend: {response.error}"
+    extraction = extract_java(response.texts[0], expected_package=state.context.package,
+                              max_bytes=settings.max_answer_bytes)
+    if not extraction.ok or extraction.code is None:
+        return None, extraction.reason or "unusable answer"
+    kept = state.verdict.source
+    have = {m.name for m in parse_test_class(kept).top_members}
+    new = [m for m in extraction.code.members if m.kind == "method" and m.name not in have]
+    if not any(m.is_test for m in new):
+        return None, "no new @Test method"
+    try:
+        source = insert_members(kept, [m.source for m in new], imports=extraction.code.imports)
+    except ClassEditError as e:
+        return None, f"the new methods could not be added: {e}"
+    candidate = TestCandidate(path=state.target.path, source=source, target=state.context.target)
+    hostile = hostile_reasons(candidate, subject=state.subject, context=state.context.test_context,
+                              frameworks=builder.frameworks, class_info=builder.graph.class_info)
+    if hostile:
+        return None, "refused: " + "; ".join(hostile)
+    return candidate, ""
 
 
 def _blamed_methods(parsed: JavaTestClass, verdict: Verdict) -> set[str] | None:

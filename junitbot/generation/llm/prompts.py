@@ -30,6 +30,17 @@ class RepairInput(Record):
     compiler: tuple[str, ...] = ()
     failures: tuple[tuple[str, str], ...] = ()
     round: int = 1
+    symbols: tuple[str, ...] = ()  # outlines of the types the compile errors are about (what does exist)
+
+
+class MissingInput(Record):
+    """What a coverage round shows: the class as kept, and what it leaves untested (issue 17: TestGen-LLM's and
+    Meta ACH's prompts carry the uncovered lines and the surviving mutants)."""
+
+    kept_code: str
+    uncovered: tuple[str, ...] = ()  # `line N: <source line>`, not covered or with branches missed
+    mutants: tuple[str, ...] = ()  # `line N: <what PIT changed>`, mutants no test kills
+    round: int = 1
 
 
 def prompt_environment(repo: Path | None = None) -> jinja2.Environment:
@@ -44,19 +55,37 @@ def prompt_environment(repo: Path | None = None) -> jinja2.Environment:
 
 
 def generation_messages(env: jinja2.Environment, context: TargetContext, *, test_class: str,
-                        skeleton: str | None) -> tuple[ChatMessage, ...]:
+                        skeleton: str | None, instructions: str | None = None) -> tuple[ChatMessage, ...]:
     """System rules and the generation request for one target, as chat turns."""
-    user = _render(env, "generate.j2", ctx=context, test_class=test_class, skeleton=skeleton)
+    user = _render(env, "generate.j2", ctx=context, test_class=test_class, skeleton=skeleton,
+                   instructions=quoted_instructions(instructions))
     return (_system(env, context), ChatMessage(role="user", content=user))
 
 
 def repair_messages(env: jinja2.Environment, context: TargetContext, repair: RepairInput, *, test_class: str,
-                    skeleton: str | None) -> tuple[ChatMessage, ...]:
+                    skeleton: str | None, instructions: str | None = None) -> tuple[ChatMessage, ...]:
     """System rules and a repair request (previous code, issues, diagnostics, failures) as chat turns."""
     user = _render(env, "repair.j2", ctx=context, test_class=test_class, skeleton=skeleton,
                    previous_code=repair.previous_code, issues=repair.issues, compiler=repair.compiler,
-                   failures=repair.failures, round=repair.round)
+                   failures=repair.failures, round=repair.round, symbols=repair.symbols,
+                   instructions=quoted_instructions(instructions))
     return (_system(env, context), ChatMessage(role="user", content=user))
+
+
+def missing_messages(env: jinja2.Environment, context: TargetContext, missing: MissingInput, *, test_class: str,
+                     instructions: str | None = None) -> tuple[ChatMessage, ...]:
+    """System rules and a request for more tests: what the kept tests leave uncovered or let survive."""
+    user = _render(env, "missing.j2", ctx=context, test_class=test_class, kept_code=missing.kept_code,
+                   uncovered=missing.uncovered, mutants=missing.mutants, round=missing.round,
+                   instructions=quoted_instructions(instructions))
+    return (_system(env, context), ChatMessage(role="user", content=user))
+
+
+def quoted_instructions(text: str | None) -> str | None:
+    """A maintainer's free text as data for the prompt: each line quoted, no fence it could close."""
+    if not text or not text.strip():
+        return None
+    return "\n".join(f"> {line}" for line in text.replace("`", "'").strip().splitlines())
 
 
 def compiler_lines(issues: Sequence[ValidationIssue]) -> tuple[str, ...]:

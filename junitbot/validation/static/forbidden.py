@@ -48,7 +48,7 @@ _FORBIDDEN_CALLS = (
     _Forbidden("process-spawn", ("Runtime.getRuntime()", "*.Runtime.getRuntime()"), ("exec",)),
     _Forbidden("network-access", None, ("openConnection",)),
     # `getResource(..).openStream()` reads the classpath; only a URL's stream reaches the network.
-    _Forbidden("network-access", ("*[Uu][Rr][Ll]*",), ("openStream",)),
+    _Forbidden("network-access", ("*[Uu][Rr][Ll]*",), ("openStream", "getContent")),
     _Forbidden("network-access", ("HttpClient", "*.HttpClient"), ("newHttpClient", "newBuilder")),
     _Forbidden("network-access", ("HttpClients", "*.HttpClients"), ("createDefault", "createSystem", "custom")),
     # A name lookup opens no connection (the local host's name, an address literal): reported, not refused.

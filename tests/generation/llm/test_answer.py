@@ -74,9 +74,6 @@ def test_an_unterminated_fence_still_yields_its_code() -> None:
     ("```java\nclass A { void notATest() { } }\n```", "no @Test method"),
     ("x" * 300_000, "over the 200000-byte cap"),
     (WHOLE.replace(f"package {PACKAGE};", "package com.evil;"), "declares package com.evil, not " + PACKAGE),
-    ("import java.net.Socket;\n" + WHOLE.replace(f"package {PACKAGE};\n", ""), "imports java.net.Socket"),
-    (WHOLE.replace("assertTrue(true);", 'new java.net.URL("http://x").getContent();'), "creates a java.net.URL"),
-    (WHOLE.replace("import org", "import java.net.http.HttpClient;\nimport org"), "imports java.net.http"),
 ])
 def test_unusable_answers_are_failed_attempts_with_a_reason(answer: str, reason: str) -> None:
     extraction = extract_java(answer, expected_package=PACKAGE)
@@ -87,6 +84,8 @@ def test_unusable_answers_are_failed_attempts_with_a_reason(answer: str, reason:
     ('java.nio.file.Files.writeString(java.nio.file.Path.of("/tmp/x"), "data");', "file-access"),
     ('new java.io.FileOutputStream("out.bin").close();', "file-access"),
     ('new java.net.Socket("example.com", 80).close();', "network-access"),
+    ('new java.net.URL("http://example.com").openConnection().connect();', "network-access"),
+    ('new java.net.URL("http://example.com").getContent();', "network-access"),
     ("java.net.http.HttpClient.newHttpClient();", "network-access"),
     ("System.exit(1);", "system-exit"),
     ('Runtime.getRuntime().exec("rm -rf /");', "process-spawn"),
@@ -105,6 +104,25 @@ def test_the_forbidden_pass_refuses_hostile_code(shop: Indexed, statement: str, 
                                                                     "InventoryServiceGeneratedTest"), target=INVENTORY)
     assert hostile_reasons(clean, subject=shop.info(INVENTORY), context=context, frameworks=FRAMEWORKS,
                            class_info=shop.lookup) == []
+
+
+@pytest.mark.parametrize("imports", [
+    "import java.net.URL;\nimport java.net.URI;\nimport java.io.File;\n",
+    "import java.net.Socket;\nimport java.net.http.HttpClient;\n",
+])
+def test_naming_a_type_is_not_reaching_the_network_or_the_disk(shop: Indexed, imports: str) -> None:
+    # Issue 17: a class that builds URLs is tested with URLs; only the calls that connect or write are refused.
+    body = ('java.net.URL url = new java.net.URL("https", "example.com", 443, "/a"); '
+            'assertEquals("example.com", url.getHost()); assertEquals("b", new java.io.File("a/b").getName()); '
+            'assertTrue(true);')
+    source = WHOLE.replace("class InventoryServiceTest", "class InventoryServiceGeneratedTest").replace(
+        "assertTrue(true);", body).replace("void two()", "void two() throws Exception").replace(
+        "import org", imports + "import org", 1)
+    extraction = extract_java(f"```java\n{source}\n```", expected_package=PACKAGE)
+    assert extraction.ok, extraction.reason
+    candidate = TestCandidate(path=INVENTORY_TEST, source=source, target=INVENTORY)
+    assert hostile_reasons(candidate, subject=shop.info(INVENTORY), context=shop.analyzer.test_context_for(INVENTORY),
+                           frameworks=FRAMEWORKS, class_info=shop.lookup) == []
 
 
 @pytest.mark.parametrize("statement", [

@@ -21,8 +21,11 @@ from junitbot.generation.llm.backends import (
 from junitbot.generation.llm.context import ContextBuilder
 from junitbot.generation.llm.loop import LoopTarget, TargetOutcome, Validate, run_llm_loop
 from junitbot.generation.llm.prompts import prompt_environment
+from junitbot.generation.llm.transcripts import Transcripts
 from junitbot.generation.template import test_shell
 from junitbot.validation import (
+    ClassCoverage,
+    Counter,
     Frameworks,
     MethodVerdict,
     Severity,
@@ -104,8 +107,11 @@ def test_one_batch_per_round_a_compile_error_repaired_prose_and_hostile_code_fai
         return real_validate(candidates)
 
     backend = VLLMBackend(LLMSettings(model="double"), engine=engine, sampling=SamplingParams)
-    outcomes = _run(shop, frameworks, backend, validate, _targets(shop, frameworks, INVENTORY, CUSTOMERS, ORDERS))
-    assert [len(call) for call in engine.calls] == [3, 3, 2]  # every round is one engine call
+    outcomes = _run(shop, frameworks, backend, validate, _targets(shop, frameworks, INVENTORY, CUSTOMERS, ORDERS),
+                    coverage_rounds=0)
+    # Every round is one engine call; the prose and the hostile answer came back the same in round 1, so those
+    # targets stop there (issue 17: a small model asked again repeats itself) and round 2 has nothing to ask.
+    assert [len(call) for call in engine.calls] == [3, 3]
     assert validated == [[INVENTORY], [INVENTORY]]  # unusable answers never reach javac
 
     inventory = outcomes[INVENTORY]
@@ -113,7 +119,9 @@ def test_one_batch_per_round_a_compile_error_repaired_prose_and_hostile_code_fai
     assert inventory.kept_methods == ("skusToReorder_whenNothingIsLow_returnsEmpty",)
     first, second = inventory.history
     # javac judges the unknown method (issue 18); the symbols pass's warning names the real ones in the prompt.
-    assert first.status == "failed" and first.problems == ("javac/cannot-find-symbol",)
+    assert first.status == "failed" and len(first.problems) == 1
+    assert first.problems[0].startswith("javac/cannot-find-symbol")
+    assert (first.compiled, first.methods, first.passed, second.compiled, second.passed) == (False, 1, 0, True, 1)
     assert second.status == "kept" and set(second.fixed) == set(first.problems)
     assert inventory.source is not None and "inventoryService.skusToReorder(5)" in inventory.source
     assert (inventory.backend, inventory.model) == ("vllm", "double")
@@ -121,13 +129,17 @@ def test_one_batch_per_round_a_compile_error_repaired_prose_and_hostile_code_fai
     repair_prompt = next(p for p in engine.calls[1] if _target_of(p) == INVENTORY)
     assert "skusToReorderNow" in repair_prompt and "[WARNING symbols/unknown-method]" in repair_prompt
     assert "[ERROR javac/cannot-find-symbol]" in repair_prompt
+    # Beside javac's message, what does exist: the class under test's methods, from the graph.
+    exists = repair_prompt.split("## What does exist", 1)[1].split("##", 1)[0]
+    assert "List<String> skusToReorder(int" in exists and "skusToReorderNow" not in exists
 
     customers = outcomes[CUSTOMERS]
-    assert customers.status == "failed" and customers.rounds == 2 and customers.source is None
-    assert [r.status for r in customers.history] == ["no-code"] * 3
+    assert customers.status == "failed" and customers.rounds == 1 and customers.source is None
+    assert [r.status for r in customers.history] == ["no-code"] * 2
+    assert "repeated the errors" in customers.history[-1].notes[-1]
     assert "no Java code" in (customers.reason or "")
     orders = outcomes[ORDERS]
-    assert orders.status == "failed" and [r.status for r in orders.history] == ["refused"] * 3
+    assert orders.status == "failed" and [r.status for r in orders.history] == ["refused"] * 2
     assert "system-exit" in (orders.reason or "")
 
 
@@ -244,3 +256,56 @@ def test_the_tiny_models_garbage_ends_in_no_kept_test_without_a_crash(
         assert outcome.backend == "transformers" and len(outcome.history) == 2
         assert all(r.status in ("no-code", "refused", "backend-error") for r in outcome.history)
         assert outcome.tokens_in > 0 and outcome.reason
+
+
+MORE_METHODS = GOOD_METHODS.replace("skusToReorder_whenNothingIsLow_returnsEmpty", "skusToReorder_whenLow_listsThem")
+
+
+def _judge_with_coverage(candidates: Sequence[TestCandidate]) -> list[Verdict]:
+    """A validator double: every method is kept; a class with one test leaves line 52 uncovered and a mutant alive."""
+    verdicts = []
+    for candidate in candidates:
+        names = re.findall(r"@Test\s+void (\w+)\(", candidate.source)
+        alone = len(names) == 1
+        coverage = ClassCoverage(fqn=INVENTORY, lines=Counter(covered=4, missed=1 if alone else 0),
+                                 branches=Counter(covered=1, missed=1 if alone else 0),
+                                 uncovered_lines=(52,) if alone else ())
+        verdicts.append(Verdict(path=candidate.path, target=candidate.target, kept=True, compiled=True,
+                                methods=tuple(MethodVerdict(name=n, kept=True) for n in names), coverage=coverage,
+                                source=candidate.source,
+                                survivors=("line 53: negated conditional (in skusToReorder)",) if alone else ()))
+    return verdicts
+
+
+def test_a_kept_class_gets_a_round_for_its_uncovered_lines_and_surviving_mutants(
+        shop: Indexed, frameworks: Frameworks, tmp_path: Path) -> None:
+    # Issue 17: after the first round the prompt carries what is missing; the new methods join the kept class.
+    engine = FakeLLM(lambda prompt, params: [MORE_METHODS if "no test runs" in prompt else GOOD_METHODS])
+    backend = VLLMBackend(LLMSettings(), engine=engine, sampling=SamplingParams)
+    builder = ContextBuilder(shop.graph, frameworks=frameworks, budget=4000)
+    [outcome] = run_llm_loop(_targets(shop, frameworks, INVENTORY), backend=backend, builder=builder,
+                             env=prompt_environment(shop.root), validate=_judge_with_coverage,
+                             settings=LLMSettings(coverage_rounds=2), transcripts=Transcripts(tmp_path))
+    assert [len(call) for call in engine.calls] == [1, 1]  # the grown class misses nothing: no third round
+    more = engine.calls[1][0]
+    line = (shop.root / shop.info(INVENTORY).file).read_text().splitlines()[51].strip()
+    assert f"line 52: {line}" in more and "line 53: negated conditional (in skusToReorder)" in more
+    assert "skusToReorder_whenNothingIsLow_returnsEmpty" in more  # the kept class, shown so it is not repeated
+    assert outcome.status == "kept"
+    assert outcome.kept_methods == ("skusToReorder_whenNothingIsLow_returnsEmpty", "skusToReorder_whenLow_listsThem")
+    assert [r.status for r in outcome.history] == ["kept", "kept"]
+    assert outcome.history[1].fixed == ("added skusToReorder_whenLow_listsThem",)
+    # Every prompt and answer is kept, linked from its round.
+    assert [r.transcript for r in outcome.history] == [f"prompts/{INVENTORY}/round-0.md",
+                                                       f"prompts/{INVENTORY}/round-1.md"]
+    second = (tmp_path / f"prompts/{INVENTORY}/round-1.md").read_text()
+    assert "## user" in second and "no test runs" in second and "skusToReorder_whenLow_listsThem" in second
+
+
+def test_a_round_that_repeats_the_same_error_stops_the_repairs(shop: Indexed, frameworks: Frameworks) -> None:
+    engine = FakeLLM(lambda prompt, params: [BROKEN_METHODS])
+    backend = VLLMBackend(LLMSettings(), engine=engine, sampling=SamplingParams)
+    outcome = _run(shop, frameworks, backend, _judge_by_text, _targets(shop, frameworks, INVENTORY),
+                   repair_rounds=4)[INVENTORY]
+    assert [len(call) for call in engine.calls] == [1, 1]  # not five: round 1 repeated round 0's error
+    assert outcome.status == "failed" and "repeated the errors" in outcome.history[-1].notes[-1]

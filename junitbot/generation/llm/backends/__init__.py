@@ -12,6 +12,7 @@ from junitbot.generation.llm.backends.base import (
     ChatMessage,
     GenerationRequest,
     GenerationResponse,
+    SaysContextLength,
     render_chat,
 )
 from junitbot.generation.llm.backends.openai import OpenAIBackend, server_from
@@ -29,6 +30,7 @@ __all__ = [
     "GenerationResponse",
     "LLMSettings",
     "OpenAIBackend",
+    "SaysContextLength",
     "TransformersBackend",
     "VLLMBackend",
     "choose_backend",

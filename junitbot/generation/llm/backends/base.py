@@ -87,6 +87,15 @@ class Backend(Protocol):
         ...
 
 
+@runtime_checkable
+class SaysContextLength(Protocol):
+    """A backend that can ask its engine or server for the model's context window."""
+
+    def context_length(self) -> int | None:
+        """Tokens of prompt and answer together; None when the engine does not say."""
+        ...
+
+
 class ChatTokenizer(Protocol):
     """The part of a Hugging Face tokenizer that renders chat turns."""
 

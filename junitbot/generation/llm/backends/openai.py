@@ -2,7 +2,14 @@
 
 Bounded concurrency (threads over one `httpx.Client`, so it works inside or outside an event loop), a
 per-request timeout, retries with exponential backoff on 429, 5xx and connection errors (honouring
-Retry-After), and an answer-size cap. The server and key come from config, else from the standard
+Retry-After), and an answer-size cap. A server that answers one request at a time (llama.cpp's with one slot,
+a small model on a CPU) queues the rest, and a queued request would time out without the server being at fault
+(issue 17: most of a batch did). So a request's timeout grows with the requests in flight before it: with k
+others it is `request_timeout_s × (k + 1)`, the time a one-slot server needs to reach it, while a lone request
+that hangs still fails after `request_timeout_s`. A timed-out request is not sent again: a server keeps working
+on an abandoned request, and a second copy would only queue behind it.
+
+The server and key come from config, else from the standard
 `OPENAI_BASE_URL` / `OPENAI_API_KEY` variables. The key is sent, never logged nor put in an error.
 """
 
@@ -11,6 +18,7 @@ from __future__ import annotations
 import email.utils
 import logging
 import os
+import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -48,6 +56,20 @@ class _Usage(_Wire):
     completion_tokens: int = 0
 
 
+class _ServedModel(_Wire):
+    id: str = ""
+    max_model_len: int | None = None  # vLLM says it here
+
+
+class _Models(_Wire):
+    data: list[_ServedModel] = []
+
+
+class _Props(_Wire):  # llama.cpp's own server: GET /props
+    n_ctx: int | None = None
+    default_generation_settings: dict[str, Any] = {}
+
+
 class _Completion(_Wire):
     choices: list[_Choice]
     usage: _Usage | None = None
@@ -73,6 +95,23 @@ def server_from(settings: LLMSettings, environ: Mapping[str, str]) -> tuple[str,
         raise ConfigError("the openai backend needs a server: set generation.openai_base_url in .junitbot.yml "
                           "or the OPENAI_BASE_URL environment variable (e.g. http://localhost:8000/v1)")
     return base.rstrip("/"), key or None
+
+
+class _InFlight:
+    """How many requests are in flight; `enter` says how many others were when one starts."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self._lock = threading.Lock()
+
+    def enter(self) -> int:
+        with self._lock:
+            self.count += 1
+            return self.count - 1
+
+    def leave(self) -> None:
+        with self._lock:
+            self.count -= 1
 
 
 class OpenAIBackend:
@@ -106,37 +145,62 @@ class OpenAIBackend:
         if self._owns_client:
             self._client.close()
 
+    def context_length(self) -> int | None:
+        """The served model's context window in tokens, where the server says it (vLLM's `/models`, llama.cpp's
+        `/props`); None when it does not (then `max_model_len` from config is all there is)."""
+        headers = {"Authorization": f"Bearer {self._key}"} if self._key else {}
+        root = self.base_url.removesuffix("/v1")
+        for url, read in ((f"{self.base_url}/models", _models_length), (f"{root}/props", _props_length)):
+            try:
+                response = self._client.get(url, headers=headers, timeout=self.settings.connect_timeout_s)
+                length = read(response.content) if response.status_code == 200 else None
+            except (httpx.HTTPError, ValidationError, ValueError):
+                length = None
+            if length:
+                return length
+        return None
+
     def generate(self, requests: Sequence[GenerationRequest]) -> list[GenerationResponse]:
         """All requests at once, at most `concurrency` in flight; answers in request order."""
         if not requests:
             return []
         workers = min(self.settings.concurrency, len(requests))
+        in_flight = _InFlight()
         with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="junitbot-openai") as pool:
-            return list(pool.map(self._complete, requests))
+            return list(pool.map(lambda request: self._complete(request, in_flight), requests))
 
-    def _complete(self, request: GenerationRequest) -> GenerationResponse:
+    def _complete(self, request: GenerationRequest, in_flight: _InFlight) -> GenerationResponse:
         started = time.perf_counter()
         attempts = self.settings.retries + 1
         for attempt in range(attempts):
+            others = in_flight.enter()
             try:
-                return self._once(request, started)
+                return self._once(request, started, self._timeout(others))
             except _Retry as retry:
                 if attempt + 1 == attempts:
                     return self._failure(request, f"{retry.reason} (gave up after {attempts} attempts)", started)
                 delay = min(max(retry.delay, self.settings.backoff_s * 2 ** attempt), self.settings.max_backoff_s)
                 log.info("request %s: %s; retry %d in %.1fs", request.id, retry.reason, attempt + 1, delay)
-                self._sleep(delay)
             except httpx.TimeoutException:
-                return self._failure(request, f"timed out after {self.settings.request_timeout_s:g}s", started)
+                waited = self.settings.request_timeout_s * (others + 1)
+                return self._failure(request, f"timed out after {waited:g}s ({others} other requests in flight)",
+                                     started)
             except httpx.HTTPError as e:
                 return self._failure(request, f"HTTP error: {type(e).__name__}: {e}", started)
+            finally:
+                in_flight.leave()
+            self._sleep(delay)  # outside the count: a request backing off is not queued at the server
         raise AssertionError("unreachable: the last attempt returns")  # pragma: no cover
 
-    def _once(self, request: GenerationRequest, started: float) -> GenerationResponse:
+    def _timeout(self, others: int) -> httpx.Timeout:
+        """The read timeout for a request sent with `others` in flight: the time a one-slot server needs to reach it."""
+        return httpx.Timeout(self.settings.request_timeout_s * (others + 1), connect=self.settings.connect_timeout_s)
+
+    def _once(self, request: GenerationRequest, started: float, timeout: httpx.Timeout) -> GenerationResponse:
         headers = {"Authorization": f"Bearer {self._key}"} if self._key else {}
         try:
             with self._client.stream("POST", f"{self.base_url}/chat/completions", json=_body(request, self.model),
-                                     headers=headers) as response:
+                                     headers=headers, timeout=timeout) as response:
                 if response.status_code in _RETRY_STATUS:
                     raise _Retry(f"HTTP {response.status_code}", _retry_after(response.headers.get("Retry-After")))
                 body = self._read(response)
@@ -175,6 +239,16 @@ class OpenAIBackend:
             reason = reason.replace(self._key, "***")
         log.warning("request %s failed: %s", request.id, reason)
         return GenerationResponse.failure(request.id, reason, seconds=time.perf_counter() - started)
+
+
+def _models_length(body: bytes) -> int | None:
+    return next((m.max_model_len for m in _Models.model_validate_json(body).data if m.max_model_len), None)
+
+
+def _props_length(body: bytes) -> int | None:
+    props = _Props.model_validate_json(body)
+    length = props.n_ctx or props.default_generation_settings.get("n_ctx")
+    return int(length) if isinstance(length, int) else None
 
 
 def _body(request: GenerationRequest, model: str) -> dict[str, Any]:
