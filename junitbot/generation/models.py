@@ -165,6 +165,9 @@ class GenerationJob(BaseModel):
     # The licence header of the repository's files (output.licence_header), atop every generated test;
     # `generate` detects it once per run.
     licence_header: str | None = None
+    # Class FQN → what a person asked of its tests (`/junitbot regenerate Foo -- text`, issue 17): untrusted text,
+    # bounded and cleaned by the bot, for a prompt to quote as data; the no-model generator does not read it.
+    instructions: dict[str, str] = Field(default_factory=dict)
 
 
 class Target(Record):
