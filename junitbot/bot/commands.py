@@ -13,7 +13,8 @@ from junitbot.quoting import fence_after
 from junitbot.records import Record
 
 COMMANDS: dict[CommandName, str] = {
-    "regenerate": "generate tests again, for the named classes or for the pull request's changes",
+    "regenerate": "generate tests again, for the named classes or for the pull request's changes (text after `--` "
+                  "guides the model)",
     "recreate": "rebuild the bot's branch from scratch, dropping commits people pushed onto it",
     "status": "show the bot's pull request for this branch and what it holds",
     "help": "list these commands",
