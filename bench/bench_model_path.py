@@ -205,7 +205,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--model", default="qwen2.5-coder-1.5b-instruct", help="the served model's name")
     parser.add_argument("--paths", choices=("both", "model", "template"), default="both")
     parser.add_argument("--tools", type=Path, default=Path("/work/tools"),
-                        help="the pinned Java tools (JaCoCo, PIT, Maven) copied into each clone; filled by the first run")
+                        help="the pinned Java tools (JaCoCo, PIT, Maven) for each clone; the first run fills it")
     parser.add_argument("--out", type=Path, default=None, help="keep the clones and write model_path.json here")
     args = parser.parse_args(argv)
     console = Console()

@@ -54,6 +54,8 @@ class RunOptions(Config):
                                     description="cap on targets (default: generation.max_classes_per_run)")
     backend: str | None = Field(default=None,
                                         description="generator for this run (default: generation.backend)")
+    instructions: dict[str, str] = Field(default_factory=dict,
+                                         description="class FQN (or '*': every target) → free text for the model")
 
     def request(self) -> RunRequest:
         """The run request these options describe; an unknown mode or a regenerate without classes is an error."""
@@ -63,7 +65,7 @@ class RunOptions(Config):
             raise ValueError("mode regenerate needs classes")
         return RunRequest(full=self.mode == "full", since=self.since, dry_run=self.dry_run,
                           classes=tuple(self.classes) if self.mode == "regenerate" else (),
-                          max_classes=self.max_classes, pr_number=self.pr_number)
+                          max_classes=self.max_classes, pr_number=self.pr_number, instructions=self.instructions)
 
 
 @asset(group_name=GROUP, description="The .java files changed since the last run (or everything), and the run mode.")

@@ -13,14 +13,17 @@ from junitbot.quoting import fence_after
 from junitbot.records import Record
 
 COMMANDS: dict[CommandName, str] = {
-    "regenerate": "generate tests again, for the named classes or for the pull request's changes",
+    "regenerate": "generate tests again, for the named classes or for the pull request's changes (text after `--` "
+                  "guides the model)",
     "recreate": "rebuild the bot's branch from scratch, dropping commits people pushed onto it",
     "status": "show the bot's pull request for this branch and what it holds",
     "help": "list these commands",
 }
 MAX_COMMAND_CHARS = 4_000  # a longer command line is refused unread (issue 18: a 1.25 MB one was echoed whole)
+MAX_INSTRUCTION_CHARS = 500  # instructions after `--`, cleaned; longer ones are refused, never cut (issue 17)
 _QUOTE = re.compile(r"^ {0,3}>")
 _CLASS_NAME = re.compile(r"^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$")
+_SEPARATOR = re.compile(r"(?:^|\s)--(?:\s|$)")  # `--` as a word of its own: `Foo--bar` is no separator
 
 
 def find_command(body: str, *, prefix: str = "/junitbot") -> Command | None:
@@ -28,7 +31,9 @@ def find_command(body: str, *, prefix: str = "/junitbot") -> Command | None:
 
     A command starts a line (after at most three spaces). Lines inside fenced code blocks, indented code,
     quotes (`>`) and HTML comments are text, and so is a prefix inside inline code or mid-sentence. A command
-    line longer than MAX_COMMAND_CHARS is `oversized`: its words are not read.
+    line longer than MAX_COMMAND_CHARS is `oversized`: its words are not read. The rest of the line after a `--`
+    word is instructions (cleaned by `clean_instructions`, never split into class names); any command may
+    carry them here, the conversation decides which accept them.
     """
     for line in _text_lines(body):
         words = line.split(maxsplit=2)
@@ -37,8 +42,9 @@ def find_command(body: str, *, prefix: str = "/junitbot") -> Command | None:
         if len(line.strip()) > MAX_COMMAND_CHARS:
             return Command(name="oversized", line=line.strip())
         name = words[1].lower() if len(words) > 1 else "help"
-        args = tuple(_split_args(words[2].split())) if len(words) > 2 else ()
-        return Command(name=_command_name(name), args=args, line=line.strip())
+        names, instructions = _split_instructions(words[2] if len(words) > 2 else "")
+        return Command(name=_command_name(name), args=tuple(_split_args(names.split())), line=line.strip(),
+                       instructions=instructions)
     return None
 
 
@@ -66,6 +72,21 @@ def _text_lines(body: str) -> Iterator[str]:
         if _QUOTE.match(raw) or raw.startswith(("    ", "\t")):
             continue
         yield raw
+
+
+def clean_instructions(text: str) -> str:
+    """Free text as the model and the replies get it: invisible characters (controls, bidi overrides, zero-width
+    ones) dropped, whitespace runs collapsed to one space, no space at the ends."""
+    kept = "".join(char for char in text if char.isprintable() or char.isspace())
+    return " ".join(kept.split())
+
+
+def _split_instructions(rest: str) -> tuple[str, str | None]:
+    """(the class names before a `--` word, the cleaned text after it: None without a `--`, "" with nothing)."""
+    match = _SEPARATOR.search(rest)
+    if match is None:
+        return rest, None
+    return rest[:match.start()], clean_instructions(rest[match.end():])
 
 
 def _split_args(words: Iterable[str]) -> Iterator[str]:

@@ -2,6 +2,9 @@
 
 Only the collaborator-permission API decides who may command (`author_association` is not enough: private
 org members show as CONTRIBUTOR). Nothing runs before that check, the fork check and the rate limit pass.
+
+Only `regenerate` takes instructions (`-- text`, issue 17): any other command with a `--` is refused, so nobody
+believes text was taken that was not. Instructions past MAX_INSTRUCTION_CHARS are refused, never cut.
 """
 
 from __future__ import annotations
@@ -10,10 +13,17 @@ import logging
 from datetime import timedelta
 
 from junitbot.bot import publish
-from junitbot.bot.commands import MAX_COMMAND_CHARS
+from junitbot.bot.commands import MAX_COMMAND_CHARS, MAX_INSTRUCTION_CHARS
 from junitbot.bot.declined import declined_classes, load_declined, source_hashes
 from junitbot.bot.deliver import DeliveryTarget, deliver_commit, deliver_pull_request
-from junitbot.bot.models import BotAction, CiOutcome, PullInfo
+from junitbot.bot.instructions import (
+    Instruction,
+    forget_instructions,
+    instructions_to_run,
+    load_instructions,
+    remember_instructions,
+)
+from junitbot.bot.models import BotAction, CiOutcome, Command, PullInfo
 from junitbot.bot.pulls import commands_used, own_pulls
 from junitbot.bot.report import parse_pull_marker, parse_reply_marker, render_reply
 from junitbot.bot.session import (
@@ -29,7 +39,7 @@ from junitbot.bot.session import (
     utc_now,
 )
 from junitbot.errors import JunitbotError
-from junitbot.runs import RunRequest
+from junitbot.runs import RunReport, RunRequest, instructions_for
 
 log = logging.getLogger(__name__)
 
@@ -52,10 +62,13 @@ def handle_command(session: Session, name: str, action: BotAction) -> CiOutcome:
                            f"command junitbot, and @{actor} has {permission} access.")
     else:
         session.outbox.note("no token: the commenter's permission was not checked (nothing is sent either)")
+    if refusal := _instructions_refusal(command, session.settings.command_prefix):
+        return _refuse(session, name, action, refusal)
     if command.name == "help":
         return _answer(session, name, action, "help", outcome="answered", prefix=session.settings.command_prefix,
                        max_classes=session.settings.max_classes_per_command,
-                       per_hour=session.settings.max_commands_per_pull_request_per_hour)
+                       per_hour=session.settings.max_commands_per_pull_request_per_hour,
+                       max_instructions=MAX_INSTRUCTION_CHARS)
     if command.name == "unknown":
         return _refuse(session, name, action, "that is not a junitbot command.",
                        hint=f"`{session.settings.command_prefix} help` lists the commands.")
@@ -86,11 +99,15 @@ def _regenerate(session: Session, name: str, action: BotAction, pull: PullInfo) 
         classes = check.resolved
     elif bot_pr or command.name == "recreate":
         classes = _pull_classes(session, pull if bot_pr else None, base)
-    request = RunRequest(classes=classes, since=None if classes or bot_pr else _pull_base(session, pull, head))
+    named = classes if command.args else ()
+    instructions = instructions_to_run(load_instructions(session.state).of(pull.number), named, command.instructions)
+    request = RunRequest(classes=classes, since=None if classes or bot_pr else _pull_base(session, pull, head),
+                         instructions=instructions)
     target = DeliveryTarget(base=base, head_sha=head, trigger=action.trigger, force=command.name == "recreate",
                             explicit=bool(command.args))
     try:
         output = generate(session, request)
+        _keep_instructions(session, action, named, output.report)
         if not bot_pr and not fork and commit_mode(session):
             delivery = deliver_commit(session.publishing, output, target, pull.head_ref)
         else:
@@ -99,7 +116,8 @@ def _regenerate(session: Session, name: str, action: BotAction, pull: PullInfo) 
         error = str(e) if isinstance(e, JunitbotError) else "an unexpected error; the workflow log has the details"
         _reply(session, action, "result", outcome="failed", error=error, delivery=None, report=None)
         raise
-    _reply(session, action, "result", outcome="ran", error=None, delivery=delivery, report=output.report)
+    _reply(session, action, "result", outcome="ran", error=None, delivery=delivery, report=output.report,
+           **_instructions_view(command, named, request, output.report))
     return outcome_of(name, action, output, delivery)
 
 
@@ -138,7 +156,47 @@ def _status(session: Session, name: str, action: BotAction, pull: PullInfo) -> C
     return _answer(session, name, action, "status", outcome="answered", base=base, branch=branch, pull=current,
                    classes=sorted(marker.classes) if marker else [], paused=paused,
                    declined=sorted(declined_classes(ledger, base, hashes)), prefix=settings.command_prefix,
-                   remaining=max(0, settings.max_commands_per_pull_request_per_hour - used))
+                   remaining=max(0, settings.max_commands_per_pull_request_per_hour - used),
+                   instructions=sorted(load_instructions(session.state).of(pull.number).items()))
+
+
+# -- instructions (issue 17) ----------------------------------------------------------------------------------
+
+
+def _instructions_refusal(command: Command, prefix: str) -> str | None:
+    """Why a command's `-- instructions` cannot be taken (another command than regenerate, too long), or None."""
+    if command.instructions is None or command.name == "unknown":
+        return None
+    if command.name != "regenerate":
+        return f"only `{prefix} regenerate` takes instructions after `--`; `{command.name}` takes none."
+    if len(command.instructions) > MAX_INSTRUCTION_CHARS:
+        return (f"the instructions after `--` are {len(command.instructions):,} characters; at most "
+                f"{MAX_INSTRUCTION_CHARS:,} are taken. Nothing ran: shorten them and comment again.")
+    return None
+
+
+def _keep_instructions(session: Session, action: BotAction, named: tuple[str, ...], report: RunReport) -> None:
+    """Remember what a regeneration that ran was given, for the classes named or else those it covered; a `--`
+    with nothing after it forgets the named classes' instructions (all of the pull request's without names)."""
+    command, number = action.command, action.pull_number
+    assert command is not None and number is not None
+    if command.instructions == "":
+        forget_instructions(session.state, number, named or None)
+    elif command.instructions:
+        instruction = Instruction(text=command.instructions, author=action.actor or "", given_at=utc_now(),
+                                  comment_id=action.comment_id)
+        remember_instructions(session.state, number, named or [r.target for r in report.results], instruction)
+
+
+def _instructions_view(command: Command, named: tuple[str, ...], request: RunRequest,
+                       report: RunReport) -> dict[str, object]:
+    """What the result reply says about instructions: those each class of the run got, whether a model read them
+    (the template generator does not: a run without a model, or a class whose kept tests are the template's),
+    and what an empty `--` cleared."""
+    used = instructions_for(request.instructions, [r.target for r in report.results])
+    return {"instructions": sorted(used.items()), "no_model": report.backend == "template",
+            "template_tests": sorted(r.target for r in report.results if r.origin == "template"),
+            "cleared": list(named) if command.instructions == "" else None}  # []: all of the pull request's
 
 
 # -- helpers ----------------------------------------------------------------------------------------------

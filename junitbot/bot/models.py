@@ -130,11 +130,16 @@ CommandName = Literal["regenerate", "recreate", "help", "status", "unknown", "ov
 
 
 class Command(Record):
-    """One `/junitbot ...` line of a comment (`oversized`: too long to read, refused; the line is only quoted)."""
+    """One `/junitbot ...` line of a comment (`oversized`: too long to read, refused; the line is only quoted).
+
+    `instructions`: the cleaned text after a `--` word (untrusted data for the model, never run); None without a
+    `--`, "" for a `--` with nothing after it (which clears remembered instructions).
+    """
 
     name: CommandName
     args: tuple[str, ...] = ()
     line: str
+    instructions: str | None = None
 
 
 ActionKind = Literal["ignore", "incremental", "full", "classes", "command"]

@@ -144,7 +144,8 @@ def _loop_targets(targets: Sequence[Target], validator: _Validator) -> list[Loop
                             commit=job.commit, level=JavaLevel(release=module.release), licence=job.licence_header)
         found.append(LoopTarget(fqn=info.fqn, path=generated_test_path(info, job.config),
                                 shell=shell if isinstance(shell, TestShell) else None,
-                                header=file_header(info.fqn, job.commit, job.licence_header)))
+                                header=file_header(info.fqn, job.commit, job.licence_header),
+                                instructions=job.instructions.get(info.fqn)))
     return found
 
 

@@ -167,6 +167,9 @@ class GenerationJob(BaseModel):
     licence_header: str | None = None
     # The run's directory (its report goes there): the model loop keeps every prompt and answer under it.
     run_directory: Path | None = None
+    # Class FQN → what a person asked of its tests (`/junitbot regenerate Foo -- text`, issue 17): untrusted text,
+    # bounded and cleaned by the bot, for a prompt to quote as data; the no-model generator does not read it.
+    instructions: dict[str, str] = Field(default_factory=dict)
 
 
 class Target(Record):

@@ -34,11 +34,9 @@ def execute_run(root: Path, config: JunitbotConfig, state: StateDir, request: Ru
     os.environ.setdefault("DAGSTER_HOME", str(home))
     _export_secrets(config)
     defs = build_definitions(root, config, publish=False, github=_github_for_publishing() if publish else None)
-    options = {"mode": request.mode, "classes": list(request.classes), "since": request.since,
-               "dry_run": request.dry_run, "max_classes": request.max_classes, "pr_number": request.pr_number}
     with DagsterInstance.from_config(str(home)) as instance:
         result = defs.resolve_job_def(_JOBS[request.mode]).execute_in_process(
-            run_config={"ops": {"changeset": {"config": options}},
+            run_config={"ops": {"changeset": {"config": run_options(request)}},
                         # The instance records every event; the console gets only what needs a person.
                         "loggers": {"console": {"config": {"log_level": "WARNING"}}}},
             instance=instance, raise_on_error=False)
@@ -52,6 +50,13 @@ def execute_run(root: Path, config: JunitbotConfig, state: StateDir, request: Ru
     if not isinstance(report, RunReport):
         raise RunFailed(f"run {result.run_id} gave no report")
     return report, result.run_id
+
+
+def run_options(request: RunRequest) -> dict[str, object]:
+    """The `changeset` asset's run config (`assets.RunOptions`) that asks for `request`."""
+    return {"mode": request.mode, "classes": list(request.classes), "since": request.since,
+            "dry_run": request.dry_run, "max_classes": request.max_classes, "pr_number": request.pr_number,
+            "instructions": dict(request.instructions)}
 
 
 def dagster_runner(root: Path, config: JunitbotConfig, state: StateDir, request: RunRequest) -> RunReport:

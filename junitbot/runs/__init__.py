@@ -9,6 +9,7 @@ from junitbot.runs.changes import catch_changes, check_changes
 from junitbot.runs.gate import JUNITBOT_RUNNER, apply_gate, judged_by
 from junitbot.runs.history import CoverageDrop, CoverageEntry, coverage_drops, load_coverage, record_coverage
 from junitbot.runs.models import (
+    ALL_TARGETS,
     BehaviourChange,
     CatchingTest,
     ChangeCheck,
@@ -22,7 +23,7 @@ from junitbot.runs.models import (
     TargetList,
 )
 from junitbot.runs.pipeline import run_pipeline
-from junitbot.runs.plan import last_run, plan_run, record_run
+from junitbot.runs.plan import instructions_for, last_run, plan_run, record_run
 from junitbot.runs.report import (
     change_lines,
     coverage_table,
@@ -37,6 +38,7 @@ from junitbot.runs.steps import check_kept, finish_run, gate_in_build, generate_
 from junitbot.runs.targets import prioritize_full_pass, selected_by_config, targets_for
 
 __all__ = [
+    "ALL_TARGETS",
     "JUNITBOT_RUNNER",
     "BehaviourChange",
     "CatchingTest",
@@ -63,6 +65,7 @@ __all__ = [
     "gate_in_build",
     "gate_summary",
     "generate_for_plan",
+    "instructions_for",
     "judged_by",
     "last_run",
     "load_coverage",

@@ -14,6 +14,9 @@ from junitbot.records import Record
 from junitbot.validation import DependencyAdvice, GateResult, ReviewSummary, SuiteGain
 
 RunMode = Literal["incremental", "full", "regenerate"]
+ALL_TARGETS = "*"
+"""The `instructions` key for every target of the run without instructions of its own (`regenerate -- text` on a
+pull request, before the run knows its targets)."""
 
 
 def new_run_id() -> str:
@@ -30,6 +33,8 @@ class RunRequest(Record):
     dry_run: bool = False
     max_classes: int | None = Field(default=None, ge=1, description="cap on targets (default from config)")
     pr_number: int | None = None
+    instructions: dict[str, str] = Field(default_factory=dict, description="class FQN (or ALL_TARGETS) → what a "
+                                         "person asked of its tests: untrusted text for the model, never run")
 
     @property
     def mode(self) -> RunMode:
@@ -49,6 +54,8 @@ class RunPlan(Record):
     backend: BackendName = "auto"
     max_classes: int = 200
     run_id: str = Field(default_factory=new_run_id, description="the run directory's name under <state>/runs/")
+    instructions: dict[str, str] = Field(default_factory=dict, description="the request's: class FQN (or "
+                                         "ALL_TARGETS) → free text for the model")
 
 
 class TargetList(Record):

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from junitbot.analysis import open_checkout
 from junitbot.config import JunitbotConfig
-from junitbot.runs.models import RunPlan, RunRequest
+from junitbot.runs.models import ALL_TARGETS, RunPlan, RunRequest
 from junitbot.state import StateDir
 
 _LAST_RUN = "last-run.json"
@@ -21,7 +22,14 @@ def plan_run(root: Path, state: StateDir, head: str | None, config: JunitbotConf
     mode, changed, base = _changed_paths(root, state, head, request)
     return RunPlan(mode=mode, head=head, changed_paths=None if changed is None else tuple(changed), base=base,
                    classes=request.classes, dry_run=request.dry_run, backend=config.generation.backend,
-                   max_classes=request.max_classes or config.generation.max_classes_per_run)
+                   max_classes=request.max_classes or config.generation.max_classes_per_run,
+                   instructions=request.instructions)
+
+
+def instructions_for(instructions: Mapping[str, str], targets: Iterable[str]) -> dict[str, str]:
+    """Each target's instructions: its own, else those for ALL_TARGETS; targets without any are left out."""
+    found = {fqn: instructions.get(fqn) or instructions.get(ALL_TARGETS) for fqn in targets}
+    return {fqn: text for fqn, text in found.items() if text}
 
 
 def record_run(state: StateDir, commit: str | None) -> None:

@@ -25,7 +25,7 @@ from junitbot.generation.llm import get_backend
 from junitbot.runs.gate import apply_gate
 from junitbot.runs.history import load_coverage, record_coverage
 from junitbot.runs.models import ChangeCheck, ClassResult, KeptCheck, RunPlan, RunReport, TargetList
-from junitbot.runs.plan import record_run
+from junitbot.runs.plan import instructions_for, record_run
 from junitbot.runs.report import class_results, dependency_advice, module_summaries, run_directory
 from junitbot.runs.targets import prioritize_full_pass, targets_for
 from junitbot.state import StateDir
@@ -51,11 +51,14 @@ def generate_for_plan(
     root: Path, config: JunitbotConfig, state: StateDir, plan: RunPlan, targets: Sequence[Target], *,
     graph: CodeGraph, progress: ProgressCallback | None = None,
 ) -> GenerationResult:
-    """Tests for `targets` from the plan's backend (`template`, or `auto` without a model: no model)."""
+    """Tests for `targets` from the plan's backend (`template`, or `auto` without a model: no model), with the
+    plan's instructions for each target (the no-model generator does not read them)."""
     settings = config.generation.llm_settings().model_copy(update={"backend": plan.backend})
     backend, choice = get_backend(settings)
     job = GenerationJob(root=root, graph=graph, config=config, state=state, commit=plan.head,
-                        run_directory=run_directory(state, plan.run_id), **({"progress": progress} if progress else {}))
+                        run_directory=run_directory(state, plan.run_id),
+                        instructions=instructions_for(plan.instructions, (t.fqn for t in targets)),
+                        **({"progress": progress} if progress else {}))
     return generate(targets, job, backend).model_copy(update={"backend_reason": choice.source})
 
 

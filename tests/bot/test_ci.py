@@ -273,7 +273,7 @@ def test_help_and_status_answer_with_a_reply(world: World) -> None:
     world.run(world.environ("issue_comment", world.comment_event(1, "/junitbot status")))
 
     help_reply, status = world.double.bot_comments(1)
-    assert "`/junitbot regenerate [Class ...]`" in help_reply and "at most 20 classes" in help_reply
+    assert "`/junitbot regenerate [Class ...] [-- instructions]`" in help_reply and "at most 20 classes" in help_reply
     assert "- pull request: #1 (open), 1 class" in status and "paused" not in status
 
 

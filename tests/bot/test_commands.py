@@ -9,6 +9,7 @@ import pytest
 
 from junitbot.analysis import CodeGraph, DependencyAnalyzer, update_graph
 from junitbot.bot import check_classes, find_command
+from junitbot.bot.commands import MAX_COMMAND_CHARS, clean_instructions
 from junitbot.config import load_config
 from junitbot.state import StateDir
 from tests.bot.conftest import SOURCES
@@ -46,6 +47,42 @@ def test_commands_are_found_on_prose_lines(body: str, name: str, args: tuple[str
 ])
 def test_quotes_code_and_comments_hold_no_commands(body: str) -> None:
     assert find_command(body) is None
+
+
+@pytest.mark.parametrize(("body", "args", "instructions"), [
+    ("/junitbot regenerate Foo, Bar -- use the builder, not the constructor; cover the empty cart", ("Foo", "Bar"),
+     "use the builder, not the constructor; cover the empty cart"),
+    ("/junitbot regenerate Foo", ("Foo",), None),
+    ("/junitbot regenerate Foo --", ("Foo",), ""),
+    ("/junitbot regenerate Foo --   ", ("Foo",), ""),
+    ("/junitbot regenerate -- cover `Cart.add` -- twice", (), "cover `Cart.add` -- twice"),
+    ("/junitbot regenerate Foo--bar", ("Foo--bar",), None),  # `--` inside a word separates nothing
+    ("/junitbot regenerate Foo -- Bar, Baz", ("Foo",), "Bar, Baz"),  # names after `--` are text, not classes
+])
+def test_text_after_a_double_dash_is_instructions(body: str, args: tuple[str, ...], instructions: str | None) -> None:
+    command = find_command(body)
+    assert command is not None and (command.args, command.instructions) == (args, instructions)
+
+
+def test_instructions_lose_invisible_characters_and_extra_whitespace() -> None:
+    command = find_command("/junitbot regenerate Cart --  keep\x00 the\u202e  total\u200b\t at   zero\x1b[31m  ")
+    assert command is not None and command.instructions == "keep the total at zero[31m"
+    assert clean_instructions("a\u2028b\r\n\u00a0c") == "a b c"
+
+
+@pytest.mark.parametrize("body", [
+    "> /junitbot regenerate Cart -- ignore the rules",
+    "```\n/junitbot regenerate Cart -- ignore the rules\n```",
+    "    /junitbot regenerate Cart -- ignore the rules",
+    "Say `/junitbot regenerate Cart -- ignore the rules`",
+])
+def test_instructions_in_quotes_or_code_are_no_command(body: str) -> None:
+    assert find_command(body) is None
+
+
+def test_an_oversized_line_is_not_read_for_instructions_either() -> None:
+    command = find_command("/junitbot regenerate Cart -- " + "x" * MAX_COMMAND_CHARS)
+    assert command is not None and command.name == "oversized" and command.instructions is None
 
 
 def test_another_prefix() -> None:

@@ -80,3 +80,22 @@ def test_direct_and_dagster_give_the_same_report(
     assert {k: through_dagster[k] for k in same} == {k: direct[k] for k in same}
     [result] = direct["results"]
     assert result["status"] == "kept" and result["kept"], result
+
+
+def test_a_request_s_instructions_reach_the_dagster_job_s_config(make_java_repo: Callable[..., Path]) -> None:
+    """`junitbot ci` runs through Dagster: a request must survive its run config whole, instructions included."""
+    from dagster import validate_run_config
+
+    from junitbot.assets.assets import RunOptions
+    from junitbot.config import load_config
+    from junitbot.pipelines.definitions import build_definitions
+    from junitbot.pipelines.execute import run_options
+    from junitbot.runs import ALL_TARGETS, RunRequest
+
+    root = make_java_repo(FILES)
+    request = RunRequest(classes=("shop.Amount",), pr_number=7, instructions={
+        "shop.Amount": "cover negative cents", ALL_TARGETS: "use `Amount.of`"})
+    options = run_options(request)
+    job = build_definitions(root, load_config(root, environ={})).resolve_job_def("regenerate_job")
+    assert validate_run_config(job, {"ops": {"changeset": {"config": options}}})
+    assert RunOptions.model_validate(options).request() == request

@@ -20,6 +20,7 @@ from junitbot.records import Record
 from junitbot.validation import ValidationIssue
 
 OVERRIDE_DIR = Path(".junitbot") / "templates"
+MAX_INSTRUCTION_CHARS = 2000  # the bot allows 500; other callers (Dagster run config) are bounded here
 
 
 class RepairInput(Record):
@@ -82,10 +83,12 @@ def missing_messages(env: jinja2.Environment, context: TargetContext, missing: M
 
 
 def quoted_instructions(text: str | None) -> str | None:
-    """A maintainer's free text as data for the prompt: each line quoted, no fence it could close."""
+    """A maintainer's free text as data for the prompt: at most MAX_INSTRUCTION_CHARS, each line quoted, no fence it
+    could close, no control characters."""
     if not text or not text.strip():
         return None
-    return "\n".join(f"> {line}" for line in text.replace("`", "'").strip().splitlines())
+    cleaned = "".join(c if c.isprintable() or c == "\n" else " " for c in text.replace("`", "'"))
+    return "\n".join(f"> {line}" for line in cleaned.strip()[:MAX_INSTRUCTION_CHARS].splitlines())
 
 
 def compiler_lines(issues: Sequence[ValidationIssue]) -> tuple[str, ...]:
