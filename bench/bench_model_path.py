@@ -76,7 +76,10 @@ def run_path(source: Path, classes: tuple[str, ...], work: Path, path: str, *, b
         "generation": {"backend": "template" if path == "template" else "openai"},
     }
     if path == "model":
-        settings["generation"] = {"backend": "openai", "llm": {"openai_base_url": base_url, "model": model}}
+        # llama-cpp-python's server does not say its window (8k in serve-small-model.sh); a CPU shared with the
+        # validation's JVMs answers slower than the default timeout assumes.
+        settings["generation"] = {"backend": "openai", "llm": {
+            "openai_base_url": base_url, "model": model, "max_model_len": 8192, "request_timeout_s": 900}}
     (root / ".junitbot.yml").write_text(yaml.safe_dump(settings), encoding="utf-8")
     config = load_config(root, environ={})
     state = StateDir(root / ".junitbot")

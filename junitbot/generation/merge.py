@@ -1,7 +1,9 @@
-"""Merge of the model's kept class with the no-model generator's: kept when every test passes and coverage grows.
+"""Merge of the model's kept class with the no-model generator's: the model path never keeps less than the
+no-model path on the same class (issue 17).
 
-Per target: the model's class, the model's class with the no-model methods in (clashing names renamed), or
-the no-model class when the model kept nothing or covers fewer lines. Each outcome says why (`notes`).
+Per target: the model's class, the model's class with the no-model methods in (clashing names renamed; one that
+fails beside the model's is left out), or the no-model class when the model kept nothing or its class covers and
+kills less (lines + branches + mutants killed). Each outcome says why (`notes`).
 """
 
 from __future__ import annotations
@@ -71,37 +73,55 @@ def _merged_candidate(mine: Verdict, other: Verdict) -> tuple[TestCandidate, tup
 
 
 def _after_merge(merge: _Merge, merged: Verdict | None, other: Verdict) -> TargetOutcome:
-    """Keep the merged class when every method passed and coverage grew, lines never lower; else the better one."""
+    """Keep the merged class when every method the model kept is still kept and it covers or kills more than the
+    model's class and no less than the no-model one (a no-model method that fails beside the model's is dropped
+    there, as validation drops any failing method); else the better of the two."""
     outcome = merge.outcome
     mine = outcome.verdict
     assert mine is not None  # only kept outcomes are merged
-    if merged is not None and merged.kept and all(m.kept for m in merged.methods) and \
-            _lines(merged) >= _lines(mine) and _covered(merged) > _covered(mine):
-        added = tuple(m.name for m in merged.methods if m.name not in set(outcome.kept_methods))
+    kept = {m.name for m in merged.methods if m.kept} if merged is not None and merged.kept else set()
+    if merged is not None and set(outcome.kept_methods) <= kept and _score(merged) > _score(mine) and \
+            _score(merged) >= _score(other):
+        added = tuple(m.name for m in merged.methods if m.kept and m.name not in set(outcome.kept_methods))
+        failed = [m.name for m in merged.methods if not m.kept]
         note = f"merged {len(added)} no-model tests: covered lines {_lines(mine)} → {_lines(merged)}, " \
-               f"branches {_branches(mine)} → {_branches(merged)}"
+               f"branches {_branches(mine)} → {_branches(merged)}, mutants killed {_killed(mine)} → {_killed(merged)}"
+        notes = (*outcome.notes, *merge.notes, note,
+                 *([f"no-model tests left out of the merge (failed beside the model's): {', '.join(failed)}"]
+                   if failed else []))
         return outcome.model_copy(update={
             "origin": "merged", "merged_methods": added, "verdict": merged, "source": merged.source,
-            "kept_methods": tuple(m.name for m in merged.methods), "notes": (*outcome.notes, *merge.notes, note)})
-    if merged is None or not merged.kept or not all(m.kept for m in merged.methods):
-        why = "the merged class failed some tests"
+            "kept_methods": tuple(sorted(kept, key=[m.name for m in merged.methods].index)), "notes": notes})
+    if merged is None or not set(outcome.kept_methods) <= kept:
+        why = "the merged class failed some of the model's tests"
     else:
-        why = "the no-model tests added no coverage"
+        why = "the no-model tests added no coverage and killed no more mutants"
     return _without_merge(outcome, mine, other, why)
 
 
 def _without_merge(outcome: TargetOutcome, mine: Verdict | None, other: Verdict | None,
                    why: str | None) -> TargetOutcome:
-    """The model's class, or the no-model class when the model kept none or it covers more lines."""
+    """The model's class, or the no-model class when the model kept none or it covers and kills more."""
     notes: tuple[str, ...] = (f"not merged: {why}",) if why else ()
     own: Origin = "corrected" if outcome.corrections else "llm"
-    if mine is not None and (other is None or not other.kept or _lines(other) <= _lines(mine)):
+    if mine is not None and (other is None or not other.kept or _score(other) <= _score(mine)):
         return outcome.model_copy(update={"origin": own, "notes": (*outcome.notes, *notes)})
     if other is not None and other.kept:
         if mine is not None:
-            notes += (f"the no-model class covers more lines ({_lines(other)} > {_lines(mine)}): it is kept",)
+            notes += (f"the no-model class covers or kills more (lines {_lines(other)} vs {_lines(mine)}, mutants "
+                      f"killed {_killed(other)} vs {_killed(mine)}): it is kept",)
         return outcome.model_copy(update={"origin": "template", "notes": (*outcome.notes, *notes)})
     return outcome.model_copy(update={"origin": None, "notes": (*outcome.notes, *notes)})
+
+
+def _score(verdict: Verdict) -> int:
+    """What a class's tests reach: covered lines and branches, and mutants killed (each counts one)."""
+    return _covered(verdict) + _killed(verdict)
+
+
+def _killed(verdict: Verdict) -> int:
+    mutants = verdict.gain.generated.mutants if verdict.gain else None
+    return mutants.covered if mutants else 0
 
 
 def _lines(verdict: Verdict) -> int:

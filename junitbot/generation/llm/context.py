@@ -220,9 +220,10 @@ class ContextBuilder:
     # -- the tiers ---------------------------------------------------------------------------------------
 
     def _subject(self, info: ClassInfo) -> _Candidate:
-        source = self._source(info.file)
+        source = without_file_header(self._source(info.file))
         if info.outer is not None and info.span is not None:
-            source = source.encode("utf-8")[info.span.start_byte:info.span.end_byte].decode("utf-8", "replace")
+            whole = self._source(info.file).encode("utf-8")
+            source = whole[info.span.start_byte:info.span.end_byte].decode("utf-8", "replace")
         trimmed = type_outline(info, self._source(info.file), docs=False, private=True)
         return _Candidate("class_under_test", info.fqn, source, trimmed, self.counter)
 
@@ -260,8 +261,11 @@ class ContextBuilder:
         if self.k_similar <= 0:
             return []
         found = []
+        # Examples of style, not cases to copy (a small model repeats a whole test class it is shown, issue 17):
+        # the first tests of each, one when over budget.
         for path, source in self.similar_tests(info.fqn, self.k_similar)[: self.k_similar]:
-            found.append(_Candidate("similar_tests", path, source, _first_tests(source), self.counter))
+            found.append(_Candidate("similar_tests", path, _first_tests(source), _first_tests(source, 1),
+                                    self.counter))
         return found
 
     def _transitive(self, info: ClassInfo, context: TestContext) -> list[_Candidate]:
@@ -346,6 +350,18 @@ def _summary(tier: Tier, priority: int, members: Sequence[_Candidate]) -> TierSu
                        kept=sum(c.status == "kept" for c in members),
                        trimmed=sum(c.status == "trimmed" for c in members),
                        dropped=sum(c.status == "dropped" for c in members))
+
+
+def without_file_header(source: str) -> str:
+    """Java source without the comments above its first declaration (a licence, junitbot's marker): tokens a prompt
+    need not spend."""
+    stripped = source.lstrip()
+    while stripped.startswith(("/*", "//")):
+        end = stripped.find("*/") + 2 if stripped.startswith("/*") else stripped.find("\n") + 1
+        if end <= 1:
+            return source
+        stripped = stripped[end:].lstrip()
+    return stripped
 
 
 def _first_tests(source: str, count: int = 2) -> str:

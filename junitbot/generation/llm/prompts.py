@@ -15,7 +15,7 @@ import jinja2
 
 from junitbot.errors import ConfigError
 from junitbot.generation.llm.backends.base import ChatMessage
-from junitbot.generation.llm.context import TargetContext
+from junitbot.generation.llm.context import TargetContext, without_file_header
 from junitbot.records import Record
 from junitbot.validation import ValidationIssue
 
@@ -58,7 +58,7 @@ def prompt_environment(repo: Path | None = None) -> jinja2.Environment:
 def generation_messages(env: jinja2.Environment, context: TargetContext, *, test_class: str,
                         skeleton: str | None, instructions: str | None = None) -> tuple[ChatMessage, ...]:
     """System rules and the generation request for one target, as chat turns."""
-    user = _render(env, "generate.j2", ctx=context, test_class=test_class, skeleton=skeleton,
+    user = _render(env, "generate.j2", ctx=context, test_class=test_class, skeleton=_shown(skeleton),
                    instructions=quoted_instructions(instructions))
     return (_system(env, context), ChatMessage(role="user", content=user))
 
@@ -66,7 +66,7 @@ def generation_messages(env: jinja2.Environment, context: TargetContext, *, test
 def repair_messages(env: jinja2.Environment, context: TargetContext, repair: RepairInput, *, test_class: str,
                     skeleton: str | None, instructions: str | None = None) -> tuple[ChatMessage, ...]:
     """System rules and a repair request (previous code, issues, diagnostics, failures) as chat turns."""
-    user = _render(env, "repair.j2", ctx=context, test_class=test_class, skeleton=skeleton,
+    user = _render(env, "repair.j2", ctx=context, test_class=test_class, skeleton=_shown(skeleton),
                    previous_code=repair.previous_code, issues=repair.issues, compiler=repair.compiler,
                    failures=repair.failures, round=repair.round, symbols=repair.symbols,
                    instructions=quoted_instructions(instructions))
@@ -76,9 +76,9 @@ def repair_messages(env: jinja2.Environment, context: TargetContext, repair: Rep
 def missing_messages(env: jinja2.Environment, context: TargetContext, missing: MissingInput, *, test_class: str,
                      instructions: str | None = None) -> tuple[ChatMessage, ...]:
     """System rules and a request for more tests: what the kept tests leave uncovered or let survive."""
-    user = _render(env, "missing.j2", ctx=context, test_class=test_class, kept_code=missing.kept_code,
-                   uncovered=missing.uncovered, mutants=missing.mutants, round=missing.round,
-                   instructions=quoted_instructions(instructions))
+    user = _render(env, "missing.j2", ctx=context, test_class=test_class,
+                   kept_code=without_file_header(missing.kept_code), uncovered=missing.uncovered,
+                   mutants=missing.mutants, round=missing.round, instructions=quoted_instructions(instructions))
     return (_system(env, context), ChatMessage(role="user", content=user))
 
 
@@ -94,6 +94,11 @@ def quoted_instructions(text: str | None) -> str | None:
 def compiler_lines(issues: Sequence[ValidationIssue]) -> tuple[str, ...]:
     """javac's diagnostics among validation issues, as `line N: message` lines."""
     return tuple(f"line {i.line}: {i.message}" if i.line else i.message for i in issues if i.pass_name == "javac")
+
+
+def _shown(skeleton: str | None) -> str | None:
+    """The skeleton as the model sees it: without the licence and junitbot's marker (the file keeps them)."""
+    return without_file_header(skeleton) if skeleton else skeleton
 
 
 def _system(env: jinja2.Environment, context: TargetContext) -> ChatMessage:
