@@ -24,6 +24,7 @@ less than the template path on the same class. Every prompt and answer is kept i
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import shutil
 import sys
@@ -89,7 +90,8 @@ def run_path(source: Path, classes: tuple[str, ...], work: Path, path: str, *, b
     report = run_pipeline(root, config, state, RunRequest(classes=classes, dry_run=True))
     seconds = time.perf_counter() - started
     if tools is not None and not tools.exists() and state.tools.is_dir():  # the next clones reuse them
-        shutil.copytree(state.tools, tools, ignore=shutil.ignore_patterns(".lock"))
+        with contextlib.suppress(FileExistsError):  # another bench process got there first
+            shutil.copytree(state.tools, tools, ignore=shutil.ignore_patterns(".lock"))
     return report, seconds
 
 
