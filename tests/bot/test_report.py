@@ -14,6 +14,7 @@ from junitbot.bot.report import (
     render_reply,
 )
 from junitbot.errors import JunitbotError
+from junitbot.generation import Correction
 from junitbot.quoting import MAX_BODY_CHARS, body_length
 from junitbot.runs import ClassResult, ModuleSummary, RunReport
 from junitbot.validation import (
@@ -167,3 +168,14 @@ def test_the_body_says_what_the_tests_add_to_the_existing_suite_and_the_lint() -
     assert "### What the tests add to the existing suite" in body
     assert "| `Money` | 2 | 80% → 100% | 50% → 100% | 60% → 90% |" in body
     assert "Reviewer lint over the kept files: 2 findings (2 weak-oracle)." in body
+
+
+def test_the_body_lists_the_model_s_wrong_expectations_as_possible_bugs() -> None:
+    corrected = MONEY.model_copy(update={"corrections": (Correction(method="adds", line=12, expected="15",
+                                                                    actual="10"),)})
+    report = REPORT.model_copy(update={"results": (corrected, CART)})
+    _, body = render_pull_request(template_environment(), _view(report=report))
+    section = body.split("### Expected values to check", 1)[1].split("###", 1)[0]
+    assert "| `MoneyGeneratedTest.adds` | 12 | `15` | `10` |" in section and "if the model was right" in section
+    _, plain = render_pull_request(template_environment(), _view())
+    assert "Expected values to check" not in plain

@@ -22,21 +22,28 @@ def test_report_shows_origin_model_rounds_and_corrections() -> None:
     outcome = TargetOutcome(
         target="com.acme.Cart", path="src/test/java/com/acme/CartGeneratedTest.java", backend="openai",
         model="qwen-coder", status="kept", rounds=2, tokens_in=1200, tokens_out=340, origin="corrected",
-        history=(RoundRecord(round=1, status="failed", problems=("cannot find symbol: Basket",)),
-                 RoundRecord(round=2, status="kept", fixed=("cannot find symbol: Basket",))),
+        history=(RoundRecord(round=1, status="failed", problems=("cannot find symbol: Basket",),
+                             transcript="prompts/com.acme.Cart/round-1.md"),
+                 RoundRecord(round=2, status="kept", fixed=("cannot find symbol: Basket",),
+                             transcript="prompts/com.acme.Cart/round-2.md")),
         corrections=(Correction(method="total_of_two_items", line=31, expected="15", actual="10"),),
     )
     generation = GenerationResult(candidates=(), validation=None, backend="openai", llm=(outcome,))
     [result] = class_results([Target(fqn="com.acme.Cart", file="Cart.java", reason="changed")], generation)
-    result = result.model_copy(update={"status": "kept"})
+    result = result.model_copy(update={"status": "kept", "test_path": outcome.path})
     assert (result.origin, result.model, result.rounds, result.tokens_in, result.tokens_out) == (
         "corrected", "qwen-coder", 2, 1200, 340)
     text = markdown_report(RunReport(commit="abc", mode="incremental", backend="openai", dry_run=False, targets=1,
                                      results=(result,)))
     assert "| `com.acme.Cart` | kept | corrected |" in text
-    assert "| `com.acme.Cart` | qwen-coder | 2 | 1200 | 340 |" in text
+    # Each round's prompt and answer, linked from the run directory the report lies in.
+    assert ("| `com.acme.Cart` | qwen-coder | 2 | 1200 | 340 | [1](prompts/com.acme.Cart/round-1.md) "
+            "[2](prompts/com.acme.Cart/round-2.md) |") in text
     assert "round 2 (kept): fixed cannot find symbol: Basket" in text
-    assert "corrected total_of_two_items: expected 15 -> 10" in text
+    # A wrong expectation is a finding (issue 17): what the model expected beside what the code returns.
+    findings = text.split("## Expected values to check", 1)[1]
+    assert "| `CartGeneratedTest.total_of_two_items` | 31 | `15` | `10` |" in findings
+    assert result.attempts == outcome.history and result.corrections == outcome.corrections
 
 
 def test_the_report_says_which_test_dependencies_to_add_with_their_pom_entries() -> None:

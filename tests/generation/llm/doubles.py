@@ -55,6 +55,7 @@ class ChatServer:
         self.attempts: dict[str, int] = {}
         self.in_flight = 0
         self.peak = 0
+        self.info: dict[str, Any] = {}  # GET path -> JSON body (e.g. "/v1/models")
         self._lock = threading.Lock()
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self._server.daemon_threads = True
@@ -80,6 +81,7 @@ class ChatServer:
             time.sleep(0.02)
         with self._lock:
             self.script = script
+            self.info = {}
             self.requests.clear()
             self.attempts.clear()
             self.peak = 0
@@ -90,6 +92,18 @@ class ChatServer:
         class Handler(BaseHTTPRequestHandler):
             def log_message(self, format: str, *args: Any) -> None:  # quiet
                 pass
+
+            def do_GET(self) -> None:  # GET /v1/models (vLLM's shape) and /props (llama.cpp's), when scripted
+                body = server.info.get(self.path)
+                if body is None:
+                    self.send_error(404)
+                    return
+                data = json.dumps(body).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
 
             def do_POST(self) -> None:
                 if self.path != "/v1/chat/completions":

@@ -9,7 +9,14 @@ import pytest
 
 from junitbot.analysis import CodeGraph, update_graph
 from junitbot.config import JunitbotConfig
-from junitbot.generation.llm.context import TIERS, ContextBuilder, EstimatedCounter, TargetContext, token_counter
+from junitbot.generation.llm.context import (
+    TIERS,
+    ContextBuilder,
+    EstimatedCounter,
+    TargetContext,
+    token_counter,
+    without_file_header,
+)
 from junitbot.state import StateDir
 from tests.generation.llm.conftest import FRAMEWORKS
 
@@ -95,6 +102,20 @@ def test_similar_tests_come_from_the_injected_retrieval(graph: CodeGraph) -> Non
     assert asked == [("com.acme.shop.domain.Money", 2)]
     assert [i.name for i in context.shown("similar_tests")] == ["src/test/java/x/ATest.java",
                                                                 "src/test/java/x/BTest.java"]
+
+
+def test_examples_show_their_first_tests_and_no_prompt_spends_tokens_on_licences(graph: CodeGraph) -> None:
+    # Issue 17: a 1.5B model shown a class's whole human test copies it; a licence costs ~250 tokens per file.
+    cases = "\n".join(f"    @Test void case{i}() {{ assertEquals({i}, {i}); }}" for i in range(12))
+    licence = "/*\n * Licensed to the Apache Software Foundation (ASF).\n */\n// generated\n"
+    example = f"{licence}package x;\n\nimport org.junit.jupiter.api.Test;\n\nclass ATest {{\n{cases}\n}}\n"
+    builder = ContextBuilder(graph, frameworks=FRAMEWORKS, budget=50_000, k_similar=1,
+                             similar_tests=lambda fqn, k: [("src/test/java/x/ATest.java", example)])
+    [shown] = builder.build("com.acme.shop.domain.Money").shown("similar_tests")
+    assert "case0()" in shown.text and "case1()" in shown.text and "case2()" not in shown.text
+    assert "// ... 10 more tests" in shown.text and "Licensed" not in shown.text
+    assert without_file_header(licence + "package x;\nclass A {}") == "package x;\nclass A {}"
+    assert without_file_header("package x;\n/** A. */\nclass A {}") == "package x;\n/** A. */\nclass A {}"
 
 
 def test_counting_uses_the_models_own_tokenizer(graph: CodeGraph, tiny_model: Path) -> None:

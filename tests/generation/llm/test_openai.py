@@ -10,6 +10,7 @@ import time
 import pytest
 
 from junitbot.errors import ConfigError
+from junitbot.generation.generate import PROMPT_OVERHEAD_TOKENS, context_budget
 from junitbot.generation.llm.backends import ChatMessage, GenerationRequest, LLMSettings, OpenAIBackend
 from tests.generation.llm.conftest import GOOD_METHODS, PROSE
 from tests.generation.llm.doubles import ChatServer, Reply, completion
@@ -159,3 +160,21 @@ def test_a_prompt_request_is_sent_as_one_user_turn(chat_server: ChatServer) -> N
     body = chat_server.requests[0][0]
     assert response.ok and body["messages"] == [{"role": "user", "content": "complete this"}]
     assert body["stop"] == ["```"]
+
+
+def test_the_context_budget_fits_the_window_the_server_says(chat_server: ChatServer) -> None:
+    # Issue 17: a small model served with an 8k window got 6,000 tokens of context and a 2,048-token answer.
+    settings = {"context_tokens": 6000, "max_tokens": 2048}
+    chat_server.reset(lambda body, attempt: Reply(body=completion("ok")))
+    chat_server.info = {"/v1/models": {"object": "list", "data": [{"id": "served-model", "max_model_len": 8192}]}}
+    vllm_like = _backend(chat_server, **settings)
+    assert vllm_like.context_length() == 8192
+    assert context_budget(vllm_like.settings, vllm_like) == 8192 - 2048 - PROMPT_OVERHEAD_TOKENS
+    chat_server.info = {"/props": {"default_generation_settings": {"n_ctx": 4096}}}  # llama.cpp's own server
+    assert context_budget(vllm_like.settings, vllm_like) == 256  # no room: the floor, the prompt says little
+    chat_server.info = {}  # says nothing (llama-cpp-python): max_model_len from config
+    silent = _backend(chat_server, max_model_len=8192, **settings)
+    assert silent.context_length() is None
+    assert context_budget(silent.settings, silent) == 8192 - 2048 - PROMPT_OVERHEAD_TOKENS
+    roomy = _backend(chat_server, max_model_len=32768, **settings)
+    assert context_budget(roomy.settings, roomy) == 6000
