@@ -6,14 +6,11 @@ A declined class is not proposed again until its source changes (its hash differ
 from __future__ import annotations
 
 import logging
-import os
-import tempfile
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from pydantic import ValidationError
-
 from junitbot.analysis import CodeGraph, GraphUnavailable
+from junitbot.bot.ledger import load_ledger, save_ledger
 from junitbot.records import Record
 from junitbot.state import StateDir
 
@@ -40,14 +37,7 @@ def _path(state: StateDir) -> Path:
 
 def load_declined(state: StateDir) -> DeclinedLedger:
     """The ledger; an unreadable one is reported and treated as empty (it only ever holds back proposals)."""
-    path = _path(state)
-    if not path.is_file():
-        return DeclinedLedger()
-    try:
-        return DeclinedLedger.model_validate_json(path.read_text(encoding="utf-8"))
-    except (OSError, ValidationError) as e:
-        log.warning("ignoring unreadable %s: %s", path, e)
-        return DeclinedLedger()
+    return load_ledger(_path(state), DeclinedLedger)
 
 
 def record_declined(state: StateDir, pull: DeclinedPull) -> bool:
@@ -55,13 +45,7 @@ def record_declined(state: StateDir, pull: DeclinedPull) -> bool:
     ledger = load_declined(state)
     if any(p.pull_number == pull.pull_number for p in ledger.pulls):
         return False
-    path = _path(state.ensure())
-    path.parent.mkdir(parents=True, exist_ok=True)
-    updated = DeclinedLedger(pulls=(*ledger.pulls, pull))
-    handle, temporary = tempfile.mkstemp(prefix=f".{_FILE}.", dir=path.parent)
-    with os.fdopen(handle, "w", encoding="utf-8") as out:
-        out.write(updated.model_dump_json(indent=2))
-    os.replace(temporary, path)
+    save_ledger(_path(state.ensure()), DeclinedLedger(pulls=(*ledger.pulls, pull)))
     return True
 
 

@@ -6,14 +6,13 @@ them (issue 17). The text is untrusted data: the bot stores, quotes and passes i
 from __future__ import annotations
 
 import logging
-import os
-import tempfile
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 
-from pydantic import Field, ValidationError
+from pydantic import Field
 
+from junitbot.bot.ledger import load_ledger, save_ledger
 from junitbot.records import Record
 from junitbot.runs import ALL_TARGETS
 from junitbot.state import StateDir
@@ -52,16 +51,9 @@ def _path(state: StateDir) -> Path:
 
 
 def load_instructions(state: StateDir) -> InstructionLedger:
-    """The ledger; a missing one is empty, an unreadable one is reported and treated as empty (a regeneration then
-    runs without remembered instructions, which is how it ran before anyone gave any)."""
-    path = _path(state)
-    if not path.is_file():
-        return InstructionLedger()
-    try:
-        return InstructionLedger.model_validate_json(path.read_text(encoding="utf-8"))
-    except (OSError, ValidationError) as e:
-        log.warning("ignoring unreadable %s: %s", path, e)
-        return InstructionLedger()
+    """The ledger; an unreadable one is reported and treated as empty (a regeneration then runs without remembered
+    instructions, which is how it ran before anyone gave any)."""
+    return load_ledger(_path(state), InstructionLedger)
 
 
 def instructions_to_run(remembered: Mapping[str, Instruction], named: Sequence[str],
@@ -93,17 +85,6 @@ def forget_instructions(state: StateDir, pull_number: int, classes: Iterable[str
 
 
 def _save(state: StateDir, ledger: InstructionLedger, pull: PullInstructions) -> None:
-    """The ledger with `pull`'s entry replaced, written whole to a temporary file renamed over the old one (a
-    killed run leaves the old or the new ledger, never half of one); pull requests left with nothing drop out."""
+    """The ledger with `pull`'s entry replaced, written whole; pull requests left with nothing drop out."""
     others = tuple(p for p in ledger.pulls if p.pull_number != pull.pull_number)
-    updated = InstructionLedger(pulls=(*others, pull) if pull.classes else others)
-    path = _path(state.ensure())
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(prefix=f".{_FILE}.", dir=path.parent)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(updated.model_dump_json(indent=2))
-        os.replace(temporary, path)
-    except OSError:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    save_ledger(_path(state.ensure()), InstructionLedger(pulls=(*others, pull) if pull.classes else others))
