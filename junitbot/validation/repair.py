@@ -40,6 +40,10 @@ _STATIC_MEMBERS = {
         "eq", "argThat", "isNull", "notNull", "isA", "same", "contains", "startsWith", "endsWith"},
 }
 _SYMBOL = re.compile(r"symbol: (?P<kind>class|variable|method) (?P<name>\w+)")
+_IMPORT_LINE = re.compile(r"^\s*(?P<statement>import\s+(?:static\s+)?[\w.]+(?:\.\*)?\s*;)\s*$")
+# `var name = new Type(` / `new Type<..>(`; the diamond's arguments are not known, so `Type<>` stays raw-free only
+# when written out: a diamond keeps its `<>` on the right and the declared type takes the raw name.
+_VAR_NEW = re.compile(r"\b(?P<var>var)\s+(?P<name>\w+)\s*=\s*new\s+(?P<type>[\w.]+(?:<[\w.,\s<>?]+>)?)\s*(?:<>)?\(")
 _THROWS = re.compile(r"\bthrows\b[^{]*")
 _THROWS_ANY = re.compile(r"\bthrows\s+(?:java\.lang\.)?(?:Exception|Throwable)\s*$")
 _PRIVATE_CONSTRUCTOR = re.compile(r"^(?P<name>\w+)\((?P<params>[^)]*)\) has private access in (?P<owner>[\w.$]+)")
@@ -59,13 +63,45 @@ def repair_compile_errors(
     """Apply every rule that fits an issue; returns the new source and one line per repair made."""
     applied: list[str] = []
     for issue in issues:
-        for rule in (_missing_import, _unreported_exception, _private_constructor):
+        for rule in (_import_of_nothing, _missing_import, _var_below_java_10, _unreported_exception,
+                     _private_constructor):
             fixed = rule(source, issue, context)
             if fixed is not None and fixed[0] != source:
                 source = fixed[0]
                 applied.append(f"line {issue.line}: {fixed[1]}")
                 break
     return source, list(dict.fromkeys(applied))
+
+
+def _import_of_nothing(source: str, issue: ValidationIssue, context: RepairContext) -> tuple[str, str] | None:
+    """An import javac cannot resolve (`import java.util.CurrencyUnit;` from a small model, issue 17) is removed:
+    the name may resolve through the test's own package, or the missing-import rule finds it next round."""
+    if issue.category not in ("cannot-find-symbol", "missing-package") or issue.line is None:
+        return None
+    lines = source.splitlines(keepends=True)
+    if not 0 < issue.line <= len(lines):
+        return None
+    statement = _IMPORT_LINE.match(lines[issue.line - 1])
+    if statement is None:
+        return None
+    lines[issue.line - 1] = "\n"  # blank, not deleted: the other issues' line numbers stay right
+    return "".join(lines), f"removed `{statement['statement']}`: it names nothing on the classpath (rule: bad-import)"
+
+
+def _var_below_java_10(source: str, issue: ValidationIssue, context: RepairContext) -> tuple[str, str] | None:
+    """`var x = new Foo<>(..)` at a release before 10 (javac: cannot find symbol class var) declares `Foo<..> x`."""
+    symbol = _SYMBOL.search(issue.message) if issue.category == "cannot-find-symbol" else None
+    if symbol is None or symbol["name"] != "var" or issue.line is None:
+        return None
+    lines = source.splitlines(keepends=True)
+    if not 0 < issue.line <= len(lines):
+        return None
+    line = lines[issue.line - 1]
+    match = _VAR_NEW.search(line)
+    if match is None:
+        return None
+    lines[issue.line - 1] = line[:match.start("var")] + match["type"] + line[match.end("var"):]
+    return "".join(lines), f"`var {match['name']}` declared as {match['type']} (rule: var-below-java-10)"
 
 
 def _missing_import(source: str, issue: ValidationIssue, context: RepairContext) -> tuple[str, str] | None:

@@ -21,14 +21,15 @@ WIDGET_SOURCE = ("package p;\npublic class Widget {\n    private Widget() {}\n"
                  "    public static Widget of() { return new Widget(); }\n}\n")
 
 
-def _compile(tmp_path: Path, sources: dict[str, str]) -> dict[str, Sequence[ValidationIssue]]:
+def _compile(tmp_path: Path, sources: dict[str, str], release: int | None = None
+             ) -> dict[str, Sequence[ValidationIssue]]:
     files = []
     for rel, text in sources.items():
         path = tmp_path / "src" / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text)
         files.append(path)
-    results = compile_batch(files, classpath=[], out_dir=tmp_path / "out")
+    results = compile_batch(files, classpath=[], out_dir=tmp_path / "out", release=release)
     return {p.name: r.issues for p, r in results.items()}
 
 
@@ -81,3 +82,31 @@ def test_unrepairable_errors_are_left_alone(tmp_path: Path) -> None:
     issues = _compile(tmp_path, {"q/Broken.java": source})["Broken.java"]
     assert [i.category for i in issues] == ["incompatible-types"]
     assert repair_compile_errors(source, issues, CONTEXT) == (source, [])
+
+
+def test_an_import_of_nothing_is_removed_and_the_name_found_where_it_is(tmp_path: Path) -> None:
+    # Issue 17: Qwen2.5-Coder-1.5B wrote `import java.util.CurrencyUnit;` in a test of org.joda.money; the error
+    # sits outside every test method, so unrepaired it cost the whole class.
+    source = ("package p;\nimport java.util.Widget;\nimport org.nowhere.Thing;\nimport java.util.List;\n"
+              "class UsesWidget {\n    List<Widget> widgets;\n}\n")
+    issues = _compile(tmp_path, {"p/Widget.java": WIDGET_SOURCE, "p/UsesWidget.java": source})["UsesWidget.java"]
+    fixed, applied = repair_compile_errors(source, issues, CONTEXT)
+    assert "java.util.Widget" not in fixed and "org.nowhere" not in fixed and "import java.util.List;" in fixed
+    assert [a.split(": ", 1)[1] for a in applied] == [
+        "removed `import java.util.Widget;`: it names nothing on the classpath (rule: bad-import)",
+        "removed `import org.nowhere.Thing;`: it names nothing on the classpath (rule: bad-import)"]
+    again = _compile(tmp_path / "again", {"p/Widget.java": WIDGET_SOURCE, "p/UsesWidget.java": fixed})
+    assert again["UsesWidget.java"] == ()
+
+
+def test_var_at_java_8_is_declared_with_the_type_it_news(tmp_path: Path) -> None:
+    source = ("package q;\nimport java.util.ArrayList;\nclass Eight {\n    int size() {\n"
+              "        var names = new ArrayList<String>();\n        var more = new ArrayList<>();\n"
+              "        var text = String.valueOf(1);\n        return names.size() + more.size() + text.length();\n"
+              "    }\n}\n")
+    issues = _compile(tmp_path, {"q/Eight.java": source}, release=8)["Eight.java"]
+    assert {i.line for i in issues if "var" in i.message} >= {5, 6, 7}
+    fixed, applied = repair_compile_errors(source, issues, CONTEXT)
+    assert "ArrayList<String> names = new ArrayList<String>();" in fixed and "ArrayList more = new ArrayList<>();" in fixed
+    assert "var text = String.valueOf(1);" in fixed  # no `new`: the type is not written down, javac keeps it
+    assert len([a for a in applied if "var-below-java-10" in a]) == 2

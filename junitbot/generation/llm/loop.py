@@ -219,17 +219,23 @@ def _assemble(state: _State, text: str, builder: ContextBuilder,
     code = extraction.code
     notes: tuple[str, ...] = ()
     test_class = PurePosixPath(state.target.path).stem
-    if state.skeleton is not None:
+    # A whole class with its own set-up builds the subject its tests assert on (issue 17: the model's
+    # `new CurrencyMismatchException(GBP, EUR)`), so it is kept whole rather than merged into the skeleton, whose
+    # set-up would build another one.
+    own_setup = code.class_name is not None and any(m.is_lifecycle for m in code.members)
+    if state.skeleton is not None and not own_setup:
         merge = merge_into_shell(state.skeleton, code)
         source = merge.source
         notes = (*merge.left_out, *(f"renamed {old} to {new}" for old, new in merge.renamed))
     elif code.class_name is not None:
         source = fit_class(code, package=state.context.package, class_name=test_class)
+        notes = ("the model's class kept whole: its own set-up builds what its tests assert on",) if own_setup \
+            else ()
     else:
         header = f"package {state.context.package};\n\n" if state.context.package else ""
         source = insert_members(f"{header}class {test_class} {{\n}}\n", [m.source for m in code.members],
                                 imports=code.imports)
-    if state.skeleton is None and state.target.header:
+    if (state.skeleton is None or own_setup) and state.target.header:
         source = with_file_header(source, state.target.header)
     candidate = TestCandidate(path=state.target.path, source=source, target=state.context.target)
     hostile = hostile_reasons(candidate, subject=state.subject, context=state.context.test_context,
