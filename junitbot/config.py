@@ -173,6 +173,10 @@ class LLMSettings(Record):
     max_response_bytes: int = Field(default=2_000_000, ge=1024, description="larger HTTP answers are refused")
 
     repair_rounds: int = Field(default=2, ge=0, le=5, description="repair rounds for candidates that fail validation")
+    repair_temperature: float = Field(default=0.6, ge=0.0, le=2.0,
+                                      description="sampling temperature of repair and coverage rounds (at least "
+                                                  "`temperature`); each round also gets its own seed, so a model "
+                                                  "asked again does not answer the same text again")
     coverage_rounds: int = Field(default=1, ge=0, le=5,
                                  description="rounds that show a kept class's uncovered lines and surviving mutants "
                                              "to the model for more tests")

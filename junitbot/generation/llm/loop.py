@@ -162,13 +162,19 @@ def _request(state: _State, number: int, env: jinja2.Environment, settings: LLMS
     else:
         messages = repair_messages(env, state.context, _repair_input(state, number, builder), test_class=test_class,
                                    skeleton=state.skeleton, instructions=guidance)
-    return _with_settings(f"{state.target.fqn}#{number}", messages, settings)
+    return _with_settings(f"{state.target.fqn}#{number}", messages, settings, number)
 
 
-def _with_settings(request_id: str, messages: tuple[ChatMessage, ...], settings: LLMSettings) -> GenerationRequest:
-    return GenerationRequest(id=request_id, messages=messages, max_tokens=settings.max_tokens,
-                             temperature=settings.temperature, top_p=settings.top_p, n=settings.n,
-                             seed=settings.seed)
+def _with_settings(request_id: str, messages: tuple[ChatMessage, ...], settings: LLMSettings,
+                   number: int) -> GenerationRequest:
+    """The request with the round's sampling: the first round as configured; later rounds warmer and with a seed of
+    their own (issue 17: at temperature 0.2 and one seed the 1.5B model answered each repair prompt with the very
+    code it was asked to repair)."""
+    later = number > 0
+    return GenerationRequest(
+        id=request_id, messages=messages, max_tokens=settings.max_tokens,
+        temperature=max(settings.temperature, settings.repair_temperature) if later else settings.temperature,
+        top_p=settings.top_p, n=settings.n, seed=settings.seed + number if settings.seed is not None else None)
 
 
 def _repair_input(state: _State, number: int, builder: ContextBuilder) -> RepairInput:
@@ -342,7 +348,7 @@ def _missing_round(states: Sequence[_State], *, backend: Backend, builder: Conte
         return False
     requests = [_with_settings(f"{s.target.fqn}#more{m.round}", missing_messages(
         env, s.context, m, test_class=PurePosixPath(s.target.path).stem, instructions=s.target.instructions),
-        settings) for s, m in asked]
+        settings, m.round) for s, m in asked]
     responses = {r.id: r for r in backend.generate(requests)}
     grown: list[tuple[_State, TestCandidate, GenerationResponse]] = []
     for (state, _), request in zip(asked, requests, strict=True):

@@ -303,12 +303,20 @@ def test_a_kept_class_gets_a_round_for_its_uncovered_lines_and_surviving_mutants
 
 
 def test_a_round_that_repeats_the_same_error_stops_the_repairs(shop: Indexed, frameworks: Frameworks) -> None:
-    engine = FakeLLM(lambda prompt, params: [BROKEN_METHODS])
+    sampled: list[tuple[float, int | None]] = []
+
+    def answer(prompt: str, params: SamplingParams) -> list[str]:
+        sampled.append((params.temperature, params.seed))
+        return [BROKEN_METHODS]
+
+    engine = FakeLLM(answer)
     backend = VLLMBackend(LLMSettings(), engine=engine, sampling=SamplingParams)
     outcome = _run(shop, frameworks, backend, _judge_by_text, _targets(shop, frameworks, INVENTORY),
-                   repair_rounds=4)[INVENTORY]
+                   repair_rounds=4, temperature=0.2, seed=7)[INVENTORY]
     assert [len(call) for call in engine.calls] == [1, 1]  # not five: round 1 repeated round 0's error
     assert outcome.status == "failed" and "repeated the errors" in outcome.history[-1].notes[-1]
+    # A repair round samples warmer and with its own seed: asked again, the model need not answer the same text.
+    assert sampled == [(0.2, 7), (0.6, 8)]
 
 
 WHOLE_WITH_SETUP = """```java
