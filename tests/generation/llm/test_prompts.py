@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import pytest
@@ -108,3 +109,17 @@ def test_a_maintainer_s_instructions_are_quoted_as_data(context: TargetContext) 
     assert guidance.count("x") <= 2000
     _, plain = generation_messages(prompt_environment(), context, test_class="T", skeleton=None)
     assert "maintainer's guidance" not in plain.content
+
+
+def test_repositories_share_the_system_prompt_s_opening_rules(shop: Indexed, context: TargetContext) -> None:
+    # Issue 17: a server caching prompt prefixes reuses the rules every repository shares; what names a repository's
+    # versions and Java level comes after them.
+    java8 = ContextBuilder(shop.graph, frameworks=FRAMEWORKS, budget=8000, level=JavaLevel(release=8)).build(INVENTORY)
+    java8 = java8.model_copy(update={"conventions": java8.conventions.model_copy(update={"mockito": "5.2",
+                                                                                       "junit": "5.14.1"})})
+    first, _ = generation_messages(prompt_environment(), context, test_class="T", skeleton=None)
+    other, _ = generation_messages(prompt_environment(), java8, test_class="T", skeleton=None)
+    pairs = zip(first.content.splitlines(), other.content.splitlines(), strict=False)
+    shared = "\n".join(next(zip(*itertools.takewhile(lambda pair: pair[0] == pair[1], pairs), strict=True)))
+    assert first.content != other.content and shared.endswith("do not invent APIs.")
+    assert "Mockito" not in shared and "JUnit 5 (Jupiter) only" not in shared
