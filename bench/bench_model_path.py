@@ -213,7 +213,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="the pinned Java tools (JaCoCo, PIT, Maven) for each clone; the first run fills it")
     parser.add_argument("--out", type=Path, default=None, help="keep the clones and write model_path.json here")
     args = parser.parse_args(argv)
-    console = Console()
+    console = Console(width=170)  # the per-class table is wide; a log file gets it whole
     work = args.out or Path(tempfile.mkdtemp(prefix="bench-model-path-"))
     work.mkdir(parents=True, exist_ok=True)
     summaries = []

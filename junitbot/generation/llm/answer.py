@@ -28,6 +28,8 @@ _FENCE = re.compile(r"^[ \t]*```[ \t]*([\w+#.-]*)[^\n]*\n(.*?)(?:^[ \t]*```|\Z)"
 _CLASS_LINE = re.compile(r"^[ \t]*(?:(?:public|final|abstract)\s+)*class\s+[A-Za-z_]\w*", re.MULTILINE)
 _PREAMBLE = re.compile(r"^[ \t]*(?:package\s|import\s|@|//|/\*|\*|$)")
 _HEAD = re.compile(r"^\s*(?:(?:package|import)\s[^;]*;\s*)+")
+# A line one level in that closes a member: `    }`, or a one-line member `    void two() { ... }`.
+_MEMBER_END = re.compile(r"^(?: {4}|\t)(?:\S.*)?\}[ \t]*$", re.MULTILINE)
 _MEMBER_KINDS = frozenset({"field", "method", "class"})  # what a model's class may bring (no constructors)
 _HOSTILE = frozenset({"thread-sleep", "system-exit", "process-spawn", "network-access", "file-access",
                       "database-access"})
@@ -72,6 +74,8 @@ def extract_java(answer: str, *, expected_package: str | None = None, max_bytes:
                                            "declaration")
     text, how = found
     code = parse_code(text)
+    if code is None or (code.class_name is None and code.syntax_errors):
+        code = parse_code(closed_at_last_member(text)) or code
     if code is None:
         return Extraction(ok=False, found_by=how, reason="the code holds neither a class nor methods")
     problems = _refusals(code, expected_package)
@@ -110,6 +114,15 @@ def _bare_class(answer: str, start: int) -> str:
         begin -= len(line) + 1
     end = answer.rfind("}")
     return answer[max(begin, 0):end + 1 if end > start else len(answer)].strip("\n")
+
+
+def closed_at_last_member(text: str) -> str:
+    """A class cut off mid-member (an answer that ran out of tokens, issue 17: a small model looping on one test
+    until `max_tokens`) cut after its last complete member and closed, so the members before it can be used."""
+    if _CLASS_LINE.search(text) is None:
+        return text
+    ends = [m.end() for m in _MEMBER_END.finditer(text)]
+    return text[:ends[-1]] + "\n}\n" if ends else text
 
 
 def parse_code(text: str) -> JavaCode | None:

@@ -213,7 +213,7 @@ def _take(state: _State, response: GenerationResponse | None, builder: ContextBu
             return
         reasons.append(why)
     state.candidate, state.answer, state.failure = None, response.texts[0], reasons[0]
-    status: AttemptStatus = "no-code" if reasons[0].startswith("no Java code") else "refused"
+    status: AttemptStatus = "refused" if reasons[0].startswith("refused") else "no-code"
     state.history.append(_attempt(state, response, status, problems=(reasons[0],)))
 
 

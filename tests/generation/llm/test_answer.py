@@ -62,6 +62,15 @@ def test_test_methods_alone_are_members_for_the_skeleton() -> None:
     assert method.is_test and method.source.startswith("@Test\nvoid skusToReorder_whenNothingIsLow_returnsEmpty()")
 
 
+def test_an_answer_cut_off_mid_test_keeps_the_tests_before_the_cut() -> None:
+    # Issue 17: the 1.5B model looped on one test until max_tokens; the class never closed and nothing parsed.
+    cut = WHOLE.replace("    private void helper() { }\n}\n", "    @Test\n    void three() {\n        assertEquals(1, ")
+    extraction = extract_java(f"```java\n{cut}", expected_package=PACKAGE)
+    assert extraction.ok and extraction.code is not None
+    assert [m.name for m in extraction.code.test_methods] == ["one", "two"]
+    assert extraction.code.class_name == "InventoryServiceTest"
+
+
 def test_an_unterminated_fence_still_yields_its_code() -> None:
     extraction = extract_java("```java\n" + WHOLE[:-3], expected_package=PACKAGE)
     assert extraction.ok and extraction.code is not None and extraction.code.syntax_errors
