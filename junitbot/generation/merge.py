@@ -34,7 +34,7 @@ def merge_outcomes(outcomes: Sequence[TargetOutcome], template: dict[str, Verdic
         other = template.get(outcome.target)
         mine = outcome.verdict if outcome.status == "kept" else None
         if mine is not None and complete(mine):
-            why: str | None = "the model's class covers every line and branch"
+            why: str | None = "the model's class covers every line and branch and kills every mutant measured"
         elif mine is not None and mine.coverage is None:
             why = "no coverage was measured for the model's class"
         else:
@@ -54,9 +54,13 @@ def merge_outcomes(outcomes: Sequence[TargetOutcome], template: dict[str, Verdic
 
 
 def complete(verdict: Verdict) -> bool:
-    """Every line and branch of the class under test covered: nothing left for another generator to add."""
+    """Every line and branch of the class under test covered and every mutant measured killed: nothing left for
+    another generator to add (issue 17: a model class covering every line of a class but killing a third of its
+    mutants kept the no-model class's 100 % from being tried)."""
     coverage = verdict.coverage
-    return coverage is not None and coverage.lines.missed == 0 and coverage.branches.missed == 0
+    mutants = verdict.gain.generated.mutants if verdict.gain else None
+    return coverage is not None and coverage.lines.missed == 0 and coverage.branches.missed == 0 and \
+        (mutants is None or mutants.missed == 0)
 
 
 def _merged_candidate(mine: Verdict, other: Verdict) -> tuple[TestCandidate, tuple[str, ...]] | None:

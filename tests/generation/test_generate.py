@@ -12,7 +12,8 @@ import pytest
 from junitbot.config import JunitbotConfig
 from junitbot.generation import GenerationJob, GenerationResult, Target, generate
 from junitbot.generation.llm import LLMSettings, get_backend
-from junitbot.validation import Classpath
+from junitbot.generation.merge import complete
+from junitbot.validation import ClassCoverage, Classpath, Counter, SuiteFigures, SuiteGain, Verdict
 from tests.generation.conftest import Indexed, copy_shop, index
 from tests.generation.llm.conftest import PROSE
 from tests.generation.llm.doubles import ChatServer, Reply, completion, serve
@@ -208,3 +209,17 @@ def test_good_answers_are_kept_prose_falls_back_and_hostile_code_never_runs(
     assert not any("Socket" in s or "writeString" in s for s in sources.values())
     verdicts = {v.target: v for v in result.validation.verdicts} if result.validation else {}
     assert all(verdicts[t].kept for t in (TIER, LINE, PRODUCT_ID)) and result.skipped == ()
+
+
+def test_a_class_is_complete_only_when_its_mutants_are_killed_too() -> None:
+    # Issue 17: the model's 2 tests of MoneyPrintContext covered every line and killed 1 of 3 mutants; the no-model
+    # generator's killed all 3 but was never run, so the model path kept less than the no-model path.
+    full = ClassCoverage(fqn="p.A", lines=Counter(covered=4), branches=Counter())
+
+    def verdict(killed: int, missed: int) -> Verdict:
+        mutants = Counter(covered=killed, missed=missed)
+        return Verdict(path="A.java", target="p.A", kept=True, coverage=full, gain=SuiteGain(
+            generated=SuiteFigures(mutants=mutants), after=SuiteFigures(mutants=mutants)))
+
+    assert not complete(verdict(1, 2)) and complete(verdict(3, 0))
+    assert complete(Verdict(path="A.java", target="p.A", kept=True, coverage=full))  # mutants not measured
