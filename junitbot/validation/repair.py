@@ -55,6 +55,7 @@ class RepairContext:
 
     fqns_named: Callable[[str], Sequence[str]]
     class_info: Callable[[str], ClassInfo | None]
+    assertj: bool = False  # AssertJ is on the test classpath: a bare `assertThat` is its static import
 
 
 def repair_compile_errors(
@@ -113,6 +114,8 @@ def _missing_import(source: str, issue: ValidationIssue, context: RepairContext)
     name = symbol["name"]
     if symbol["kind"] == "method":
         owner = next((o for o, members in _STATIC_MEMBERS.items() if name in members), None)
+        if name == "assertThat" and context.assertj:  # Hamcrest has one too: only where the build has AssertJ
+            owner = "org.assertj.core.api.Assertions"
         if owner is None:
             return None
         fixed = add_imports(source, [JavaImport(name=f"{owner}.{name}", static=True)])

@@ -179,7 +179,8 @@ def _validate_module(
         test_cp = [str(scratch / "classes"), str(main.classes_dir), *resource_folders(root, classpath),
                    *classpath.entries]
         tick = time.perf_counter()
-        _compile(works, scratch, test_cp, RepairContext(graph.fqns_named, graph.class_info), javac)
+        repairs = RepairContext(graph.fqns_named, graph.class_info, assertj=classpath.frameworks.assertj is not None)
+        _compile(works, scratch, test_cp, repairs, javac)
         seconds["compile"] = time.perf_counter() - tick
         report("compile", len(works), len(works))
         tick = time.perf_counter()

@@ -111,3 +111,12 @@ def test_var_at_java_8_is_declared_with_the_type_it_news(tmp_path: Path) -> None
     assert "ArrayList more = new ArrayList<>();" in fixed
     assert "var text = String.valueOf(1);" in fixed  # no `new`: the type is not written down, javac keeps it
     assert len([a for a in applied if "var-below-java-10" in a]) == 2
+
+
+def test_a_bare_assert_that_is_assertj_s_where_the_build_has_assertj(tmp_path: Path) -> None:
+    source = "package q;\nclass Checks {\n    void check() { assertThat(1).isEqualTo(1); }\n}\n"
+    issues = _compile(tmp_path, {"q/Checks.java": source})["Checks.java"]
+    with_assertj = RepairContext(fqns_named=CONTEXT.fqns_named, class_info=CONTEXT.class_info, assertj=True)
+    fixed, applied = repair_compile_errors(source, issues, with_assertj)
+    assert "import static org.assertj.core.api.Assertions.assertThat;" in fixed and len(applied) == 1
+    assert repair_compile_errors(source, issues, CONTEXT) == (source, [])  # no AssertJ: nothing to import
