@@ -92,17 +92,17 @@ def test_a_hanging_server_times_out_and_the_others_still_answer(chat_server: Cha
 
 
 def test_a_server_that_answers_one_request_at_a_time_is_not_timed_out(chat_server: ChatServer) -> None:
-    # Issue 17: llama.cpp with one slot queues a batch; each answer takes 0.15 s, longer than half the timeout, so
-    # the fourth request waits 0.6 s in the queue, twice the timeout of one request alone.
+    # Issue 17: llama.cpp with one slot queues a batch; each answer takes 0.6 s, so the fourth request waits 2.4 s
+    # in the queue, twice the timeout of one request alone (1.2 s, which a lone answer meets even on a loaded CPU).
     one_slot = threading.Lock()
 
     def serial(body: dict[str, object], attempt: int) -> Reply:
         with one_slot:
-            time.sleep(0.15)
+            time.sleep(0.6)
         return Reply(body=completion("ok"))
 
     chat_server.reset(serial)
-    responses = _backend(chat_server, request_timeout_s=0.3, concurrency=4).generate(
+    responses = _backend(chat_server, request_timeout_s=1.2, concurrency=4).generate(
         [_request(f"t{i}") for i in range(4)])
     assert [r.ok for r in responses] == [True] * 4, [r.error for r in responses]
     assert chat_server.peak == 4 and len(chat_server.requests) == 4  # all sent at once, none sent twice
