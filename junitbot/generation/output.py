@@ -52,10 +52,13 @@ def file_header(target: str, commit: str | None, licence: str | None) -> str:
 
 def with_file_header(source: str, header: str) -> str:
     """`source` starting with `header` instead of the comments it opened with (a model's own header)."""
-    lines = source.splitlines(keepends=True)
+    return f"{header.rstrip()}\n{without_file_header(source)}"
+
+
+def without_file_header(source: str) -> str:
+    """`source` without the comments it opens with (a licence, junitbot's marker): tokens a prompt need not spend."""
     skip = sum(1 for _ in opening_comments(source))
-    rest = "".join(lines[skip:]).lstrip("\n")
-    return f"{header.rstrip()}\n{rest}"
+    return "".join(source.splitlines(keepends=True)[skip:]).lstrip("\n")
 
 
 def leading_comment(text: str) -> str | None:

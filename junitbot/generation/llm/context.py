@@ -26,6 +26,7 @@ from junitbot.analysis import (
 )
 from junitbot.generation.javalevel import MODERN, JavaLevel
 from junitbot.generation.llm.answer import parse_code
+from junitbot.generation.output import without_file_header
 from junitbot.generation.style import AssertionStyle, NamingStyle, assertion_style, naming_style
 from junitbot.records import Record
 from junitbot.validation import Frameworks
@@ -350,18 +351,6 @@ def _summary(tier: Tier, priority: int, members: Sequence[_Candidate]) -> TierSu
                        kept=sum(c.status == "kept" for c in members),
                        trimmed=sum(c.status == "trimmed" for c in members),
                        dropped=sum(c.status == "dropped" for c in members))
-
-
-def without_file_header(source: str) -> str:
-    """Java source without the comments above its first declaration (a licence, junitbot's marker): tokens a prompt
-    need not spend."""
-    stripped = source.lstrip()
-    while stripped.startswith(("/*", "//")):
-        end = stripped.find("*/") + 2 if stripped.startswith("/*") else stripped.find("\n") + 1
-        if end <= 1:
-            return source
-        stripped = stripped[end:].lstrip()
-    return stripped
 
 
 def _first_tests(source: str, count: int = 2) -> str:

@@ -15,7 +15,8 @@ import jinja2
 
 from junitbot.errors import ConfigError
 from junitbot.generation.llm.backends.base import ChatMessage
-from junitbot.generation.llm.context import TargetContext, without_file_header
+from junitbot.generation.llm.context import TargetContext
+from junitbot.generation.output import without_file_header
 from junitbot.records import Record
 from junitbot.validation import ValidationIssue
 

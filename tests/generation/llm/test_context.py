@@ -15,8 +15,8 @@ from junitbot.generation.llm.context import (
     EstimatedCounter,
     TargetContext,
     token_counter,
-    without_file_header,
 )
+from junitbot.generation.output import without_file_header
 from junitbot.state import StateDir
 from tests.generation.llm.conftest import FRAMEWORKS
 
