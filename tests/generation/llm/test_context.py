@@ -113,7 +113,7 @@ def test_examples_show_their_first_tests_and_no_prompt_spends_tokens_on_licences
                              similar_tests=lambda fqn, k: [("src/test/java/x/ATest.java", example)])
     [shown] = builder.build("com.acme.shop.domain.Money").shown("similar_tests")
     assert "case0()" in shown.text and "case1()" in shown.text and "case2()" not in shown.text
-    assert "// ... 10 more tests" in shown.text and "Licensed" not in shown.text
+    assert "more tests" not in shown.text and "Licensed" not in shown.text
     assert without_file_header(licence + "package x;\nclass A {}") == "package x;\nclass A {}"
     assert without_file_header("package x;\n/** A. */\nclass A {}") == "package x;\n/** A. */\nclass A {}"
 
