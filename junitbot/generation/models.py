@@ -196,6 +196,9 @@ class RoundRecord(Record):
     methods: int = Field(default=0, description="test methods in the candidate")
     passed: int = Field(default=0, description="test methods that compiled and passed (kept or adding nothing)")
     kept: int = Field(default=0, description="test methods validation kept")
+    salvaged: tuple[str, ...] = Field(default=(), description="test methods removed so that the rest compiles "
+                                                             "(method-level salvage, before any repair round); "
+                                                             "`passed` and `kept` count what is left")
     transcript: str | None = Field(default=None, description="the round's prompt and answer, relative to the run "
                                                              "directory (prompts/<target>/round-<N>.md)")
 

@@ -1,17 +1,19 @@
-"""The model loop, batched across targets: generate → extract → validate → repair (≤ N rounds) → method filter
-→ rounds for what is still missing.
+"""The model loop, batched across targets: generate → extract → validate → salvage → repair (≤ N rounds) →
+rounds for what is still missing.
 
 Every round sends one batch to the backend: the generation prompt of each target first, then one repair
 prompt per target that failed (its previous code with the validation issues, compiler diagnostics, the
 constructors and methods that do exist, and the failing tests). Validation is injected (`validate(candidates)
 -> verdicts`), so the loop runs the same on the real validator and on a double; it keeps the methods that
-compile and pass, so a repair round is only for a class that kept nothing. A target whose round repeats the
-previous round's errors stops there (a small model asked again repeats itself). A target still failing after the
-last round gets method-level filtering: the test methods its errors point at are removed and the rest validated
-once more. A kept class then gets up to `coverage_rounds` more rounds that show the model the lines its tests
-leave uncovered and the mutants they let survive; new methods are added to the kept class when every method kept
-before stays kept. Every prompt and answer is written to the run directory (`Transcripts`). Targets left
-without a kept class are for the no-model generator; each outcome says why.
+compile and pass, so a repair round is only for a class that kept nothing. A candidate that does not compile is
+salvaged at method level before any repair round: the test methods its errors point at are removed and the rest
+validated once more, in one batch. A target whose round repeats the previous round's errors stops there (a small
+model asked again repeats itself). A target still failing after the last round leaves its best candidate (the
+compiled one that ran the most tests) for the expected-value corrections that follow. A kept class then gets up
+to `coverage_rounds` more rounds that show the model the lines its tests leave uncovered and the mutants they let
+survive; new methods are added to the kept class when every method kept before stays kept. Every prompt and
+answer is written to the run directory (`Transcripts`). Targets left without a kept class are for the no-model
+generator; each outcome says why.
 """
 
 from __future__ import annotations
@@ -47,7 +49,7 @@ from junitbot.generation.llm.skeleton import fit_class, merge_into_shell
 from junitbot.generation.llm.symbols import existing_symbols
 from junitbot.generation.llm.transcripts import Transcripts
 from junitbot.generation.models import AttemptStatus, RoundRecord, TargetOutcome, TestShell
-from junitbot.generation.output import with_file_header
+from junitbot.generation.output import with_file_header, without_file_header
 from junitbot.records import Record
 from junitbot.validation import Severity, TestCandidate, ValidationIssue, Verdict
 
@@ -89,6 +91,7 @@ class _State:
     verdict: Verdict | None = None
     done: bool = False
     stalled: bool = False  # the last repair round repeated the round before's errors: asking again is no use
+    best: tuple[TestCandidate, Verdict] | None = None  # the compiled candidate that ran the most tests, kept or not
 
 
 def run_llm_loop(
@@ -113,10 +116,13 @@ def run_llm_loop(
         for state, request in zip(pending, requests, strict=True):
             _take(state, responses.get(request.id), builder, settings)
         _judge(pending, validate, number, responses, requests)
+        _salvage([s for s in pending if not s.done], validate)
         _keep_transcripts(pending, requests, responses, kept)
         pending = [s for s in pending if not s.done and not s.stalled]
         log.info("round %d: %d of %d targets still failing", number, len(pending), len(states))
-    _filter_methods([s for s in states if not s.done], validate, settings.repair_rounds + 1)
+    for state in states:
+        if not state.done and state.best is not None:  # a later round's answer may not even compile
+            state.candidate, state.verdict = state.best
     for _ in range(settings.coverage_rounds):
         if not _missing_round([s for s in states if s.done], backend=backend, builder=builder, env=env,
                               validate=validate, settings=settings, transcripts=kept):
@@ -188,7 +194,7 @@ def _repair_input(state: _State, number: int, builder: ContextBuilder) -> Repair
                      if not m.kept) if verdict and verdict.compiled else ()
     symbols = existing_symbols(issues, subject=state.subject, class_info=builder.graph.class_info,
                                lookup=lambda name: _only(builder.graph.fqns_named(name)))
-    return RepairInput(previous_code=state.candidate.source, issues=issues,
+    return RepairInput(previous_code=without_file_header(state.candidate.source), issues=issues,
                        compiler=compiler_lines(issues), failures=failures, round=number, symbols=symbols)
 
 
@@ -273,6 +279,7 @@ def _judge(states: Sequence[_State], validate: Validate, number: int, responses:
             verdict = verdicts.get(state.candidate.path)
             state.verdict = verdict
             state.history[-1] = state.history[-1].model_copy(update=_figures(verdict))
+            _remember(state, state.candidate, verdict)
             if verdict is not None and verdict.kept:
                 state.done = True
                 _close_round(state, (), status="kept")
@@ -312,12 +319,20 @@ def _problems(verdict: Verdict | None) -> tuple[str, ...]:
     return tuple(dict.fromkeys(keys)) or ("not kept",)
 
 
-def _filter_methods(states: Sequence[_State], validate: Validate, number: int) -> None:
-    """Drop the test methods the remaining errors point at and validate what is left, in one batch."""
+def _remember(state: _State, candidate: TestCandidate, verdict: Verdict | None) -> None:
+    """Keep the compiled candidate that ran the most tests: the one whose failing expectations can be corrected."""
+    if verdict is not None and verdict.compiled and (state.best is None
+                                                     or len(verdict.methods) > len(state.best[1].methods)):
+        state.best = (candidate, verdict)
+
+
+def _salvage(states: Sequence[_State], validate: Validate) -> None:
+    """Candidates that did not compile, without the test methods their errors point at, validated in one batch:
+    what is left is kept when it compiles and passes, before any repair round is asked for (issue 17)."""
     trimmed: list[tuple[_State, TestCandidate, list[str]]] = []
     for state in states:
-        if state.candidate is None or state.verdict is None:
-            continue
+        if state.candidate is None or state.verdict is None or state.verdict.compiled:
+            continue  # a compiled candidate already kept each method that passed: removing more saves nothing
         parsed = parse_test_class(state.candidate.source)
         bad = _blamed_methods(parsed, state.verdict)
         names = parsed.test_names
@@ -330,12 +345,16 @@ def _filter_methods(states: Sequence[_State], validate: Validate, number: int) -
     verdicts = {v.path: v for v in validate([c for _, c, _ in trimmed])}
     for state, candidate, removed in trimmed:
         verdict = verdicts.get(candidate.path)
-        note = f"method-level filtering removed {', '.join(removed)}"
-        record = RoundRecord(round=number, status="filtered" if verdict and verdict.kept else "failed",
-                             problems=_problems(verdict) if not (verdict and verdict.kept) else (), notes=(note,))
-        state.history.append(record)
-        if verdict is not None and verdict.kept:
-            state.candidate, state.verdict, state.done = candidate, verdict, True
+        _remember(state, candidate, verdict)
+        last = state.history[-1]
+        note = f"salvaged: removed {', '.join(removed)}"
+        if verdict is None or not verdict.kept:
+            state.history[-1] = last.model_copy(update={"notes": (*last.notes, f"{note}; the rest failed too")})
+            continue
+        figures = {k: v for k, v in _figures(verdict).items() if k in ("passed", "kept")}
+        state.history[-1] = last.model_copy(update={**figures, "status": "kept", "salvaged": tuple(removed),
+                                                    "notes": (*last.notes, note)})
+        state.candidate, state.verdict, state.done, state.stalled = candidate, verdict, True, False
 
 
 def _missing_round(states: Sequence[_State], *, backend: Backend, builder: ContextBuilder, env: jinja2.Environment,
@@ -389,7 +408,7 @@ def _missing(state: _State, builder: ContextBuilder) -> MissingInput | None:
     mutants = verdict.survivors
     if not uncovered and not mutants:
         return None
-    return MissingInput(kept_code=verdict.source, uncovered=uncovered[:_MISSING_SHOWN],
+    return MissingInput(kept_code=without_file_header(verdict.source), uncovered=uncovered[:_MISSING_SHOWN],
                         mutants=mutants[:_MISSING_SHOWN], round=len(state.history))
 
 
