@@ -74,8 +74,10 @@ def extract_java(answer: str, *, expected_package: str | None = None, max_bytes:
                                            "declaration")
     text, how = found
     code = parse_code(text)
-    if code is None or (code.class_name is None and code.syntax_errors):
-        code = parse_code(closed_at_last_member(text)) or code
+    if code is None or code.syntax_errors:  # cut off by max_tokens, mostly: the members before the cut are whole
+        closed = parse_code(closed_at_last_member(text))
+        if closed is not None and (code is None or len(closed.syntax_errors) < len(code.syntax_errors)):
+            code = closed
     if code is None:
         return Extraction(ok=False, found_by=how, reason="the code holds neither a class nor methods")
     problems = _refusals(code, expected_package)

@@ -62,18 +62,31 @@ def test_test_methods_alone_are_members_for_the_skeleton() -> None:
     assert method.is_test and method.source.startswith("@Test\nvoid skusToReorder_whenNothingIsLow_returnsEmpty()")
 
 
-def test_an_answer_cut_off_mid_test_keeps_the_tests_before_the_cut() -> None:
-    # Issue 17: the 1.5B model looped on one test until max_tokens; the class never closed and nothing parsed.
-    cut = WHOLE.replace("    private void helper() { }\n}\n", "    @Test\n    void three() {\n        assertEquals(1, ")
+@pytest.mark.parametrize("cut_at", [
+    "assertEquals(1, ",  # issue 17: the 1.5B model looped on one test until max_tokens; nothing parsed
+    "BigMoneyProvider non",  # issue 17, MoneyUtils: the class parsed, with a syntax error at the cut
+])
+def test_an_answer_cut_off_mid_test_keeps_the_tests_before_the_cut(cut_at: str) -> None:
+    cut = WHOLE.replace("    private void helper() { }\n}\n", f"    @Test\n    void three() {{\n        {cut_at}")
     extraction = extract_java(f"```java\n{cut}", expected_package=PACKAGE)
     assert extraction.ok and extraction.code is not None
     assert [m.name for m in extraction.code.test_methods] == ["one", "two"]
-    assert extraction.code.class_name == "InventoryServiceTest"
+    assert extraction.code.class_name == "InventoryServiceTest" and not extraction.code.syntax_errors
 
 
 def test_an_unterminated_fence_still_yields_its_code() -> None:
     extraction = extract_java("```java\n" + WHOLE[:-3], expected_package=PACKAGE)
+    assert extraction.ok and extraction.code is not None and not extraction.code.syntax_errors
+    assert [m.name for m in extraction.code.members] == ["count", "one", "two", "helper"]
+
+
+def test_a_syntax_error_inside_a_complete_class_is_left_for_validation() -> None:
+    # Closing at the last member only helps an answer cut off at its end; one broken line mid-class stays, so
+    # that validation names it and salvage removes its method.
+    broken = WHOLE.replace("assertEquals(1, 1);", "assertEquals(1, 1;")
+    extraction = extract_java(f"```java\n{broken}```", expected_package=PACKAGE)
     assert extraction.ok and extraction.code is not None and extraction.code.syntax_errors
+    assert [m.name for m in extraction.code.test_methods] == ["one", "two"]
 
 
 @pytest.mark.parametrize(("answer", "reason"), [
