@@ -6,6 +6,8 @@ expected argument is a literal (number, boolean, string, null) whose printed val
 and the actual argument reads no mock, the literal is rewritten to the reported actual value. Whether
 that value is deterministic is settled by validating the corrected class again (every repetition, under
 changed time zone, locale and test order); a correction that fails there is thrown away by the caller.
+A failing `assertTrue(x)` (JUnit: `expected: <true> but was: <false>`) becomes `assertFalse(x)` the same way, and
+`assertFalse` `assertTrue`: a 1.5B model's `assertTrue(context.isError())` after a parse that succeeds.
 """
 
 from __future__ import annotations
@@ -52,6 +54,13 @@ def correct_expected(source: str, failures: Mapping[str, str | None]) -> tuple[s
             continue
         name, method = member.name, member_node(tree, member)
         expected, actual = found
+        flipped = _flipped_condition(method, expected, actual, mocks | _local_mocks(method))
+        if flipped is not None:
+            call_name, flipped_name = flipped
+            edits.append((call_name.start_byte, call_name.end_byte, flipped_name))
+            corrections.append(Correction(method=name, line=call_name.start_point[0] + 1, expected=expected,
+                                          actual=actual))
+            continue
         calls = [c for c in _assert_equals(method) if _prints_as(c[0], expected)]
         if len(calls) != 1 or _names(calls[0][1]) & (mocks | _local_mocks(method)):
             continue
@@ -79,6 +88,32 @@ def _assert_equals(method: Node) -> Iterator[tuple[Node, Node]]:
         args = arguments.named_children if arguments is not None else []
         if len(args) >= 2:
             yield args[0], args[1]
+
+
+def _flipped_condition(method: Node, expected: str, actual: str, mocks: set[str]) -> tuple[Node, str] | None:
+    """(the name node of the one failing `assertTrue`/`assertFalse`, the other name) when JUnit reported a boolean
+    condition the other way round and the condition reads no mock; else None."""
+    wrong = {("true", "false"): "assertTrue", ("false", "true"): "assertFalse"}.get((expected, actual))
+    if wrong is None:
+        return None
+    calls: list[Node] = []
+    stack = [method]
+    while stack:
+        node = stack.pop()
+        stack.extend(node.named_children)
+        name = node.child_by_field_name("name") if node.type == "method_invocation" else None
+        if name is not None and node_text(name) in ("assertTrue", "assertFalse"):
+            calls.append(node)
+    matching = [c for c in calls if node_text(c.child_by_field_name("name")) == wrong]
+    if len(matching) != 1:
+        return None
+    arguments = matching[0].child_by_field_name("arguments")
+    args = arguments.named_children if arguments is not None else []
+    if not args or _names(args[0]) & mocks:
+        return None
+    name_node = matching[0].child_by_field_name("name")
+    assert name_node is not None
+    return name_node, "assertFalse" if wrong == "assertTrue" else "assertTrue"
 
 
 def _mock_names(parsed: JavaTestClass, tree: Tree) -> set[str]:

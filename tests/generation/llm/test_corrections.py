@@ -82,6 +82,17 @@ class PriceTest {
     void untouched() {
         assertEquals(15, tier.discount());
     }
+
+    @Test
+    void parsed() {
+        context.parse("text");
+        assertTrue(context.isError());
+    }
+
+    @Test
+    void stubbedFlag() {
+        assertFalse(repository.isEmpty());
+    }
 }
 """
 
@@ -108,14 +119,16 @@ def test_literal_expected_values_take_the_reported_actual_ones() -> None:
         "ratio": "failed: expected: <1.5> but was: <2.25>",
         "label": "failed: expected: <Gold> but was: <GOLD \"A\">",
         "flag": "failed: expected: <false> but was: <true>",
+        "parsed": "failed: expected: <true> but was: <false>",  # issue 17: a parse that succeeds is no error
     }
     source, corrections = correct_expected(SOURCE, failures)
     assert {(c.method, c.expected, c.actual) for c in corrections} == {
         ("count", "15", "10"), ("negative", "-1", "1"), ("big", "5L", "7L"), ("ratio", "1.5", "2.25"),
-        ("label", '"Gold"', '"GOLD \\"A\\""'), ("flag", "false", "true")}
+        ("label", '"Gold"', '"GOLD \\"A\\""'), ("flag", "false", "true"), ("parsed", "true", "false")}
     for line in ("assertEquals(10, tier.discount());", 'assertEquals(1, value.signum(), "the sign");',
                  "assertEquals(7L, counter.total());", "assertEquals(2.25, price.ratio(), 0.001);",
-                 'assertEquals("GOLD \\"A\\"", tier.label());', "assertEquals(true, tier.isTop());"):
+                 'assertEquals("GOLD \\"A\\"", tier.label());', "assertEquals(true, tier.isTop());",
+                 "assertFalse(context.isError());"):
         assert line in source
     assert source.count("assertEquals(15, tier.discount());") == 1  # `untouched` did not fail
     assert next(c for c in corrections if c.method == "count").line == 13
@@ -131,6 +144,8 @@ def test_literal_expected_values_take_the_reported_actual_ones() -> None:
     ("count", "failed: expected: <15> but was: <10.5>"),  # not an int
     ("count", "failed: expected: <16> but was: <10>"),  # the message is not about this literal
     ("count", "error: java.lang.IllegalStateException: closed"),
+    ("stubbedFlag", "failed: expected: <false> but was: <true>"),  # the condition is the mock's
+    ("parsed", "failed: expected: <false> but was: <true>"),  # the message is not about its assertTrue
 ])
 def test_mocks_non_literals_and_unclear_failures_are_left_alone(method: str, reason: str) -> None:
     assert correct_expected(SOURCE, {method: reason}) == (SOURCE, ())
