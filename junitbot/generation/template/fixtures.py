@@ -59,8 +59,8 @@ def named_fixtures(methods: Sequence[str], *, lookup: TypeLookup) -> Fixtures:
             name = fresh_name(local[:1].lower() + local[1:], taken)
             reference = f"{name}()"
         texts = [_replaced(t, expression, reference) for t in texts]
-        constants = [(t, n, e.replace(expression, reference)) for t, n, e in constants]
-        factories = [(t, n, e.replace(expression, reference)) for t, n, e in factories]
+        constants = [(t, n, _written_as(e, expression, reference)) for t, n, e in constants]
+        factories = [(t, n, _written_as(e, expression, reference)) for t, n, e in factories]
         (constants if immutable else factories).append((type_name, name, expression))
     fields = tuple(f"private static final {t} {n} = {e};" for t, n, e in _in_dependency_order(constants))
     helpers = tuple(f"private static {t} {n}() {{\n    return {e};\n}}\n" for t, n, e in factories)
@@ -105,8 +105,14 @@ def _eligible(text: str) -> list[str]:
 def _replaced(text: str, expression: str, reference: str) -> str:
     """`text` with `expression` written as `reference` on the lines where values may be named."""
     eligible = set(_eligible(text))
-    return "\n".join(line.replace(expression, reference) if line in eligible else line
+    return "\n".join(_written_as(line, expression, reference) if line in eligible else line
                      for line in text.split("\n"))
+
+
+def _written_as(text: str, expression: str, reference: str) -> str:
+    """`text` with each whole occurrence of `expression` written as `reference`: not inside a longer name
+    (joda-money: `Money.parse("GBP 1")` inside `BigMoney.parse("GBP 1")` made `BigMONEY22`, which cost the class)."""
+    return re.sub(rf"(?<![\w.$]){re.escape(expression)}", lambda _: reference, text)
 
 
 def _blank_strings(text: str) -> str:

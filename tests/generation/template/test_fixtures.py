@@ -58,3 +58,14 @@ def test_the_call_under_test_and_values_of_locals_stay_written_out() -> None:
            _test("d", "Money price = Money.of(cents, \"EUR\");"), _test("e", "Money price = Money.of(cents, \"EUR\");")]
     fixtures = named_fixtures(act, lookup=_lookup)
     assert fixtures.methods == tuple(act) and not fixtures.fields  # the same value, but never in an act or lambda
+
+
+def test_a_value_is_named_only_where_it_is_written_whole() -> None:
+    # joda-money: `Money.parse("GBP 2.22")` named inside `BigMoney.parse("GBP 2.22")` made `BigMONEY22`, and the
+    # class did not compile.
+    methods = [_test("a", "Money price = Money.of(1250, \"EUR\");"),
+               _test("b", "when(prices.find(any())).thenReturn(Money.of(1250, \"EUR\"));"),
+               _test("c", "BigMoney big = BigMoney.of(1250, \"EUR\");")]
+    fixtures = named_fixtures(methods, lookup=_lookup)
+    assert fixtures.fields == ('private static final Money PRICE = Money.of(1250, "EUR");',)
+    assert "thenReturn(PRICE)" in fixtures.methods[1] and fixtures.methods[2] == methods[2]
