@@ -15,7 +15,7 @@ Printed per class and in total:
 Targets (issue 17, with the 1.5B model): ≥ 50 % of classes keep model-written methods, repair rounds rescue ≥ 1 in 3
 of the classes that failed the first attempt, no test refused for using a type, and the model path never keeps
 less than the template path on the same class. Every prompt and answer is kept in the model run's directory
-(printed). Exit code 0 always.
+(printed). Exit code 0, or 2 when no server answers at --base-url.
 
     python bench/bench_model_path.py --corpus /work/corpus [--repos commons-text,joda-money] [--classes 5]
         [--base-url http://127.0.0.1:8765/v1] [--model qwen2.5-coder-1.5b-instruct] [--out DIR] [--paths both]
@@ -33,6 +33,7 @@ import time
 from pathlib import Path
 
 import git
+import httpx
 import yaml
 from rich.console import Console
 from rich.table import Table
@@ -222,6 +223,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=None, help="keep the clones and write model_path.json here")
     args = parser.parse_args(argv)
     console = Console(width=170)  # the per-class table is wide; a log file gets it whole
+    if args.paths != "template":
+        try:  # a model run against no server measures only the fallback: say so before spending an hour
+            httpx.get(f"{args.base_url.rstrip('/')}/models", timeout=10).raise_for_status()
+        except httpx.HTTPError as e:
+            console.print(f"no model server at {args.base_url} ({e}); start ../shared/llm/serve-small-model.sh")
+            return 2
     work = args.out or Path(tempfile.mkdtemp(prefix="bench-model-path-"))
     work.mkdir(parents=True, exist_ok=True)
     summaries = []
