@@ -353,8 +353,9 @@ def _salvage(states: Sequence[_State], validate: Validate) -> None:
             continue
         figures = {k: v for k, v in _figures(verdict).items() if k in ("passed", "kept")}
         state.history[-1] = last.model_copy(update={**figures, "status": "kept", "salvaged": tuple(removed),
-                                                    "notes": (*last.notes, note)})
+                                                    "problems": (), "notes": (*last.notes, note)})
         state.candidate, state.verdict, state.done, state.stalled = candidate, verdict, True, False
+        state.problems = ()
 
 
 def _missing_round(states: Sequence[_State], *, backend: Backend, builder: ContextBuilder, env: jinja2.Environment,

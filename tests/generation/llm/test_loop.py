@@ -196,6 +196,7 @@ def test_a_class_that_does_not_compile_keeps_its_good_methods_before_any_repair_
     assert outcome.status == "kept" and outcome.kept_methods == ("skusToReorder_whenNothingIsLow_returnsEmpty",)
     [first] = outcome.history
     assert (first.status, first.compiled, first.salvaged) == ("kept", False, ("skusToReorderNow_isCalled",))
+    assert first.problems == () and outcome.reason is None
     assert (first.methods, first.passed, first.kept) == (2, 1, 1) and outcome.rounds == 0
     assert len(engine.calls) == 1  # no repair prompt was sent
     assert outcome.source is not None and "skusToReorderNow" not in outcome.source
