@@ -59,6 +59,9 @@ Validate = Callable[[Sequence[TestCandidate]], Sequence[Verdict]]
 _ANSWER_SHOWN = 4000  # characters of an unusable answer shown back to the model
 _ADDS_NOTHING = "adds no "  # validation's reason for a passing method that adds nothing (selection.NOTHING_NEW)
 _MISSING_SHOWN = 25  # uncovered lines and surviving mutants shown in a coverage round
+# Problems (and failing tests) a repair prompt lists: issue 17's MoneyUtils answer had 60 javac errors, each shown as
+# a problem, a compiler line and a failing test, and the prompt outgrew the model's 8k window.
+_PROBLEMS_SHOWN = 12
 
 
 class LoopTarget(Record):
@@ -194,8 +197,10 @@ def _repair_input(state: _State, number: int, builder: ContextBuilder) -> Repair
                      if not m.kept) if verdict and verdict.compiled else ()
     symbols = existing_symbols(issues, subject=state.subject, class_info=builder.graph.class_info,
                                lookup=lambda name: _only(builder.graph.fqns_named(name)))
-    return RepairInput(previous_code=without_file_header(state.candidate.source), issues=issues,
-                       compiler=compiler_lines(issues), failures=failures, round=number, symbols=symbols)
+    shown, failing = issues[:_PROBLEMS_SHOWN], failures[:_PROBLEMS_SHOWN]
+    return RepairInput(previous_code=without_file_header(state.candidate.source), issues=shown,
+                       compiler=compiler_lines(shown), failures=failing, round=number, symbols=symbols,
+                       more_problems=len(issues) - len(shown) + len(failures) - len(failing))
 
 
 def _only(names: Sequence[str]) -> str | None:

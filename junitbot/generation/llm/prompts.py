@@ -33,6 +33,7 @@ class RepairInput(Record):
     failures: tuple[tuple[str, str], ...] = ()
     round: int = 1
     symbols: tuple[str, ...] = ()  # outlines of the types the compile errors are about (what does exist)
+    more_problems: int = 0  # problems and failing tests left out of the prompt (it must fit the model's window)
 
 
 class MissingInput(Record):
@@ -70,7 +71,7 @@ def repair_messages(env: jinja2.Environment, context: TargetContext, repair: Rep
     user = _render(env, "repair.j2", ctx=context, test_class=test_class, skeleton=_shown(skeleton),
                    previous_code=repair.previous_code, issues=repair.issues, compiler=repair.compiler,
                    failures=repair.failures, round=repair.round, symbols=repair.symbols,
-                   instructions=quoted_instructions(instructions))
+                   more_problems=repair.more_problems, instructions=quoted_instructions(instructions))
     return (_system(env, context), ChatMessage(role="user", content=user))
 
 

@@ -202,6 +202,29 @@ def test_a_class_that_does_not_compile_keeps_its_good_methods_before_any_repair_
     assert outcome.source is not None and "skusToReorderNow" not in outcome.source
 
 
+def test_a_repair_prompt_lists_a_dozen_problems_and_counts_the_rest(shop: Indexed, frameworks: Frameworks) -> None:
+    # Issue 17: MoneyUtils' 60 javac errors, each shown three times, made a 9,659-token repair prompt for an 8k window.
+    def validate(candidates: Sequence[TestCandidate]) -> list[Verdict]:
+        verdicts = []
+        for candidate in candidates:
+            if "skusToReorderNow" not in candidate.source:
+                verdicts.extend(_judge_by_text([candidate]))
+                continue
+            issues = tuple(ValidationIssue(severity=Severity.ERROR, pass_name="javac", category="cannot-find-symbol",
+                                           message=f"cannot find symbol: variable v{n}", line=n) for n in range(30))
+            verdicts.append(Verdict(path=candidate.path, target=candidate.target, kept=False, issues=issues))
+        return verdicts
+
+    engine = FakeLLM(lambda prompt, params: [BROKEN_METHODS if _round_of(prompt) == 0 else GOOD_METHODS])
+    backend = VLLMBackend(LLMSettings(), engine=engine, sampling=SamplingParams)
+    outcome = _run(shop, frameworks, backend, validate, _targets(shop, frameworks, INVENTORY), repair_rounds=1,
+                   coverage_rounds=0)[INVENTORY]
+    assert outcome.status == "kept" and outcome.rounds == 1
+    [repair_prompt] = engine.calls[1]
+    assert "variable v11" in repair_prompt and "variable v12" not in repair_prompt
+    assert "And 18 more problems like these" in repair_prompt
+
+
 def test_a_class_failing_every_round_leaves_its_best_candidate_for_corrections(
         shop: Indexed, frameworks: Frameworks) -> None:
     # Issue 17: CaseUtils' first answer compiled and ran 9 tests (wrong expected values, correctable); the last

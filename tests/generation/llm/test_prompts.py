@@ -69,6 +69,10 @@ def test_the_repair_prompt_shows_code_issues_diagnostics_and_failures(context: T
     assert "line 24: cannot find symbol\n```" in user.content
     assert "- stockReport_isEmpty(): expected: <{}> but was: <{a=1}>" in user.content
     assert "## Existing tests" not in user.content  # repair prompts leave the style examples out
+    assert "more problems like these" not in user.content
+    many = repair.model_copy(update={"more_problems": 48})
+    _, user = repair_messages(prompt_environment(), context, many, test_class="T", skeleton=None)
+    assert "And 48 more problems like these: fix the ones above, and remove the tests you cannot fix." in user.content
 
 
 def test_a_repository_overrides_a_template(tmp_path: Path, context: TargetContext) -> None:
