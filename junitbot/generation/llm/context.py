@@ -202,19 +202,21 @@ class ContextBuilder:
                 java_level=self.level.describe())
         return self._conventions
 
-    def build(self, fqn: str) -> TargetContext:
-        """The context of one target; UnknownClassError when the graph does not know it."""
+    def build(self, fqn: str, *, budget: int | None = None) -> TargetContext:
+        """The context of one target, within `budget` tokens (default: the builder's); UnknownClassError when the
+        graph does not know it."""
+        budget = self.budget if budget is None else budget
         context = self.analyzer.test_context_for(fqn)
         info = self.graph.class_info(context.target)
         assert info is not None  # test_context_for resolved it
         candidates = [self._subject(info), *self._collaborators(info, context), *self._values(context),
                       *self._similar(info), *self._transitive(info, context)]
-        _fit(candidates, self.budget)
+        _fit(candidates, budget)
         tiers = tuple(_summary(tier, i, [c for c in candidates if c.tier == tier]) for i, tier in enumerate(TIERS, 1))
         unresolved = {*context.unresolved, *(c.type.name for c in context.collaborators if not c.type.in_repo)}
         return TargetContext(
             target=info.fqn, class_name=info.name, package=info.package, kind=info.kind,
-            items=tuple(c.item() for c in candidates), tiers=tiers, budget=self.budget,
+            items=tuple(c.item() for c in candidates), tiers=tiers, budget=budget,
             tokens=sum(t.tokens for t in tiers), estimated=self.counter.estimated, tokenizer=self.counter.name,
             conventions=self.conventions, unresolved=tuple(sorted(unresolved)), test_context=context)
 

@@ -169,7 +169,10 @@ def _request(state: _State, number: int, env: jinja2.Environment, settings: LLMS
         messages = generation_messages(env, state.context, test_class=test_class, skeleton=state.skeleton,
                                        instructions=guidance)
     else:
-        messages = repair_messages(env, state.context, _repair_input(state, number, builder), test_class=test_class,
+        repair = _repair_input(state, number, builder)
+        shown = [repair.previous_code, *(i.message for i in repair.issues), *repair.compiler, *repair.symbols,
+                 *(message for _, message in repair.failures)]
+        messages = repair_messages(env, _room_for(state, builder, shown), repair, test_class=test_class,
                                    skeleton=state.skeleton, instructions=guidance)
     return _with_settings(f"{state.target.fqn}#{number}", messages, settings, number)
 
@@ -201,6 +204,16 @@ def _repair_input(state: _State, number: int, builder: ContextBuilder) -> Repair
     return RepairInput(previous_code=without_file_header(state.candidate.source), issues=shown,
                        compiler=compiler_lines(shown), failures=failing, round=number, symbols=symbols,
                        more_problems=len(issues) - len(shown) + len(failures) - len(failing))
+
+
+def _room_for(state: _State, builder: ContextBuilder, shown: Sequence[str]) -> TargetContext:
+    """The target's context with room left for what a later round shows besides it (its previous code, the
+    problems): those tokens come out of the context budget, so the prompt fits the model's window as the first
+    did (issue 17: a 9,659-token repair prompt for an 8k window)."""
+    extra = builder.counter.count("\n".join(shown))
+    if state.context.tokens + extra <= builder.budget:
+        return state.context
+    return builder.build(state.target.fqn, budget=max(256, builder.budget - extra))
 
 
 def _only(names: Sequence[str]) -> str | None:
@@ -372,8 +385,9 @@ def _missing_round(states: Sequence[_State], *, backend: Backend, builder: Conte
     if not asked:
         return False
     requests = [_with_settings(f"{s.target.fqn}#more{m.round}", missing_messages(
-        env, s.context, m, test_class=PurePosixPath(s.target.path).stem, instructions=s.target.instructions),
-        settings, m.round) for s, m in asked]
+        env, _room_for(s, builder, [m.kept_code, *m.uncovered, *m.mutants]), m,
+        test_class=PurePosixPath(s.target.path).stem, instructions=s.target.instructions), settings, m.round)
+        for s, m in asked]
     responses = {r.id: r for r in backend.generate(requests)}
     grown: list[tuple[_State, TestCandidate, GenerationResponse]] = []
     for (state, _), request in zip(asked, requests, strict=True):

@@ -18,7 +18,7 @@ from junitbot.generation.llm.backends import (
     TransformersBackend,
     VLLMBackend,
 )
-from junitbot.generation.llm.context import ContextBuilder
+from junitbot.generation.llm.context import ContextBuilder, EstimatedCounter
 from junitbot.generation.llm.loop import LoopTarget, TargetOutcome, Validate, run_llm_loop
 from junitbot.generation.llm.prompts import prompt_environment
 from junitbot.generation.llm.transcripts import Transcripts
@@ -223,6 +223,28 @@ def test_a_repair_prompt_lists_a_dozen_problems_and_counts_the_rest(shop: Indexe
     [repair_prompt] = engine.calls[1]
     assert "variable v11" in repair_prompt and "variable v12" not in repair_prompt
     assert "And 18 more problems like these" in repair_prompt
+
+
+def test_a_repair_prompt_makes_room_for_the_previous_code_within_the_context_budget(
+        shop: Indexed, frameworks: Frameworks) -> None:
+    # Issue 17: the repair prompt carried the whole context beside a 2,048-token previous answer and its errors,
+    # and outgrew the 8k window the first prompt had been fitted to.
+    padding = "        // " + "the model explains itself at length " * 120 + "\n"
+    long_broken = BROKEN_METHODS.replace("    // Act", padding + "    // Act")
+    engine = FakeLLM(lambda prompt, params: [long_broken if _round_of(prompt) == 0 else GOOD_METHODS])
+    backend = VLLMBackend(LLMSettings(), engine=engine, sampling=SamplingParams)
+    builder = ContextBuilder(shop.graph, frameworks=frameworks, budget=1500)
+    [outcome] = run_llm_loop(_targets(shop, frameworks, INVENTORY), backend=backend, builder=builder,
+                             env=prompt_environment(shop.root), validate=_judge_by_text,
+                             settings=LLMSettings(repair_rounds=1, coverage_rounds=0))
+    assert outcome.status == "kept" and outcome.rounds == 1
+    count = EstimatedCounter().count
+    [first], [repair] = engine.calls
+    assert count(padding) > 1000 and "the model explains itself" in repair
+    # The context gave way: its last tier (types further out) is left out of the repair prompt, the class under
+    # test and its collaborators stay.
+    assert "## Other types involved" in first and "## Other types involved" not in repair
+    assert "## Class under test: com.acme.shop.application.InventoryService" in repair
 
 
 def test_a_class_failing_every_round_leaves_its_best_candidate_for_corrections(
