@@ -76,18 +76,21 @@ def correct_expected(source: str, failures: Mapping[str, str | None]) -> tuple[s
     return data.decode("utf-8"), tuple(corrections)
 
 
-def _assert_equals(method: Node) -> Iterator[tuple[Node, Node]]:
-    """(expected, actual) argument nodes of every `assertEquals(...)` / `Assertions.assertEquals(...)` call."""
+def _calls(method: Node, name: str) -> Iterator[tuple[Node, list[Node]]]:
+    """(name node, argument nodes) of every `name(...)` / `Assertions.name(...)` call in `method`."""
     stack = [method]
     while stack:
         node = stack.pop()
         stack.extend(node.named_children)
-        if node.type != "method_invocation" or node_text(node.child_by_field_name("name")) != "assertEquals":
-            continue
-        arguments = node.child_by_field_name("arguments")
-        args = arguments.named_children if arguments is not None else []
-        if len(args) >= 2:
-            yield args[0], args[1]
+        called = node.child_by_field_name("name") if node.type == "method_invocation" else None
+        if called is not None and node_text(called) == name:
+            arguments = node.child_by_field_name("arguments")
+            yield called, arguments.named_children if arguments is not None else []
+
+
+def _assert_equals(method: Node) -> Iterator[tuple[Node, Node]]:
+    """(expected, actual) argument nodes of every `assertEquals(...)` / `Assertions.assertEquals(...)` call."""
+    return ((args[0], args[1]) for _, args in _calls(method, "assertEquals") if len(args) >= 2)
 
 
 def _flipped_condition(method: Node, expected: str, actual: str, mocks: set[str]) -> tuple[Node, str] | None:
@@ -96,23 +99,12 @@ def _flipped_condition(method: Node, expected: str, actual: str, mocks: set[str]
     wrong = {("true", "false"): "assertTrue", ("false", "true"): "assertFalse"}.get((expected, actual))
     if wrong is None:
         return None
-    calls: list[Node] = []
-    stack = [method]
-    while stack:
-        node = stack.pop()
-        stack.extend(node.named_children)
-        name = node.child_by_field_name("name") if node.type == "method_invocation" else None
-        if name is not None and node_text(name) in ("assertTrue", "assertFalse"):
-            calls.append(node)
-    matching = [c for c in calls if node_text(c.child_by_field_name("name")) == wrong]
+    matching = list(_calls(method, wrong))
     if len(matching) != 1:
         return None
-    arguments = matching[0].child_by_field_name("arguments")
-    args = arguments.named_children if arguments is not None else []
+    name_node, args = matching[0]
     if not args or _names(args[0]) & mocks:
         return None
-    name_node = matching[0].child_by_field_name("name")
-    assert name_node is not None
     return name_node, "assertFalse" if wrong == "assertTrue" else "assertTrue"
 
 
