@@ -184,10 +184,7 @@ def remove_methods(source: str, names: Collection[str], *, tests_only: bool = Tr
     for method in parsed.methods:
         if method.name not in names or (tests_only and not method.is_test):
             continue
-        end = method.span.end_byte
-        if data[end:end + 1] == b"\n":
-            end += 1
-        edits.append((method.extent.start_byte, end, ""))
+        edits.append(_removal(data, method.extent.start_byte, method.span.end_byte))
     return _apply(data, edits)
 
 
@@ -196,11 +193,22 @@ def remove_members(source: str, members: Collection[ClassMember]) -> str:
     data = source.encode("utf-8")
     edits: list[Edit] = []
     for member in members:
-        end = member.span.end_byte
-        if data[end:end + 1] == b"\n":
-            end += 1
-        edits.append((member.extent.start_byte, end, ""))
+        edits.append(_removal(data, member.extent.start_byte, member.span.end_byte))
     return _apply(data, edits)
+
+
+def _removal(data: bytes, start: int, end: int) -> Edit:
+    """The edit that removes a member: its own lines whole (indentation and line end), and the blank line that set
+    it apart, so no run of empty or indented-empty lines is left where it was."""
+    line_start = data.rfind(b"\n", 0, start) + 1
+    if data[line_start:start].strip() == b"":
+        start = line_start
+        before = data.rfind(b"\n", 0, max(line_start - 1, 0)) + 1
+        if line_start > 0 and data[before:line_start].strip() == b"":
+            start = before
+    if data[end:end + 1] == b"\n":
+        end += 1
+    return start, end, ""
 
 
 def insert_members(source: str, members: Sequence[str], *, imports: Iterable[str | JavaImport] = ()) -> str:

@@ -322,3 +322,13 @@ def test_a_nul_in_a_string_literal_is_legal_java() -> None:
     assert parsed.syntax_errors == ()
     assert parsed.test_names == ("first", "second")
     assert remove_methods(source, {"first"}).count("\x00") == 0 and "second" in remove_methods(source, {"first"})
+
+
+def test_a_removed_method_leaves_no_blank_or_indented_lines_behind() -> None:
+    # A kept generated class read with a run of empty lines where validation dropped two tests.
+    from junitbot.analysis import remove_methods
+
+    a, b, c = ("    @Test\n    void a() { }\n", "    @Test\n    void b() { }\n", "    @Test\n    void c() { }\n")
+    source = f"class T {{\n\n{a}\n{b}\n{c}}}\n"
+    assert remove_methods(source, {"b"}) == f"class T {{\n\n{a}\n{c}}}\n"
+    assert remove_methods(source, {"a", "b"}) == f"class T {{\n\n{c}}}\n"
