@@ -200,10 +200,21 @@ def _repair_input(state: _State, number: int, builder: ContextBuilder) -> Repair
                      if not m.kept) if verdict and verdict.compiled else ()
     symbols = existing_symbols(issues, subject=state.subject, class_info=builder.graph.class_info,
                                lookup=lambda name: _only(builder.graph.fqns_named(name)))
+    issues, failures = _once_each(issues), tuple(dict.fromkeys(failures))
     shown, failing = issues[:_PROBLEMS_SHOWN], failures[:_PROBLEMS_SHOWN]
     return RepairInput(previous_code=without_file_header(state.candidate.source), issues=shown,
                        compiler=compiler_lines(shown), failures=failing, round=number, symbols=symbols,
                        more_problems=len(issues) - len(shown) + len(failures) - len(failing))
+
+
+def _once_each(issues: Sequence[ValidationIssue]) -> tuple[ValidationIssue, ...]:
+    """Each problem once, with how often it was seen: issue 17's CaseUtils answer repeated one method eight times,
+    and its repair prompt listed "is already defined" eight times before the failing tests that mattered."""
+    seen: dict[tuple[str, str, str], list[ValidationIssue]] = {}
+    for issue in issues:
+        seen.setdefault((issue.pass_name, issue.category, issue.message), []).append(issue)
+    return tuple(same[0] if len(same) == 1 else same[0].model_copy(
+        update={"message": f"{same[0].message} ({len(same)} times)"}) for same in seen.values())
 
 
 def _room_for(state: _State, builder: ContextBuilder, shown: Sequence[str]) -> TargetContext:

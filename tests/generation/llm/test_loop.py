@@ -225,6 +225,38 @@ def test_a_repair_prompt_lists_a_dozen_problems_and_counts_the_rest(shop: Indexe
     assert "And 18 more problems like these" in repair_prompt
 
 
+def test_a_repair_prompt_names_a_repeated_problem_once_and_says_what_a_wrong_expectation_means(
+        shop: Indexed, frameworks: Frameworks) -> None:
+    # Issue 17: CaseUtils' answer defined one method eight times; its repair prompt listed "is already defined" eight
+    # times and the failing tests (each `expected: <X> but was: <Y>`) after them, and the model repeated its values.
+    def validate(candidates: Sequence[TestCandidate]) -> list[Verdict]:
+        verdicts = []
+        for candidate in candidates:
+            if "skusToReorderNow" not in candidate.source:
+                verdicts.extend(_judge_by_text([candidate]))
+                continue
+            issues = tuple(ValidationIssue(severity=Severity.ERROR, pass_name="javac", category="duplicate-definition",
+                                           message="method again() is already defined", line=n) for n in (7, 9, 11))
+            methods = (MethodVerdict(name="again", kept=False, reason="failed: expected: <Tocamelcase> but was: "
+                                                                      "<ToCamelCase>"),) * 2
+            verdicts.append(Verdict(path=candidate.path, target=candidate.target, kept=False, compiled=True,
+                                    issues=issues, methods=methods))
+        return verdicts
+
+    engine = FakeLLM(lambda prompt, params: [BROKEN_METHODS if _round_of(prompt) == 0 else GOOD_METHODS])
+    backend = VLLMBackend(LLMSettings(), engine=engine, sampling=SamplingParams)
+    outcome = _run(shop, frameworks, backend, validate, _targets(shop, frameworks, INVENTORY), repair_rounds=1,
+                   coverage_rounds=0)[INVENTORY]
+    assert outcome.status == "kept" and outcome.rounds == 1
+    [repair_prompt] = engine.calls[1]
+    assert repair_prompt.count("is already defined") == 2  # the problem, and its compiler line
+    assert "method again() is already defined (3 times)" in repair_prompt
+    assert repair_prompt.count("- again(): failed: expected: <Tocamelcase>") == 1
+    assert "the code returned Y. Assert Y if the documentation" in repair_prompt
+    first_prompt = engine.calls[0][0]
+    assert "the code returned Y" not in first_prompt
+
+
 def test_a_repair_prompt_makes_room_for_the_previous_code_within_the_context_budget(
         shop: Indexed, frameworks: Frameworks) -> None:
     # Issue 17: the repair prompt carried the whole context beside a 2,048-token previous answer and its errors,
