@@ -202,25 +202,27 @@ def test_a_class_that_does_not_compile_keeps_its_good_methods_before_any_repair_
     assert outcome.source is not None and "skusToReorderNow" not in outcome.source
 
 
-def test_a_repair_prompt_lists_a_dozen_problems_and_counts_the_rest(shop: Indexed, frameworks: Frameworks) -> None:
-    # Issue 17: MoneyUtils' 60 javac errors, each shown three times, made a 9,659-token repair prompt for an 8k window.
+def _repair_prompt(shop: Indexed, frameworks: Frameworks, broken: Verdict) -> tuple[str, str]:
+    """The first and the repair prompt of a run whose first answer (BROKEN_METHODS) gets the `broken` verdict and
+    whose repair answer (GOOD_METHODS) is kept."""
     def validate(candidates: Sequence[TestCandidate]) -> list[Verdict]:
-        verdicts = []
-        for candidate in candidates:
-            if "skusToReorderNow" not in candidate.source:
-                verdicts.extend(_judge_by_text([candidate]))
-                continue
-            issues = tuple(ValidationIssue(severity=Severity.ERROR, pass_name="javac", category="cannot-find-symbol",
-                                           message=f"cannot find symbol: variable v{n}", line=n) for n in range(30))
-            verdicts.append(Verdict(path=candidate.path, target=candidate.target, kept=False, issues=issues))
-        return verdicts
+        return [broken.model_copy(update={"path": c.path, "target": c.target}) if "skusToReorderNow" in c.source
+                else _judge_by_text([c])[0] for c in candidates]
 
     engine = FakeLLM(lambda prompt, params: [BROKEN_METHODS if _round_of(prompt) == 0 else GOOD_METHODS])
     backend = VLLMBackend(LLMSettings(), engine=engine, sampling=SamplingParams)
     outcome = _run(shop, frameworks, backend, validate, _targets(shop, frameworks, INVENTORY), repair_rounds=1,
                    coverage_rounds=0)[INVENTORY]
     assert outcome.status == "kept" and outcome.rounds == 1
-    [repair_prompt] = engine.calls[1]
+    [first_prompt], [repair_prompt] = engine.calls
+    return first_prompt, repair_prompt
+
+
+def test_a_repair_prompt_lists_a_dozen_problems_and_counts_the_rest(shop: Indexed, frameworks: Frameworks) -> None:
+    # Issue 17: MoneyUtils' 60 javac errors, each shown three times, made a 9,659-token repair prompt for an 8k window.
+    issues = tuple(ValidationIssue(severity=Severity.ERROR, pass_name="javac", category="cannot-find-symbol",
+                                   message=f"cannot find symbol: variable v{n}", line=n) for n in range(30))
+    _, repair_prompt = _repair_prompt(shop, frameworks, Verdict(path="", target=None, kept=False, issues=issues))
     assert "variable v11" in repair_prompt and "variable v12" not in repair_prompt
     assert "And 18 more problems like these" in repair_prompt
 
@@ -229,31 +231,16 @@ def test_a_repair_prompt_names_a_repeated_problem_once_and_says_what_a_wrong_exp
         shop: Indexed, frameworks: Frameworks) -> None:
     # Issue 17: CaseUtils' answer defined one method eight times; its repair prompt listed "is already defined" eight
     # times and the failing tests (each `expected: <X> but was: <Y>`) after them, and the model repeated its values.
-    def validate(candidates: Sequence[TestCandidate]) -> list[Verdict]:
-        verdicts = []
-        for candidate in candidates:
-            if "skusToReorderNow" not in candidate.source:
-                verdicts.extend(_judge_by_text([candidate]))
-                continue
-            issues = tuple(ValidationIssue(severity=Severity.ERROR, pass_name="javac", category="duplicate-definition",
-                                           message="method again() is already defined", line=n) for n in (7, 9, 11))
-            methods = (MethodVerdict(name="again", kept=False, reason="failed: expected: <Tocamelcase> but was: "
-                                                                      "<ToCamelCase>"),) * 2
-            verdicts.append(Verdict(path=candidate.path, target=candidate.target, kept=False, compiled=True,
-                                    issues=issues, methods=methods))
-        return verdicts
-
-    engine = FakeLLM(lambda prompt, params: [BROKEN_METHODS if _round_of(prompt) == 0 else GOOD_METHODS])
-    backend = VLLMBackend(LLMSettings(), engine=engine, sampling=SamplingParams)
-    outcome = _run(shop, frameworks, backend, validate, _targets(shop, frameworks, INVENTORY), repair_rounds=1,
-                   coverage_rounds=0)[INVENTORY]
-    assert outcome.status == "kept" and outcome.rounds == 1
-    [repair_prompt] = engine.calls[1]
+    issues = tuple(ValidationIssue(severity=Severity.ERROR, pass_name="javac", category="duplicate-definition",
+                                   message="method again() is already defined", line=n) for n in (7, 9, 11))
+    methods = (MethodVerdict(name="again", kept=False,
+                             reason="failed: expected: <Tocamelcase> but was: <ToCamelCase>"),) * 2
+    first_prompt, repair_prompt = _repair_prompt(shop, frameworks, Verdict(
+        path="", target=None, kept=False, compiled=True, issues=issues, methods=methods))
     assert repair_prompt.count("is already defined") == 2  # the problem, and its compiler line
     assert "method again() is already defined (3 times)" in repair_prompt
     assert repair_prompt.count("- again(): failed: expected: <Tocamelcase>") == 1
     assert "the code returned Y. Assert Y if the documentation" in repair_prompt
-    first_prompt = engine.calls[0][0]
     assert "the code returned Y" not in first_prompt
 
 
