@@ -178,28 +178,20 @@ def remove_methods(source: str, names: Collection[str], *, tests_only: bool = Tr
     Nested classes' methods count too. By default only test methods go: a helper that shares a test's
     name (an overload) stays.
     """
-    parsed = parse_test_class(source)
-    data = source.encode("utf-8")
-    edits: list[Edit] = []
-    for method in parsed.methods:
-        if method.name not in names or (tests_only and not method.is_test):
-            continue
-        edits.append(_removal(data, method.extent.start_byte, method.span.end_byte))
-    return _apply(data, edits)
+    removed = [m for m in parse_test_class(source).methods if m.name in names and (m.is_test or not tests_only)]
+    return remove_members(source, removed)
 
 
 def remove_members(source: str, members: Collection[ClassMember]) -> str:
     """The source without `members` (as `parse_test_class(source)` found them), each with its javadoc."""
     data = source.encode("utf-8")
-    edits: list[Edit] = []
-    for member in members:
-        edits.append(_removal(data, member.extent.start_byte, member.span.end_byte))
-    return _apply(data, edits)
+    return _apply(data, [_removal(data, m) for m in members])
 
 
-def _removal(data: bytes, start: int, end: int) -> Edit:
+def _removal(data: bytes, member: ClassMember) -> Edit:
     """The edit that removes a member: its own lines whole (indentation and line end), and the blank line that set
     it apart, so no run of empty or indented-empty lines is left where it was."""
+    start, end = member.extent.start_byte, member.span.end_byte
     line_start = data.rfind(b"\n", 0, start) + 1
     if data[line_start:start].strip() == b"":
         start = line_start

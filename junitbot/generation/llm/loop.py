@@ -51,7 +51,7 @@ from junitbot.generation.llm.transcripts import Transcripts
 from junitbot.generation.models import AttemptStatus, RoundRecord, TargetOutcome, TestShell
 from junitbot.generation.output import with_file_header, without_file_header
 from junitbot.records import Record
-from junitbot.validation import Severity, TestCandidate, ValidationIssue, Verdict
+from junitbot.validation import Severity, TestCandidate, ValidationIssue, Verdict, expected_and_actual
 
 log = logging.getLogger(__name__)
 
@@ -204,7 +204,8 @@ def _repair_input(state: _State, number: int, builder: ContextBuilder) -> Repair
     shown, failing = issues[:_PROBLEMS_SHOWN], failures[:_PROBLEMS_SHOWN]
     return RepairInput(previous_code=without_file_header(state.candidate.source), issues=shown,
                        compiler=compiler_lines(shown), failures=failing, round=number, symbols=symbols,
-                       more_problems=len(issues) - len(shown) + len(failures) - len(failing))
+                       more_problems=len(issues) - len(shown) + len(failures) - len(failing),
+                       wrong_values=any(expected_and_actual(m.removeprefix("failed: ")) for _, m in failing))
 
 
 def _once_each(issues: Sequence[ValidationIssue]) -> tuple[ValidationIssue, ...]:

@@ -34,6 +34,7 @@ class RepairInput(Record):
     round: int = 1
     symbols: tuple[str, ...] = ()  # outlines of the types the compile errors are about (what does exist)
     more_problems: int = 0  # problems and failing tests left out of the prompt (it must fit the model's window)
+    wrong_values: bool = False  # a failing test's message states the value it expected and the one the code returned
 
 
 class MissingInput(Record):
@@ -71,7 +72,8 @@ def repair_messages(env: jinja2.Environment, context: TargetContext, repair: Rep
     user = _render(env, "repair.j2", ctx=context, test_class=test_class, skeleton=_shown(skeleton),
                    previous_code=repair.previous_code, issues=repair.issues, compiler=repair.compiler,
                    failures=repair.failures, round=repair.round, symbols=repair.symbols,
-                   more_problems=repair.more_problems, instructions=quoted_instructions(instructions))
+                   more_problems=repair.more_problems, wrong_values=repair.wrong_values,
+                   instructions=quoted_instructions(instructions))
     return (_system(env, context), ChatMessage(role="user", content=user))
 
 
