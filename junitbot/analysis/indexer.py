@@ -342,10 +342,23 @@ def parse_for_graph(root: Path, path: str, max_file_bytes: int) -> tuple[FileRec
     except (SkippedFile, OSError) as e:
         problem = ParseProblem(path=path, line=0, severity="warning", message=f"skipped: {e}")
         return FileRecord(path, "", stat.st_size, stat.st_mtime_ns, False, (problem,), None, is_test), None, None
-    facts = extract_file(source.data, path, is_test=is_test, members=False)
+    try:
+        facts = extract_file(source.data, path, is_test=is_test, members=False)
+    except Exception as e:  # one file the analysis cannot read costs that file, never the run
+        log.warning("%s could not be analysed and is left out of the graph: %s", path, _reason(e))
+        problem = ParseProblem(path=path, line=0, severity="error",
+                               message=f"could not be analysed, left out of the graph: {_reason(e)}")
+        return FileRecord(path, source.blob_sha, stat.st_size, stat.st_mtime_ns, False, (problem,), None,
+                          is_test), None, None
     problems = facts.problems
     if source.warning:
         problems = (ParseProblem(path=path, line=0, severity="warning", message=source.warning), *problems)
     record = FileRecord(path, source.blob_sha, stat.st_size, stat.st_mtime_ns, True, tuple(problems),
                         source_root_of(path, facts.package), is_test)
     return record, facts, source.data
+
+
+def _reason(error: BaseException) -> str:
+    """An exception in one line, as a parse problem shows it."""
+    text = str(error).splitlines()[0] if str(error) else ""
+    return f"{type(error).__name__}: {text}" if text else type(error).__name__

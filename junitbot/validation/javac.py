@@ -86,6 +86,9 @@ def parse_diagnostics(output: str) -> list[Diagnostic]:
     return diagnostics
 
 
+_JAVAC_STACK = "-J-Xss64m"
+
+
 def javac_command(
     files: Sequence[Path], *, classpath: Sequence[str], out_dir: Path, release: int | None = None,
     processor_path: Sequence[str] = (), java_home: str | None = None, source_path: Sequence[str] = (),
@@ -97,7 +100,10 @@ def javac_command(
     """
     processors = ["-processorpath", ":".join(processor_path)] if processor_path else ["-proc:none"]
     implicit = ["-sourcepath", ":".join(source_path), "-implicit:class"] if source_path else ["-implicit:none"]
-    command = [java_tool(java_home, "javac"), "-d", str(out_dir), "-encoding", "UTF-8", "-g", *processors,
+    # javac's parser recurses per nesting level: a generated file of thousands of nested terms overflows the
+    # default stack and javac dies blaming no file, so every file of the batch would be lost with it (issue 27).
+    command = [java_tool(java_home, "javac"), _JAVAC_STACK, "-d", str(out_dir), "-encoding", "UTF-8", "-g",
+               *processors,
                "-Xmaxerrs", "10000", "-Xlint:none", *implicit]
     if classpath:
         command += ["-cp", ":".join(classpath)]

@@ -150,6 +150,8 @@ def _generate_module(targets: Sequence[Target], job: GenerationJob, classpath: C
     tick = time.perf_counter()
     main = module_main_classes(root, graph.source_files(test=False), classpath=classpath,
                                cache_root=state.root / "build" / "main")
+    uncompiled = set(main.failed)
+    plans, skipped = _compiled_only(plans, skipped, graph, uncompiled) if uncompiled else (plans, skipped)
     probe = _Prober(classpath=[str(main.classes_dir), *classpath.entries], state=state, config=config,
                     module=classpath)
     observations, failed = probe.run(plans, {p.target.fqn: p.scenarios for p in plans})
@@ -186,6 +188,21 @@ def _generate_module(targets: Sequence[Target], job: GenerationJob, classpath: C
                             scenarios=sum(len(p.scenarios) for p in plans), observed=len(observations),
                             seconds={k: round(v, 3) for k, v in seconds.items()}, frameworks=classpath.frameworks,
                             java_release=classpath.release)
+
+
+def _compiled_only(plans: Sequence[_Plan], skipped: Sequence[Skip], graph: CodeGraph,
+                   uncompiled: set[str]) -> tuple[list[_Plan], list[Skip]]:
+    """The plans whose class compiled in the main build; the others skipped with that reason, not javac's
+    "cannot find symbol" for the test that names it."""
+    kept, left = [], list(skipped)
+    for plan in plans:
+        info = graph.class_info(plan.target.fqn)
+        if info is not None and info.file in uncompiled:
+            left.append(Skip(target=plan.target.fqn,
+                             reason=f"its source ({info.file}) does not compile here, so no test can run against it"))
+        else:
+            kept.append(plan)
+    return kept, left
 
 
 class _Prober:
