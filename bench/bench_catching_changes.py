@@ -329,8 +329,8 @@ def resolve(source: Path, picks: tuple[Pick, ...]) -> list[tuple[Pick, CommitSta
 def parent_compiles(source: Path, stat: CommitStat, work: Path, *, pom: str) -> tuple[bool, str]:
     """Whether `mvn -o -q compile` (junitbot's skip flags, the JDK junitbot would pick for Java 21) succeeds at the
     commit's parent, with the pinned pom; (ok, the first error line)."""
-    from junitbot.validation.jdk import java_home_for
-    from junitbot.validation.maven_classpath import SKIP_FLAGS
+    from junitbot.validation.build.jdk import java_home_for
+    from junitbot.validation.build.maven_classpath import SKIP_FLAGS
 
     root = work / f"check-{source.name}"
     if not root.exists():

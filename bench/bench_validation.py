@@ -35,10 +35,11 @@ from rich.table import Table
 
 import junitbot
 from junitbot.config import ValidationSettings
-from junitbot.validation.javac import compile_batch
-from junitbot.validation.junit import WHOLE_CLASS, run_junit
-from junitbot.validation.models import CompileResult, RunConditions, TestRunResult
-from junitbot.validation.sandbox import describe_isolation, detect_isolation
+from junitbot.validation.compiling.javac import compile_batch
+from junitbot.validation.compiling.models import CompileResult
+from junitbot.validation.run.launcher import WHOLE_CLASS, run_junit
+from junitbot.validation.run.models import RunConditions, TestRunResult
+from junitbot.validation.run.sandbox import describe_isolation, detect_isolation
 
 JARS = Path("/usr/share/java")
 LIBRARIES = ("junit-platform-console-standalone.jar", "mockito-core.jar", "byte-buddy.jar",

@@ -8,8 +8,8 @@ from pathlib import Path
 
 from junitbot.config import ValidationSettings
 from junitbot.validation import maven_command
-from junitbot.validation.gate import maven_test_argv
-from junitbot.validation.models import MavenChoice
+from junitbot.validation.build.models import MavenChoice
+from junitbot.validation.judge.gate import maven_test_argv
 from junitbot.validation.process import run_process
 
 DEPENDENCIES = """

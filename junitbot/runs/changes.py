@@ -46,7 +46,7 @@ from junitbot.validation import (
     main_sources_at,
     rerun_tests,
 )
-from junitbot.validation.selection import NOTHING_NEW
+from junitbot.validation.judge.selection import NOTHING_NEW
 
 log = logging.getLogger(__name__)
 

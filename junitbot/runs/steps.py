@@ -30,7 +30,7 @@ from junitbot.runs.report import class_results, dependency_advice, module_summar
 from junitbot.runs.targets import prioritize_full_pass, targets_for
 from junitbot.state import StateDir
 from junitbot.validation import GateResult, TestCandidate, gate_tests
-from junitbot.validation.recheck import recheck_files
+from junitbot.validation.judge.recheck import recheck_files
 
 
 def select_targets(graph: CodeGraph, config: JunitbotConfig, plan: RunPlan, state: StateDir,

@@ -2,63 +2,22 @@
 
 from __future__ import annotations
 
-from junitbot.validation.advice import missing_test_dependencies
-from junitbot.validation.classpath import discover_classpath, discover_classpaths
-from junitbot.validation.expectations import expected_and_actual, thrown_value
-from junitbot.validation.frameworks import detect_frameworks
-from junitbot.validation.gate import gate_tests, module_of
-from junitbot.validation.maven import maven_command, required_maven_version, version_satisfies
-from junitbot.validation.models import (
-    REVIEW_RULES,
-    ClassCoverage,
-    ClassMutation,
+from junitbot.validation.build.advice import missing_test_dependencies
+from junitbot.validation.build.base_checkouts import KEPT_WORKTREES, base_classpath, base_worktree, main_sources_at
+from junitbot.validation.build.classpath import discover_classpath, discover_classpaths
+from junitbot.validation.build.frameworks import detect_frameworks
+from junitbot.validation.build.maven import maven_command, required_maven_version, version_satisfies
+from junitbot.validation.build.models import (
     Classpath,
-    ClassProbes,
-    CompileResult,
-    Counter,
     DependencyAdvice,
     Frameworks,
-    GateClass,
-    GateResult,
     MavenChoice,
-    MethodCoverage,
-    MethodVerdict,
-    Mutant,
-    MutantStatus,
-    MutationReport,
-    ProbeHits,
     ProjectClasspath,
-    RerunClass,
-    RerunReport,
-    ReviewFinding,
-    ReviewRule,
-    ReviewSummary,
-    RunConditions,
-    Severity,
-    SuiteFigures,
-    SuiteGain,
-    TestCandidate,
-    TestCaseResult,
-    TestOutcome,
-    TestRunResult,
     Tool,
     ToolChoice,
-    ValidationIssue,
-    ValidationReport,
-    Verdict,
 )
-from junitbot.validation.pit import run_mutation_analysis
-from junitbot.validation.pit_report import parse_mutations_xml
-from junitbot.validation.rerun import rerun_tests
-from junitbot.validation.testcoverage import (
-    coverage_gain,
-    per_test_config,
-    per_test_exec_files,
-    per_test_hits,
-    per_test_listener,
-)
-from junitbot.validation.toolchoice import judging_tools
-from junitbot.validation.tools import (
+from junitbot.validation.build.tool_choice import judging_tools
+from junitbot.validation.build.tools import (
     TOOLS,
     ToolName,
     ToolSpec,
@@ -68,14 +27,47 @@ from junitbot.validation.tools import (
     ensure_tools,
     junit_console_for,
 )
-from junitbot.validation.validate import (
-    as_project,
-    merge_reports,
-    safe_test_path,
-    test_class_name,
-    validate_candidates,
+from junitbot.validation.candidates import safe_test_path, test_class_name
+from junitbot.validation.compiling.models import CompileResult
+from junitbot.validation.judge.gate import gate_tests, module_of
+from junitbot.validation.judge.models import (
+    GateClass,
+    GateResult,
+    MethodVerdict,
+    RerunClass,
+    RerunReport,
+    SuiteFigures,
+    SuiteGain,
+    TestOutcome,
+    ValidationReport,
+    Verdict,
 )
-from junitbot.validation.worktrees import KEPT_WORKTREES, base_classpath, base_worktree, main_sources_at
+from junitbot.validation.judge.rerun import rerun_tests
+from junitbot.validation.measure.models import (
+    ClassCoverage,
+    ClassMutation,
+    ClassProbes,
+    Counter,
+    MethodCoverage,
+    Mutant,
+    MutantStatus,
+    MutationReport,
+    ProbeHits,
+)
+from junitbot.validation.measure.per_test import (
+    coverage_gain,
+    per_test_config,
+    per_test_exec_files,
+    per_test_hits,
+    per_test_listener,
+)
+from junitbot.validation.measure.pit import run_mutation_analysis
+from junitbot.validation.measure.pit_report import parse_mutations_xml
+from junitbot.validation.models import Severity, TestCandidate, ValidationIssue
+from junitbot.validation.review.models import REVIEW_RULES, ReviewFinding, ReviewRule, ReviewSummary
+from junitbot.validation.run.expectations import expected_and_actual, thrown_value
+from junitbot.validation.run.models import RunConditions, TestCaseResult, TestRunResult
+from junitbot.validation.validate import as_project, merge_reports, validate_candidates
 
 __all__ = [
     "KEPT_WORKTREES",

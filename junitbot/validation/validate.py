@@ -8,14 +8,13 @@ happens in a scratch directory under the state directory.
 from __future__ import annotations
 
 import logging
-import re
 import shutil
 import tempfile
 import time
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 from junitbot.analysis import (
     ClassInfo,
@@ -29,63 +28,34 @@ from junitbot.analysis import (
 from junitbot.config import JunitbotConfig, ValidationSettings
 from junitbot.errors import JunitbotError, UnknownClassError
 from junitbot.state import StateDir
-from junitbot.validation.baseline import Baseline, measure_baselines
-from junitbot.validation.build import module_main_classes
-from junitbot.validation.classpath import classpath_packages, discover_classpaths, resource_folders
-from junitbot.validation.compiling import ModuleJavac, compile_in_rounds
-from junitbot.validation.guard import guard_note
-from junitbot.validation.jacoco import agent_option, analyze_coverage, folder_includes, package_includes
-from junitbot.validation.jdk import java_version
-from junitbot.validation.junit import WHOLE_CLASS, repeat_conditions
-from junitbot.validation.models import (
-    ClassCoverage,
-    Classpath,
-    Counter,
-    MethodVerdict,
-    Mutant,
-    MutationReport,
-    ProbeHits,
-    ProjectClasspath,
-    ReviewSummary,
-    RunConditions,
-    Severity,
-    SuiteFigures,
-    SuiteGain,
-    TestCandidate,
-    TestCaseResult,
-    ValidationIssue,
-    ValidationReport,
-    Verdict,
-)
-from junitbot.validation.pit import run_mutation_analysis
-from junitbot.validation.repair import RepairContext
+from junitbot.validation.build.classpath import classpath_packages, discover_classpaths, resource_folders
+from junitbot.validation.build.jdk import java_version
+from junitbot.validation.build.models import Classpath, ProjectClasspath
+from junitbot.validation.build.tool_choice import judging_tools
+from junitbot.validation.candidates import safe_test_path, test_class_name
+from junitbot.validation.compiling.main_classes import module_main_classes
+from junitbot.validation.compiling.repair import RepairContext
+from junitbot.validation.compiling.rounds import ModuleJavac, compile_in_rounds
+from junitbot.validation.judge.models import MethodVerdict, SuiteFigures, SuiteGain, ValidationReport, Verdict
+from junitbot.validation.judge.selection import NOTHING_NEW, select_methods
+from junitbot.validation.measure.baseline import Baseline, measure_baselines
+from junitbot.validation.measure.jacoco import agent_option, analyze_coverage, folder_includes, package_includes
+from junitbot.validation.measure.models import ClassCoverage, Counter, Mutant, MutationReport, ProbeHits
+from junitbot.validation.measure.per_test import per_test_config, per_test_hits, per_test_listener, per_test_owners
+from junitbot.validation.measure.pit import run_mutation_analysis
+from junitbot.validation.models import Severity, TestCandidate, ValidationIssue
 from junitbot.validation.review import methods_to_drop, review_test_class, summarize
-from junitbot.validation.sandbox import describe_isolation, detect_isolation
-from junitbot.validation.selection import NOTHING_NEW, select_methods
+from junitbot.validation.review.models import ReviewSummary
+from junitbot.validation.run.guard import guard_note
+from junitbot.validation.run.isolating import run_isolating
+from junitbot.validation.run.launcher import WHOLE_CLASS, repeat_conditions
+from junitbot.validation.run.models import RunConditions, TestCaseResult
+from junitbot.validation.run.sandbox import describe_isolation, detect_isolation
 from junitbot.validation.static import error_scope, run_static_checks
-from junitbot.validation.testcoverage import per_test_config, per_test_hits, per_test_listener, per_test_owners
-from junitbot.validation.testrun import run_isolating
-from junitbot.validation.toolchoice import judging_tools
 
 log = logging.getLogger(__name__)
 
-_PACKAGE = re.compile(r"^\s*package\s+([\w.]+)\s*;", re.MULTILINE)
 ProgressCallback = Callable[[str, int, int], None]
-
-
-def safe_test_path(path: str) -> PurePosixPath:
-    """A candidate's repo-relative path, refused when it could escape the repo or is not a Java file."""
-    candidate = PurePosixPath(path)
-    if candidate.is_absolute() or ".." in candidate.parts or not path.endswith(".java") or "\\" in path:
-        raise JunitbotError(f"refusing test path {path!r}: it must be a relative .java path inside the repository")
-    return candidate
-
-
-def test_class_name(candidate: TestCandidate) -> str:
-    """The FQN of the candidate's top-level class: its package and file name."""
-    match = _PACKAGE.search(candidate.source)
-    stem = PurePosixPath(candidate.path).stem
-    return f"{match.group(1)}.{stem}" if match else stem
 
 
 @dataclass

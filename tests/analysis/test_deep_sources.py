@@ -11,7 +11,7 @@ from junitbot.analysis import CodeGraph, update_graph
 from junitbot.analysis import indexer as indexer_module
 from junitbot.config import JunitbotConfig
 from junitbot.state import StateDir
-from junitbot.validation.build import build_main_classes
+from junitbot.validation.compiling.main_classes import build_main_classes
 
 _NORMAL = {"src/main/java/deep/Other.java": "package deep;\npublic class Other {\n"
                                              "  public static void use(Object o) {}\n}\n"}

@@ -18,7 +18,7 @@ from junitbot.analysis import CodeGraph, update_graph
 from junitbot.config import load_config
 from junitbot.state import StateDir
 from junitbot.validation import TestCandidate, ValidationReport, validate_candidates
-from junitbot.validation.selection import NOTHING_NEW
+from junitbot.validation.judge.selection import NOTHING_NEW
 from tests.conftest import EXAMPLE, commit_all
 
 HEADER = """package com.acme.shop.domain;

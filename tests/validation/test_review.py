@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from junitbot.analysis import parse_test_class
-from junitbot.validation.models import REVIEW_RULES, ReviewFinding, ReviewRule, ReviewSummary
 from junitbot.validation.review import methods_to_drop, review_test_class, summarize
+from junitbot.validation.review.models import REVIEW_RULES, ReviewFinding, ReviewRule, ReviewSummary
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
 REVIEW = FIXTURES / "review"

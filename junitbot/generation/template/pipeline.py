@@ -62,8 +62,8 @@ from junitbot.validation import (
     merge_reports,
     validate_candidates,
 )
-from junitbot.validation.build import module_main_classes
-from junitbot.validation.sandbox import detect_isolation
+from junitbot.validation.compiling.main_classes import module_main_classes
+from junitbot.validation.run.sandbox import detect_isolation
 
 log = logging.getLogger(__name__)
 

@@ -19,9 +19,9 @@ from junitbot.analysis import parse_test_class, remove_methods
 from junitbot.config import ValidationSettings
 from junitbot.generation.template.observations import Observation, parse_observations, stable
 from junitbot.records import Record
-from junitbot.validation.classpath import SYSTEM_JAR_DIR
-from junitbot.validation.javac import compile_batch
-from junitbot.validation.junit import repeat_conditions, run_junit
+from junitbot.validation.build.classpath import SYSTEM_JAR_DIR
+from junitbot.validation.compiling.javac import compile_batch
+from junitbot.validation.run.launcher import repeat_conditions, run_junit
 
 log = logging.getLogger(__name__)
 

@@ -39,8 +39,8 @@ A source with syntax errors is not reviewed: javac judges it first.
 
 from __future__ import annotations
 
-from junitbot.validation.models import REVIEW_RULES, ReviewFinding, ReviewRule, ReviewSummary
 from junitbot.validation.review.lint import methods_to_drop, review_test_class, summarize
+from junitbot.validation.review.models import REVIEW_RULES, ReviewFinding, ReviewRule, ReviewSummary
 
 __all__ = [
     "REVIEW_RULES",

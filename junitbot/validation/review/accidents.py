@@ -6,7 +6,6 @@ import re
 from collections.abc import Iterable, Iterator
 
 from junitbot.analysis import Node, descendants
-from junitbot.validation.models import ReviewFinding
 from junitbot.validation.review.context import (
     ANSWERS,
     DESCRIBE,
@@ -18,6 +17,7 @@ from junitbot.validation.review.context import (
     finding,
     nulls,
 )
+from junitbot.validation.review.models import ReviewFinding
 from junitbot.validation.static import (
     ParsedTest,
     Variable,

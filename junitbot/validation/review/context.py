@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from junitbot.analysis import Node, descendants
-from junitbot.validation.models import ReviewFinding, ReviewRule
+from junitbot.validation.review.models import ReviewFinding, ReviewRule
 from junitbot.validation.static import (
     ParsedTest,
     Variable,

@@ -6,7 +6,6 @@ import re
 from collections.abc import Iterable, Iterator
 
 from junitbot.analysis import Node, descendants
-from junitbot.validation.models import ReviewFinding
 from junitbot.validation.review.context import (
     DESCRIBE,
     NOT_CALLED,
@@ -16,6 +15,7 @@ from junitbot.validation.review.context import (
     chain_root,
     finding,
 )
+from junitbot.validation.review.models import ReviewFinding
 from junitbot.validation.static import ParsedTest, arguments_of, compact, is_call, name_of, text_of
 
 _RETURNS = frozenset({"thenReturn", "doReturn", "willReturn"})

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 
 from junitbot.analysis import Node, descendants, member_node
-from junitbot.validation.models import ReviewFinding
 from junitbot.validation.review.context import ReviewContext, finding
+from junitbot.validation.review.models import ReviewFinding
 from junitbot.validation.static import annotation_names, compact, enclosing, is_call, name_of, text_of
 
 _THROWN = frozenset({"assertThrows", "assertThrowsExactly", "catchThrowable", "catchThrowableOfType",

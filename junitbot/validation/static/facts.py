@@ -34,7 +34,8 @@ from junitbot.analysis import (
 )
 from junitbot.config import ValidationSettings
 from junitbot.errors import JunitbotError
-from junitbot.validation.models import Frameworks, Severity, TestCandidate, ValidationIssue
+from junitbot.validation.build.models import Frameworks
+from junitbot.validation.models import Severity, TestCandidate, ValidationIssue
 
 ClassLookup = Callable[[str], ClassInfo | None]
 Role = Literal["mock", "spy", "inject", "captor"]

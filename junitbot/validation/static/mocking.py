@@ -11,7 +11,8 @@ from collections.abc import Mapping, Sequence
 from typing import Literal, NamedTuple
 
 from junitbot.analysis import ClassInfo, Node, TypeKind
-from junitbot.validation.models import Frameworks, ValidationIssue
+from junitbot.validation.build.models import Frameworks
+from junitbot.validation.models import ValidationIssue
 from junitbot.validation.static.facts import (
     MOCKITO_HOLDERS,
     ROLES,

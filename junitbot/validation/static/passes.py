@@ -10,7 +10,8 @@ from collections.abc import Iterable, Mapping
 
 from junitbot.analysis import ClassInfo, TestContext
 from junitbot.config import ValidationSettings
-from junitbot.validation.models import Frameworks, Severity, TestCandidate, ValidationIssue
+from junitbot.validation.build.models import Frameworks
+from junitbot.validation.models import Severity, TestCandidate, ValidationIssue
 from junitbot.validation.static.anti_patterns import check_anti_patterns
 from junitbot.validation.static.builders import check_builders
 from junitbot.validation.static.facts import Check, CheckInput, ClassLookup, KnownTypes, parse_test

@@ -13,7 +13,7 @@ from junitbot.analysis import unused_imports
 from junitbot.generation import GenerationJob, GenerationResult, Target
 from junitbot.generation.template import generate_tests
 from junitbot.validation import Classpath, detect_frameworks
-from junitbot.validation.classpath import system_jars
+from junitbot.validation.build.classpath import system_jars
 from tests.generation.conftest import Indexed, index, write_files
 
 SHOP = "com.acme.shop"

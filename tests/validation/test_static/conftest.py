@@ -16,7 +16,8 @@ from junitbot.analysis import ClassInfo, CodeGraph, DependencyAnalyzer, extract_
 from junitbot.analysis import TestContext as Context
 from junitbot.config import JunitbotConfig, ValidationSettings, load_config
 from junitbot.state import StateDir
-from junitbot.validation.models import Frameworks, Severity, ValidationIssue
+from junitbot.validation.build.models import Frameworks
+from junitbot.validation.models import Severity, ValidationIssue
 from junitbot.validation.models import TestCandidate as Candidate
 from junitbot.validation.static import passed, run_static_checks
 from tests.conftest import PROJECT

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from junitbot.validation.models import Frameworks, ValidationIssue
+from junitbot.validation.build.models import Frameworks
+from junitbot.validation.models import ValidationIssue
 from tests.validation.test_static.conftest import (
     BILLING_PATH,
     BILLING_SUBJECT,

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from junitbot.validation.classpath import classpath_packages
+from junitbot.validation.build.classpath import classpath_packages
 from tests.validation.test_static.conftest import (
     BILLING_PATH,
     BILLING_SUBJECT,

@@ -1,0 +1,183 @@
+"""What a repository's poms say without running Maven: its modules, each module's Java release, its processors.
+
+Pure reading of the XML: `<modules>` followed recursively from the root pom, properties inherited from parents
+inside the repository (a parent outside it, such as commons-parent, is not seen: the release then comes from
+the class files the build wrote, see `class_file_release`).
+"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from collections.abc import Mapping
+from pathlib import Path, PurePosixPath
+
+from junitbot.records import Record
+
+_PROPERTY = re.compile(r"\$\{([^}]+)\}")
+_MAX_MODULES = 2000
+
+
+class MavenModule(Record):
+    """One module of a Maven build: its folder relative to the root ('' for the root) and what javac needs."""
+
+    path: str
+    artifact_id: str
+    packaging: str = "jar"
+    release: int | None = None
+    processors: tuple[str, ...] = ()  # group:artifact:version of the compiler plugin's annotationProcessorPaths
+
+    @property
+    def has_code(self) -> bool:
+        return self.packaging != "pom"
+
+
+def read_modules(root: Path) -> tuple[MavenModule, ...]:
+    """Every module of the build rooted at `root/pom.xml`, the root first, in `<modules>` order.
+
+    Unreadable poms are left out (Maven itself will say what is wrong with them).
+    """
+    found: list[MavenModule] = []
+    seen: set[Path] = set()
+    pending = [root]
+    while pending and len(found) < _MAX_MODULES:
+        folder = pending.pop(0)
+        pom = folder / "pom.xml"
+        if folder in seen or not pom.is_file():
+            continue
+        seen.add(folder)
+        element = _parse(pom)
+        if element is None:
+            continue
+        properties = _properties(pom, root)
+        relative = folder.relative_to(root).as_posix()
+        found.append(MavenModule(
+            path="" if relative == "." else relative,
+            artifact_id=_text(element, "artifactId") or folder.name,
+            packaging=_text(element, "packaging") or "jar",
+            release=_release(element, properties),
+            processors=_processors(element, properties),
+        ))
+        for name in _children(element, "modules", "module"):
+            child = (folder / name).resolve()
+            if child.is_relative_to(root.resolve()):
+                pending.append(root / child.relative_to(root.resolve()))
+    return tuple(found)
+
+
+def class_file_release(classes: Path) -> int | None:
+    """The Java release of the first class file under `classes` (its major version minus 44), or None."""
+    for path in classes.rglob("*.class"):
+        try:
+            with path.open("rb") as handle:
+                head = handle.read(8)
+        except OSError:
+            continue
+        if len(head) == 8 and head[:4] == b"\xca\xfe\xba\xbe":
+            return int.from_bytes(head[6:8], "big") - 44
+    return None
+
+
+def _parse(pom: Path) -> ET.Element | None:
+    try:
+        return ET.parse(pom).getroot()
+    except (OSError, ET.ParseError):
+        return None
+
+
+def _properties(pom: Path, root: Path, depth: int = 0) -> dict[str, str]:
+    """The pom's properties over those of its parents inside the repository (child wins)."""
+    element = _parse(pom)
+    if element is None or depth > 20:
+        return {}
+    inherited: dict[str, str] = {}
+    parent = _child(element, "parent")
+    if parent is not None:
+        relative = _text(parent, "relativePath")
+        parent_pom = pom.parent / (relative if relative is not None else "../pom.xml")
+        if parent_pom.is_dir():
+            parent_pom = parent_pom / "pom.xml"
+        if relative != "" and parent_pom.is_file() and parent_pom.resolve().is_relative_to(root.resolve()):
+            inherited = _properties(parent_pom.resolve(), root, depth + 1)
+    own = {_local(el.tag): (el.text or "").strip() for props in element if _local(props.tag) == "properties"
+           for el in props}
+    return {**inherited, **own}
+
+
+def _release(element: ET.Element, properties: Mapping[str, str]) -> int | None:
+    """The compiler plugin's release/target, else the maven.compiler.* properties (1.8 means 8)."""
+    configured = [_plugin_setting(element, "maven-compiler-plugin", key) for key in ("release", "target", "source")]
+    candidates = [*configured, properties.get("maven.compiler.release"), properties.get("maven.compiler.target"),
+                  properties.get("maven.compiler.source")]
+    for value in candidates:
+        number = _java_version(_resolve(value, properties)) if value else None
+        if number is not None:
+            return number
+    return None
+
+
+def _java_version(text: str) -> int | None:
+    match = re.fullmatch(r"(?:1\.)?(\d+)", text.strip())
+    return int(match.group(1)) if match else None
+
+
+def _processors(element: ET.Element, properties: Mapping[str, str]) -> tuple[str, ...]:
+    found = []
+    for plugin in _plugins(element, "maven-compiler-plugin"):
+        for path in plugin.iter():
+            if _local(path.tag) != "path":
+                continue
+            parts = [_resolve(_text(path, key) or "", properties) for key in ("groupId", "artifactId", "version")]
+            if all(parts) and not any("${" in part for part in parts):
+                found.append(":".join(parts))
+    return tuple(dict.fromkeys(found))
+
+
+def _plugin_setting(element: ET.Element, artifact: str, key: str) -> str | None:
+    for plugin in _plugins(element, artifact):
+        configuration = _child(plugin, "configuration")
+        if configuration is not None and _text(configuration, key):
+            return _text(configuration, key)
+    return None
+
+
+def _plugins(element: ET.Element, artifact: str) -> list[ET.Element]:
+    """The build's (and its pluginManagement's) plugins with that artifactId."""
+    build = _child(element, "build")
+    if build is None:
+        return []
+    lists = [_child(build, "plugins"), _child(_child(build, "pluginManagement"), "plugins")]
+    return [plugin for plugins in lists if plugins is not None for plugin in plugins
+            if _local(plugin.tag) == "plugin" and _text(plugin, "artifactId") == artifact]
+
+
+def _resolve(value: str, properties: Mapping[str, str]) -> str:
+    for _ in range(5):  # properties naming properties, a few levels deep
+        resolved = _PROPERTY.sub(lambda m: properties.get(m.group(1), m.group(0)), value)
+        if resolved == value:
+            break
+        value = resolved
+    return value
+
+
+def _children(element: ET.Element, outer: str, inner: str) -> list[str]:
+    container = _child(element, outer)
+    if container is None:
+        return []
+    return [(item.text or "").strip() for item in container if _local(item.tag) == inner and (item.text or "").strip()]
+
+
+def _child(element: ET.Element | None, name: str) -> ET.Element | None:
+    if element is None:
+        return None
+    return next((child for child in element if _local(child.tag) == name), None)
+
+
+def _text(element: ET.Element, name: str) -> str | None:
+    child = _child(element, name)
+    return None if child is None else (child.text or "").strip()
+
+
+def _local(tag: object) -> str:
+    """An element's name without its XML namespace (comments and processing instructions have none)."""
+    return tag.rpartition("}")[2] if isinstance(tag, str) else ""

@@ -1,0 +1,1 @@
+"""javac for test and main classes: one batch per round, compile rounds with deterministic repairs."""

@@ -1,0 +1,77 @@
+"""The project's main classes, compiled once per run and reused while sources and classpath are unchanged."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import shutil
+from collections.abc import Sequence
+from pathlib import Path
+
+from junitbot.errors import JunitbotError
+from junitbot.records import Record
+from junitbot.validation.build.models import Classpath
+from junitbot.validation.compiling.javac import compile_batch
+
+log = logging.getLogger(__name__)
+
+
+class MainBuild(Record):
+    """Where the main classes are, whether they were reused, and the files that did not compile."""
+
+    classes_dir: Path
+    reused: bool
+    failed: tuple[str, ...] = ()
+
+
+def module_main_classes(
+    root: Path, sources: Sequence[tuple[str, str]], *, classpath: Classpath, cache_root: Path
+) -> MainBuild:
+    """The module's main classes: the build's own output when it compiled them (Lombok and all), else compiled by
+    junitbot from `sources` for the module's release, under `cache_root/<module>`."""
+    if classpath.main_classes is not None:
+        return MainBuild(classes_dir=Path(classpath.main_classes), reused=True)
+    return build_main_classes(root, sources, classpath=classpath.entries, release=classpath.release,
+                              processor_path=classpath.processor_path, java_home=classpath.java_home,
+                              cache_dir=cache_root / (classpath.module.replace("/", "_") or "_root"))
+
+
+def build_main_classes(
+    root: Path,
+    sources: Sequence[tuple[str, str]],
+    *,
+    classpath: Sequence[str],
+    cache_dir: Path,
+    release: int | None = None,
+    processor_path: Sequence[str] = (),
+    java_home: str | None = None,
+    timeout_s: float = 900.0,
+) -> MainBuild:
+    """Compile `sources` ((path, blob sha) pairs) into `cache_dir/classes`, unless the same inputs already are.
+
+    Files that fail to compile are reported and left out, so one broken class never blocks validation
+    of tests for the others.
+    """
+    inputs = [list(sources), list(classpath), release, list(processor_path), java_home]
+    stamp = hashlib.sha256(json.dumps(inputs).encode()).hexdigest()
+    classes = cache_dir / "classes"
+    stamp_file = cache_dir / "stamp.json"
+    if stamp_file.is_file() and classes.is_dir():
+        recorded = json.loads(stamp_file.read_text())
+        if recorded.get("stamp") == stamp:
+            return MainBuild(classes_dir=classes, reused=True, failed=tuple(recorded.get("failed", ())))
+    if not sources:
+        raise JunitbotError(f"no main Java sources to compile under {root}: run `junitbot index` first")
+    scratch = cache_dir / "classes.tmp"
+    shutil.rmtree(scratch, ignore_errors=True)
+    results = compile_batch([root / path for path, _ in sources], classpath=classpath, out_dir=scratch,
+                            release=release, processor_path=processor_path, java_home=java_home,
+                            timeout_s=timeout_s)
+    failed = sorted(str(path.relative_to(root)) for path, result in results.items() if not result.compiled)
+    if failed:
+        log.warning("%d main source files do not compile and are left out: %s", len(failed), ", ".join(failed[:5]))
+    shutil.rmtree(classes, ignore_errors=True)
+    scratch.rename(classes)
+    stamp_file.write_text(json.dumps({"stamp": stamp, "failed": failed}))
+    return MainBuild(classes_dir=classes, reused=False, failed=tuple(failed))

@@ -1,0 +1,284 @@
+"""The baseline: what the repository's own tests of the target classes already cover and kill.
+
+Per target, the existing tests that name or use it (`DependencyAnalyzer.tests_of`, minus the files the
+candidates will replace) are compiled with the test classes they need, run once under JaCoCo with a per-test
+listener and once under PIT, and the result is cached under the state directory by a hash of everything it
+depends on (the target's and the tests' sources, the classpath): an unchanged class never runs its tests again.
+
+Only Jupiter tests run (junitbot's launcher runs the Jupiter engine); a target whose tests are JUnit 4 or do
+not compile says so in its note and counts as having no baseline.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import shutil
+import tempfile
+from collections.abc import Callable, Collection, Mapping, Sequence
+from pathlib import Path
+
+from pydantic import Field, ValidationError
+
+from junitbot.analysis import CodeGraph, DependencyAnalyzer, TypeRow
+from junitbot.analysis.marker import generated_target
+from junitbot.config import ValidationSettings
+from junitbot.errors import JunitbotError
+from junitbot.records import Record
+from junitbot.validation.build.classpath import resource_folders
+from junitbot.validation.build.models import Classpath
+from junitbot.validation.compiling.main_classes import build_main_classes
+from junitbot.validation.measure.jacoco import agent_option, analyze_coverage, package_includes
+from junitbot.validation.measure.models import ClassCoverage, MutationReport, ProbeHits
+from junitbot.validation.measure.per_test import per_test_config, per_test_hits, per_test_listener, per_test_owners
+from junitbot.validation.measure.pit import run_mutation_analysis
+from junitbot.validation.run.launcher import run_junit
+from junitbot.validation.run.models import RunConditions
+
+log = logging.getLogger(__name__)
+
+_FORMAT = 1  # bump when what a cached baseline holds changes
+_BASELINE_BUDGET_FACTOR = 4
+
+
+class Baseline(Record):
+    """What the existing tests of one target cover (JaCoCo probes and figures) and which mutants they kill."""
+
+    target: str
+    tests: tuple[str, ...] = ()
+    probes: ProbeHits = Field(default_factory=ProbeHits)
+    coverage: ClassCoverage | None = None
+    mutants_killed: tuple[str, ...] = ()  # Mutant.key of each detected mutant
+    mutants_total: int | None = None  # None: not measured
+    exec_file: str | None = Field(default=None, description="the existing tests' JaCoCo data, for the coverage "
+                                                            "of both suites together")
+    note: str | None = None
+
+    @property
+    def empty(self) -> bool:
+        return not self.tests
+
+
+def baseline_tests(targets: Sequence[str], graph: CodeGraph, *, replaced: Collection[str] = ()) -> dict[str, list[str]]:
+    """The existing test classes of each target: named after it or using it, Jupiter only, not in `replaced`, and
+    not junitbot's own. A generated class stands on its own: junitbot's tests of the classes that use this one are
+    regenerated on their own and may stub it, and counting them would make a regenerated class keep fewer tests
+    than the same class generated before them (churn in the pull request for nothing)."""
+    analyzer = DependencyAnalyzer(graph)
+    rows = {row.fqn: row for row in graph.types()}
+    generated: dict[str, bool] = {}
+
+    def persons(path: str) -> bool:
+        if path not in generated:
+            generated[path] = generated_target((graph.source(path) or b"").decode("utf-8", "replace")) is not None
+        return not generated[path]
+
+    return {target: [t for t in analyzer.tests_of(target) if t in rows and rows[t].path not in replaced
+                     and persons(rows[t].path)] for target in targets}
+
+
+def measure_baselines(
+    targets: Sequence[str], *, root: Path, graph: CodeGraph, classpath: Classpath, main_classes: Path,
+    state_root: Path, tools_dir: Path, settings: ValidationSettings, isolation: str,
+    binary_name: Callable[[str], str], replaced: Collection[str] = (), mutation: bool = True,
+) -> dict[str, Baseline]:
+    """The baseline of every target (by source FQN), from the cache where nothing it depends on changed."""
+    tests_by_target = baseline_tests(targets, graph, replaced=replaced)
+    rows = {row.fqn: row for row in graph.types()}
+    files = dict(graph.source_files(test=False)) | dict(graph.source_files(test=True))
+    cache = state_root / "baseline" / (classpath.module.replace("/", "_") or "_root")
+    result: dict[str, Baseline] = {}
+    missing: dict[str, str] = {}
+    for target in targets:
+        tests = tests_by_target[target]
+        if not tests:
+            result[target] = Baseline(target=target, note="no existing tests")
+            continue
+        key = _key(target, tests, rows, files, classpath, mutation)
+        cached = _read(cache / f"{key}.json")
+        if cached is not None:
+            result[target] = cached
+        else:
+            missing[target] = key
+    if missing:
+        measured = _measure({t: tests_by_target[t] for t in missing}, root=root, graph=graph, rows=rows,
+                            classpath=classpath, main_classes=main_classes, state_root=state_root,
+                            tools_dir=tools_dir, settings=settings, isolation=isolation, binary_name=binary_name,
+                            mutation=mutation, exec_files={t: cache / f"{k}.exec" for t, k in missing.items()})
+        for target, key in missing.items():
+            result[target] = measured[target]
+            _write(cache / f"{key}.json", measured[target])
+    return result
+
+
+def _key(target: str, tests: Sequence[str], rows: Mapping[str, TypeRow], files: Mapping[str, str],
+         classpath: Classpath, mutation: bool) -> str:
+    paths = sorted({rows[name].path for name in [target, *tests] if name in rows})
+    parts = [_FORMAT, target, sorted(tests), [(p, files.get(p, "")) for p in paths], list(classpath.entries),
+             classpath.release, mutation]
+    return hashlib.sha256(json.dumps(parts).encode()).hexdigest()[:16]
+
+
+def _read(path: Path) -> Baseline | None:
+    try:
+        return Baseline.model_validate_json(path.read_text(encoding="utf-8"))
+    except (OSError, ValidationError):
+        return None
+
+
+def _write(path: Path, baseline: Baseline) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    draft = path.with_suffix(".tmp")
+    draft.write_text(baseline.model_dump_json(), encoding="utf-8")
+    draft.replace(path)  # atomic: a killed run leaves the old entry or none
+
+
+def _test_files(tests: Collection[str], graph: CodeGraph, rows: Mapping[str, TypeRow]) -> list[str]:
+    """The files of `tests` and of the test classes they depend on (base classes, helpers), transitively."""
+    seen: set[str] = set()
+    queue = list(tests)
+    files: set[str] = set()
+    while queue:
+        fqn = queue.pop()
+        row = rows.get(fqn)
+        if fqn in seen or row is None or not row.is_test:
+            continue
+        seen.add(fqn)
+        files.add(row.path)
+        queue += [dep for dep, _ in graph.dependencies(fqn)]
+        if row.outer:
+            queue.append(row.outer)
+    return sorted(files)
+
+
+def _measure(
+    tests_by_target: Mapping[str, Sequence[str]], *, root: Path, graph: CodeGraph, rows: Mapping[str, TypeRow],
+    classpath: Classpath, main_classes: Path, state_root: Path, tools_dir: Path, settings: ValidationSettings,
+    isolation: str, binary_name: Callable[[str], str], mutation: bool, exec_files: Mapping[str, Path],
+) -> dict[str, Baseline]:
+    """Run the existing tests of every target in one JVM (per-test coverage) and one PIT run; each target's
+    baseline counts only its own tests, and its exec file is written to `exec_files[target]`."""
+    all_tests = sorted({t for tests in tests_by_target.values() for t in tests})
+    paths = _test_files(all_tests, graph, rows)
+    jupiter = {p for p in paths if _is_jupiter(root / p)}
+    if not jupiter:  # JUnit 4 or no longer on disk: nothing junitbot can run as the baseline
+        return {t: Baseline(target=t, tests=tuple(ts), note=f"none of its {len(ts)} existing test classes runs on "
+                                                            "JUnit 5 (Jupiter); not measured")
+                for t, ts in tests_by_target.items()}
+    shas = dict(graph.source_files(test=True))
+    build = build_main_classes(root, [(p, shas.get(p, "")) for p in sorted(jupiter)],
+                               classpath=[str(main_classes), *classpath.entries],
+                               cache_dir=state_root / "build" / "baseline-tests" / (
+                                   classpath.module.replace("/", "_") or "_root"),
+                               release=classpath.release, processor_path=classpath.processor_path,
+                               java_home=classpath.java_home)
+    runnable = [t for t in all_tests if rows[t].path in jupiter
+                and rows[t].path not in build.failed and rows[t].outer is None]
+    notes: dict[str, str] = {}
+    for target, tests in tests_by_target.items():
+        skipped = [t for t in tests if t not in runnable]
+        if skipped:
+            notes[target] = (f"{len(skipped)} of its {len(tests)} existing test classes not measured "
+                             "(JUnit 4, not compiling, or nested)")
+    if not runnable:
+        return {t: Baseline(target=t, tests=tuple(ts), note=notes.get(t)) for t, ts in tests_by_target.items()}
+    test_cp = [str(build.classes_dir), str(main_classes), *resource_folders(root, classpath), *classpath.entries]
+    targets = {binary_name(t): t for t in tests_by_target}
+    scratch = Path(tempfile.mkdtemp(prefix="baseline-", dir=state_root))
+    result = {}
+    try:
+        per_test = _run_with_coverage(runnable, test_cp, scratch, state_root=state_root, tools_dir=tools_dir,
+                                      settings=settings, isolation=isolation, java_home=classpath.java_home,
+                                      classes=list(targets), basedir=root / classpath.module)
+        hits = per_test_hits(per_test)
+        owners = per_test_owners(per_test)
+        mutants = run_mutation_analysis(
+            target_classes=list(targets), test_classes=runnable, classpath=test_cp, workdir=scratch / "pit",
+            history_file=state_root / "baseline" / "pit-history.bin", tools_dir=tools_dir, settings=settings,
+            java_home=classpath.java_home,
+            # A human suite runs many more tests per mutant than the generated one, once (then cached).
+            budget_s=_BASELINE_BUDGET_FACTOR * settings.mutation_budget_s_per_class * len(targets) + 30,
+        ) if mutation else None
+        for binary, target in targets.items():
+            tests = tuple(tests_by_target[target])
+            mine = [owner for owner in hits if owner.split("#")[0] in tests]
+            probes = ProbeHits()
+            for owner in mine:
+                probes = probes.union(hits[owner].restricted_to([binary]))
+            exec_file = _concatenated([path for owner, path in owners if owner.split("#")[0] in tests],
+                                      exec_files[target])
+            coverage = _coverage(exec_file, main_classes, binary, state_root, tools_dir, settings)
+            result[target] = Baseline(target=target, tests=tests, probes=probes, coverage=coverage,
+                                      exec_file=str(exec_file) if exec_file else None,
+                                      note=_mutation_note(mutants, notes.get(target)),
+                                      **_mutant_fields(mutants, binary))
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    return result
+
+
+def _concatenated(files: Sequence[Path], target: Path) -> Path | None:
+    """One exec file of several: JaCoCo's reader takes header blocks anywhere, so files append as they are."""
+    if not files:
+        return None
+    target.parent.mkdir(parents=True, exist_ok=True)
+    draft = target.with_suffix(".tmp")
+    with draft.open("wb") as out:
+        for file in files:
+            out.write(file.read_bytes())
+    draft.replace(target)
+    return target
+
+
+def _coverage(exec_file: Path | None, main_classes: Path, binary: str, state_root: Path, tools_dir: Path,
+              settings: ValidationSettings) -> ClassCoverage | None:
+    if exec_file is None:
+        return None
+    try:
+        return analyze_coverage(exec_file, [main_classes], cache_dir=state_root / "build" / "jacoco",
+                                classes=[binary], tools_dir=tools_dir, settings=settings).get(binary)
+    except JunitbotError as e:
+        log.warning("the existing tests' coverage of %s could not be measured: %s", binary, e)
+        return None
+
+
+def _is_jupiter(path: Path) -> bool:
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return False
+    return "org.junit.jupiter" in text
+
+
+def _run_with_coverage(
+    tests: Sequence[str], classpath: Sequence[str], scratch: Path, *, state_root: Path, tools_dir: Path,
+    settings: ValidationSettings, isolation: str, java_home: str | None, classes: Sequence[str],
+    basedir: Path | None = None,
+) -> Path:
+    """Run `tests` once, in name order, with per-test coverage of `classes`; the folder of per-test data.
+    Failing tests count all the same: what they ran before failing is what the suite exercises."""
+    cache = state_root / "build" / "jacoco"
+    agent = agent_option(exec_file=scratch / "jacoco.exec", includes=package_includes(list(classes)),
+                         cache_dir=cache, settings=settings, tools_dir=tools_dir)
+    per_test = scratch / "per-test"
+    listener = per_test_listener(classpath, cache_dir=cache, settings=settings, tools_dir=tools_dir)
+    run_junit(test_classes=tests, classpath=[*classpath, str(listener)], workdir=scratch / "run",
+              conditions=RunConditions(order="name"), settings=settings, isolation=isolation,
+              java_agent_option=agent, tools_dir=tools_dir, java_home=java_home,
+              junit_config=per_test_config(per_test), writable=[per_test], basedir=basedir)
+    return per_test
+
+
+def _mutant_fields(report: MutationReport | None, binary: str) -> dict[str, object]:
+    if report is None or report.error or report.timed_out:
+        return {}
+    mine = [m for m in report.mutants if m.class_name == binary or m.class_name.startswith(binary + "$")]
+    return {"mutants_killed": tuple(sorted(m.key for m in mine if m.detected)), "mutants_total": len(mine)}
+
+
+def _mutation_note(report: MutationReport | None, note: str | None) -> str | None:
+    if report is not None and (report.error or report.timed_out):
+        why = report.error or "PIT ran out of its time budget"
+        return f"{note + '; ' if note else ''}mutation score of the existing tests not measured: {why}"
+    return note

@@ -1,0 +1,1 @@
+"""Running test classes: the JUnit launcher, isolation and the runtime guard, batches that survive a dying JVM."""

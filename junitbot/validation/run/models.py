@@ -1,0 +1,89 @@
+"""Records of test runs: each test's outcome, the run's conditions, the runtime guard's log."""
+
+from __future__ import annotations
+
+from typing import ClassVar, Literal
+
+from pydantic import Field
+
+from junitbot.records import Record
+
+TestStatus = Literal["passed", "failed", "error", "skipped", "timeout", "refused"]
+
+
+class TestCaseResult(Record):
+    """One test method's outcome in one run."""
+
+    __test__: ClassVar[bool] = False  # not a pytest test class, whatever its name
+
+    test_class: str
+    method: str
+    status: TestStatus
+    message: str | None = None
+    seconds: float = 0.0
+    line: int | None = Field(default=None, description="the test file's line it failed at: the first stack frame "
+                                                       "of the test class itself")
+    detail: str | None = Field(default=None, description="the failure's or exception's whole message, uncut "
+                                                         "(`message` is its short form)")
+
+
+class RunConditions(Record):
+    """The environment one repetition ran under; repetitions differ so that flakes show."""
+
+    order: Literal["default", "name", "reversed", "random"] = "default"
+    order_seed: int | None = None  # the seed of a random order
+    timezone: str = "UTC"
+    locale: str = "en-US"
+    charset: str = "UTF-8"
+
+
+class TestRunResult(Record):
+    """One JVM run over a batch of test classes."""
+
+    __test__: ClassVar[bool] = False  # not a pytest test class, whatever its name
+
+    conditions: RunConditions
+    cases: tuple[TestCaseResult, ...]
+    exit_code: int | None
+    timed_out: bool = False
+    output_tail: str = ""
+    isolation: str = "none"
+    seconds: float = 0.0
+    launcher: str = Field(default="", description="the console launcher that ran it (ToolChoice.summary)")
+    running: str | None = Field(
+        default=None, description="the test ('pkg.FooTest#method') or class the guard saw running when the JVM ended "
+                                  "before writing its report; None when it did not, or the run was not guarded")
+
+
+GuardAction = Literal["exec", "exit", "connect", "accept", "write", "delete", "guard"]
+
+
+_GUARD_WORDS: dict[str, str] = {
+    "exec": "start a process: {}", "exit": "exit the JVM (status {})", "connect": "connect to {}",
+    "accept": "accept a connection from {}", "write": "write outside its working directory: {}",
+    "delete": "delete outside its working directory: {}", "guard": "{}",
+}
+
+
+class GuardAttempt(Record):
+    """Something a test tried that the test JVM's guard (java/SandboxGuard.java) refused."""
+
+    owner: str = Field(description="'pkg.FooTest#method', the class 'pkg.FooTest' for its own work (@BeforeAll, "
+                                   "construction), or '' outside any test")
+    action: GuardAction
+    detail: str
+
+    def describe(self) -> str:
+        """What the test tried, as a verdict says it: "tried to start a process: /bin/sh"."""
+        return "tried to " + _GUARD_WORDS[self.action].format(self.detail)
+
+
+class GuardLog(Record):
+    """What the guard's log of one test JVM says."""
+
+    guarded: bool = Field(description="the guard was installed; False where the JVM has no SecurityManager (JDK 24+) "
+                                      "or its log is missing")
+    note: str = Field(default="", description="why the guard was not installed")
+    attempts: tuple[GuardAttempt, ...] = ()
+    running: tuple[str, ...] = Field(default=(), description="tests and classes started and not finished, "
+                                                             "outermost first")
