@@ -43,6 +43,7 @@ from junitbot.analysis.models import (
     SampleArgument,
     Span,
     TestContext,
+    TestSetup,
     TypeKind,
     TypeRef,
     ValueType,
@@ -60,6 +61,7 @@ from junitbot.analysis.parser import (
     syntax_errors,
 )
 from junitbot.analysis.resolve import resolve_classes, resolve_edges, resolve_samples, resolve_supertypes
+from junitbot.analysis.setups import mine_setups
 from junitbot.analysis.source import SourceText
 from junitbot.analysis.sources import is_candidate, is_test_path, matches_any, module_of
 from junitbot.analysis.testclass import (
@@ -121,6 +123,7 @@ __all__ = [
     "SourceText",
     "Span",
     "TestContext",
+    "TestSetup",
     "Tree",
     "TypeKind",
     "TypeRef",
@@ -140,6 +143,7 @@ __all__ = [
     "matches_any",
     "member_changes",
     "member_node",
+    "mine_setups",
     "module_of",
     "node_text",
     "open_checkout",

@@ -552,3 +552,19 @@ class MemberUse(Record):
     member: str
     via: str
     line: int | None = None
+
+
+class TestSetup(Record):
+    """A call on a class in one of the repository's tests, with the statements that build its receiver and
+    arguments (`analysis.setups`): a seed that a generated test can start from and vary."""
+
+    __test__: ClassVar[bool] = False  # not a pytest test class, whatever its name
+
+    test: str = Field(description="the test method it comes from, `pkg.FooTest#method`")
+    statements: tuple[str, ...] = Field(description="the slice before the call, as written, in order")
+    receiver: str | None = Field(description="the local the call is made on; None: a static call or a call on an "
+                                             "instance built in place")
+    method: str
+    call: str = Field(description="the call as written, receiver and arguments")
+    arguments: tuple[str, ...] = ()
+    imports: tuple[JavaImport, ...] = Field(default=(), description="the test file's imports the slice may need")

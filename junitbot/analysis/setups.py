@@ -1,0 +1,295 @@
+"""Setups from a repository's own tests: the statements that build a target's receiver and arguments (pure).
+
+The human tests of a class hold the realistic objects its behaviour needs (a populated `Options`, a configured
+formatter, a `StringBuilder` sink, the argument arrays), which no generator guesses (issue 29, test amplification
+as DSpot does it). For every call on the target in a test method, `mine_setups` keeps the call and the backward
+slice of the method's statements it depends on: the declarations of the variables the receiver and arguments use
+and the calls that changed those variables before it (`options.addOption(..)`), nothing else (no assertion).
+
+A slice must stand alone in a new test method: one that reads a field of the test class, calls one of its
+helper methods, or says `this` is left out. Statements nested in blocks (`if`, loops, `try`) are not sliced.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+from junitbot.analysis.models import JavaImport, TestSetup
+from junitbot.analysis.parser import Node, parse_java
+from junitbot.analysis.source import SourceText
+
+_COMMENTS = {"line_comment", "block_comment"}
+_TYPES = {"class_declaration", "enum_declaration", "record_declaration", "interface_declaration"}
+# Calls that check rather than arrange: never part of a setup.
+_BLOCKS = {"if_statement", "for_statement", "enhanced_for_statement", "while_statement", "do_statement",
+           "try_statement", "try_with_resources_statement", "block", "switch_expression", "synchronized_statement"}
+_CHECKS = ("assert", "verify", "fail", "expect")
+_TEST_LIBRARIES = ("org.junit", "org.mockito", "org.assertj", "org.hamcrest", "junit.")
+# Names the probe and the final test declare themselves.
+_RESERVED = {"result", "thrown"}
+_MAX_STATEMENTS = 12
+_MAX_PER_MEMBER = 6
+
+
+def mine_setups(source: str, target: str, *, test_class: str = "") -> tuple[TestSetup, ...]:
+    """Every distinct call on `target` (an FQN) in the test class `source`, with the statements that build its
+    receiver and arguments; at most a few per called member, the shortest first."""
+    data = source.encode("utf-8")
+    text = SourceText(data)
+    root = parse_java(data).root_node
+    imports = tuple(_import(c, text) for c in root.named_children if c.type == "import_declaration")
+    reader = _Reader(text, target, imports, helpers=_declared_methods(root, text), fields=_fields(root, text))
+    found: dict[tuple[tuple[str, ...], str], TestSetup] = {}
+    for method in _test_methods(root):
+        for setup in reader.setups(method, test_class):
+            found.setdefault((setup.statements, setup.call), setup)
+    per_member: dict[str, list[TestSetup]] = {}
+    # Setups that build something first (the objects no generator guesses), the shortest of them first.
+    for setup in sorted(found.values(), key=lambda s: (not s.statements, len(s.statements), len(s.call))):
+        chosen = per_member.setdefault(setup.method, [])
+        if len(chosen) < _MAX_PER_MEMBER:
+            chosen.append(setup)
+    return tuple(s for group in per_member.values() for s in group)
+
+
+class _Reader:
+    """Finds calls on the target in one test file and slices the statements they depend on."""
+
+    def __init__(self, text: SourceText, target: str, imports: Sequence[JavaImport], *, helpers: set[str],
+                 fields: set[str]) -> None:
+        self.text = text
+        self.target = target
+        self.simple = target.rsplit(".", 1)[-1]
+        self.imports = imports
+        self.helpers = helpers
+        self.fields = fields
+        self.static_members = {i.name.rsplit(".", 1)[-1] for i in imports if i.static and not i.wildcard}
+        self.static_wildcards = any(i.static and i.wildcard for i in imports)
+
+    def setups(self, method: Node, test_class: str) -> Iterator[TestSetup]:
+        body = method.child_by_field_name("body")
+        if body is None:
+            return
+        statements = [c for c in body.named_children if c.type not in _COMMENTS]
+        types: dict[str, str] = {}  # local -> its declared type, as written
+        name = self.text.text(method.child_by_field_name("name"))
+        for index, statement in enumerate(statements):
+            for call in _calls(statement):
+                setup = self.setup(call, statements[:index], types, f"{test_class}#{name}" if test_class else name)
+                if setup is not None:
+                    yield setup
+            if statement.type == "local_variable_declaration":
+                written = self.text.compact(statement.child_by_field_name("type"))
+                for declarator in statement.children_by_field_name("declarator"):
+                    local = self.text.text(declarator.child_by_field_name("name"))
+                    types[local] = written if written != "var" else self._created(declarator)
+
+    def setup(self, call: Node, before: Sequence[Node], types: dict[str, str], test: str) -> TestSetup | None:
+        receiver = call.child_by_field_name("object")
+        member = self.text.text(call.child_by_field_name("name"))
+        if receiver is None or member.startswith(_CHECKS):
+            return None
+        written = self.text.compact(receiver)
+        if receiver.type == "identifier" and _head(types.get(written, "")) == self.simple:
+            local: str | None = written
+        elif written in (self.simple, self.target) or (
+                receiver.type == "object_creation_expression"
+                and _head(self.text.compact(receiver.child_by_field_name("type"))) == self.simple):
+            local = None  # a static call, or a call on an instance built in place
+        else:
+            return None
+        chosen, needed = self._slice(call, before)
+        declared = {n for s in chosen for n in _declared(s, self.text)}
+        if needed - declared or declared & _RESERVED or len(chosen) > _MAX_STATEMENTS:
+            return None
+        if any(not self._standalone(node, self.fields - declared) for node in (*chosen, call)):
+            return None
+        statements = tuple(self.text.text(s) for s in chosen)
+        words = {w for s in (*statements, self.text.text(call)) for w in _words(s)}
+        return TestSetup(test=test, statements=statements, receiver=local, method=member,
+                         call=self.text.text(call),
+                         arguments=tuple(self.text.text(a) for a in _named(call.child_by_field_name("arguments"))),
+                         imports=tuple(i for i in self.imports if self._used(i, words)))
+
+    def _slice(self, call: Node, before: Sequence[Node]) -> tuple[list[Node], set[str]]:
+        """The statements before `call` that its receiver and arguments depend on, and the locals they need."""
+        needed = set(_values(call, self.text))
+        chosen: list[Node] = []
+        for statement in reversed(before):
+            if statement.type in _BLOCKS and needed & _words(self.text.text(statement)):
+                return [], {"<changed in a block>"}  # a branch or loop may change what the call needs: not sliced
+            declares = set(_declared(statement, self.text))
+            if declares & needed or (declares == set() and _changed(statement, self.text) in needed):
+                if statement.type == "expression_statement" and _is_check(statement, self.text):
+                    continue
+                chosen.append(statement)
+                needed = (needed - declares) | set(_values(statement, self.text))
+        return list(reversed(chosen)), needed
+
+    def _standalone(self, node: Node, fields: set[str]) -> bool:
+        """No `this`, `super` or field of the test class (`fields`), no call of one of its helper methods."""
+        for each in _descendants(node):
+            if each.type in ("this", "super"):
+                return False
+            if each.type == "identifier" and self.text.text(each) in fields and _reads(each):
+                return False
+            if each.type == "method_invocation" and each.child_by_field_name("object") is None:
+                name = self.text.text(each.child_by_field_name("name"))
+                if name in self.helpers or not (name in self.static_members or self.static_wildcards):
+                    return False
+        return True
+
+    def _used(self, item: JavaImport, words: set[str]) -> bool:
+        if item.wildcard:
+            return not item.name.startswith(_TEST_LIBRARIES)
+        return item.name.rsplit(".", 1)[-1] in words and not item.name.startswith(_TEST_LIBRARIES)
+
+    def _created(self, declarator: Node) -> str:
+        value = declarator.child_by_field_name("value")
+        if value is not None and value.type == "object_creation_expression":
+            return self.text.compact(value.child_by_field_name("type"))
+        return "var"
+
+
+def _test_methods(root: Node) -> Iterator[Node]:
+    """The methods of every class in the file (a nested class's too), none of a local or anonymous class."""
+    pending = [c for c in root.named_children if c.type in _TYPES]
+    while pending:
+        owner = pending.pop()
+        body = owner.child_by_field_name("body")
+        for member in body.named_children if body is not None else ():
+            if member.type == "method_declaration":
+                yield member
+            elif member.type in _TYPES:
+                pending.append(member)
+
+
+def _declared_methods(root: Node, text: SourceText) -> set[str]:
+    """The names of the methods the test file declares (its helpers)."""
+    return {text.text(m.child_by_field_name("name")) for m in _test_methods(root)}
+
+
+def _fields(root: Node, text: SourceText) -> set[str]:
+    """The names of the fields the test file's classes declare."""
+    names: set[str] = set()
+    pending = [c for c in root.named_children if c.type in _TYPES]
+    while pending:
+        owner = pending.pop()
+        body = owner.child_by_field_name("body")
+        for member in body.named_children if body is not None else ():
+            if member.type == "field_declaration":
+                names |= {text.text(d.child_by_field_name("name")) for d in member.children_by_field_name("declarator")}
+            elif member.type in _TYPES:
+                pending.append(member)
+    return names
+
+
+def _reads(identifier: Node) -> bool:
+    """Whether an identifier stands for a value, not a member's name after a dot or a declared name."""
+    parent = identifier.parent
+    if parent is None:
+        return True
+    if parent.type == "method_invocation" and parent.child_by_field_name("name") == identifier:
+        return False
+    if parent.type == "field_access" and parent.child_by_field_name("field") == identifier:
+        return False
+    return not (parent.type in ("variable_declarator", "formal_parameter") and
+                parent.child_by_field_name("name") == identifier)
+
+
+def _calls(statement: Node) -> Iterator[Node]:
+    """The method calls in a statement, outermost first (inside lambdas too: `assertThrows(.., () -> x.m())`)."""
+    for node in _descendants(statement):
+        if node.type == "method_invocation":
+            yield node
+
+
+def _declared(statement: Node, text: SourceText) -> list[str]:
+    if statement.type != "local_variable_declaration":
+        return []
+    return [text.text(d.child_by_field_name("name")) for d in statement.children_by_field_name("declarator")]
+
+
+def _changed(statement: Node, text: SourceText) -> str | None:
+    """The local an expression statement calls a method on or assigns (`options.addOption(..)`, `x = ..`)."""
+    if statement.type != "expression_statement" or not statement.named_children:
+        return None
+    expression = statement.named_children[0]
+    if expression.type == "assignment_expression":
+        left = expression.child_by_field_name("left")
+        return text.text(left) if left is not None and left.type == "identifier" else None
+    while expression.type in ("method_invocation", "field_access"):
+        inner = expression.child_by_field_name("object")
+        if inner is None:
+            return None
+        expression = inner
+    return text.text(expression) if expression.type == "identifier" else None
+
+
+def _is_check(statement: Node, text: SourceText) -> bool:
+    expression = statement.named_children[0] if statement.named_children else None
+    return (expression is not None and expression.type == "method_invocation"
+            and text.text(expression.child_by_field_name("name")).startswith(_CHECKS))
+
+
+def _values(node: Node, text: SourceText) -> Iterator[str]:
+    """The lower-case names a node reads as values: locals (or fields); not members, types or declared names."""
+    lambda_parameters: set[str] = set()
+    for each in _descendants(node):
+        if each.type == "lambda_expression":
+            parameters = each.child_by_field_name("parameters")
+            if parameters is not None:
+                lambda_parameters |= {w for w in _words(text.text(parameters)) if w[:1].islower()}
+        if each.type != "identifier" or each.parent is None:
+            continue
+        parent, name = each.parent, text.text(each)
+        if name[:1].isupper() or name in lambda_parameters:
+            continue  # a type, an enum constant or a constant; a lambda's own parameter
+        if parent.type == "method_invocation" and parent.child_by_field_name("name") == each:
+            continue
+        if parent.type == "field_access" and parent.child_by_field_name("field") == each:
+            continue
+        if parent.type in ("variable_declarator", "formal_parameter", "catch_formal_parameter") and \
+                parent.child_by_field_name("name") == each:
+            continue
+        if parent.type in ("lambda_expression", "inferred_parameters", "method_reference"):
+            continue
+        yield name
+
+
+def _head(written: str) -> str:
+    """`Foo` of `Foo<Bar>`, `pkg.Foo` or `Outer.Foo`."""
+    return written.split("<", 1)[0].rsplit(".", 1)[-1].strip()
+
+
+def _words(text: str) -> set[str]:
+    word, found = [], set()
+    for char in text + " ":
+        if char.isalnum() or char in "_$":
+            word.append(char)
+        elif word:
+            found.add("".join(word))
+            word = []
+    return found
+
+
+def _import(node: Node, text: SourceText) -> JavaImport:
+    static = any(c.type == "static" for c in node.children)
+    wildcard = any(c.type == "asterisk" for c in node.children)
+    name = next((text.compact(c) for c in node.named_children if c.type in ("identifier", "scoped_identifier")), "")
+    return JavaImport(name=name, static=static, wildcard=wildcard)
+
+
+def _named(node: Node | None) -> list[Node]:
+    return [] if node is None else [c for c in node.named_children if c.type not in _COMMENTS]
+
+
+def _descendants(node: Node) -> Iterator[Node]:
+    """A node and everything under it in source order, iteratively (generated tests nest deep); the bodies of
+    local and anonymous classes are left out."""
+    pending = [node]
+    while pending:
+        current = pending.pop()
+        yield current
+        if current.type != "class_body" or current is node:
+            pending.extend(reversed(current.children))

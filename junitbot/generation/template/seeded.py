@@ -1,0 +1,167 @@
+"""Scenarios seeded by the repository's own tests, and their amplified neighbours (pure; issue 29, DSpot).
+
+A seed is a call on the target with the statements a human test built its receiver and arguments with
+(`analysis.mine_setups`). It is probed like any scenario, so what the human test left unasserted (the rest of
+the result, the receiver's state) is asserted (assertion amplification). Its neighbours vary one thing (input
+amplification): a literal argument set to a boundary (empty, padded, zero, negative, flipped) or one call that
+changed the receiver or an argument left out. Validation keeps a method only if it covers a branch or kills a
+mutant that the suite and the methods kept before it do not, so a seed that only repeats its human test goes.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator, Sequence
+
+from junitbot.analysis import ClassInfo, MethodInfo, TestSetup
+from junitbot.generation.imports import ImportSet
+from junitbot.generation.template.probe import Scenario
+
+_STRING = re.compile(r'^"(?:[^"\\]|\\.)*"$')
+_INTEGER = re.compile(r"^-?\d+[lL]?$")
+_CHAR = re.compile(r"^'(?:[^'\\]|\\.+)'$")
+_RECEIVER_CALL = re.compile(r"^\s*(\w+)\s*\.\s*(\w+)\s*\(")
+_BREAK = re.compile(r"[ \t]*\r?\n\s*")
+_MAX_VARIANTS_PER_SEED = 5
+_MAX_PER_CLASS = 60
+
+Declared = Callable[[MethodInfo], str | None]
+
+
+def seeded_scenarios(setups: Sequence[TestSetup], *, info: ClassInfo, imports: ImportSet, prefix: str,
+                     declared: Declared) -> list[Scenario]:
+    """Scenarios of `info` from its human tests' setups: each seed, then its variants, at most a few dozen.
+
+    `declared(method)` is the type a test declares the result as where the release has no `var` (None: `var`).
+    The setups' imports join `imports`; a setup whose imports would clash with the test's is left out.
+    """
+    found: list[Scenario] = []
+    seen: set[tuple[tuple[str, ...], str]] = set()
+    for setup in setups:
+        method = _method(setup, info)
+        if method is None or not _adopt_imports(setup, imports):
+            continue
+        seed = _seed(setup, method, declared)
+        if seed is None:
+            continue
+        for hint, arrange, call in [("", seed.arrange, seed.call), *_variants(setup, method, seed.arrange)]:
+            key = (arrange, call)
+            if key in seen or len(found) >= _MAX_PER_CLASS:
+                continue
+            seen.add(key)
+            found.append(seed.model_copy(update={"id": f"{prefix}_{len(found)}", "hint": hint, "arrange": arrange,
+                                                 "call": call}))
+    return found
+
+
+def _method(setup: TestSetup, info: ClassInfo) -> MethodInfo | None:
+    """The one method the setup calls (by name and arity), when a test may call it."""
+    matching = [m for m in info.methods if m.name == setup.method and len(m.parameters) == len(setup.arguments)
+                and m.synthetic is None and "private" not in m.modifiers]
+    if len(matching) != 1:
+        return None
+    static = "static" in matching[0].modifiers
+    return matching[0] if static == (setup.receiver is None and not setup.call.startswith("new ")) else None
+
+
+def _adopt_imports(setup: TestSetup, imports: ImportSet) -> bool:
+    """Add what the setup's statements name to the test's imports; False (nothing added) on a clash or an
+    on-demand import the test cannot take."""
+    fork = imports.fork()
+    for item in setup.imports:
+        if item.wildcard and not item.static:
+            return False
+        if item.static:
+            fork.add_static(f"{item.name}.*" if item.wildcard else item.name)
+        elif fork.name(item.name) != item.name.rsplit(".", 1)[-1]:
+            return False
+    imports.adopt(fork)
+    return True
+
+
+def _seed(setup: TestSetup, method: MethodInfo, declared: Declared) -> Scenario | None:
+    statements = tuple(_one_line(s) for s in setup.statements)
+    if any(s is None for s in statements):
+        return None
+    returns_void = method.return_type is None or method.return_type.text == "void"
+    return Scenario(id="", method=method.name, hint="", arrange=tuple(s for s in statements if s is not None),
+                    call=_joined(setup.call), returns_void=returns_void,
+                    returns=method.return_type.fqn if method.return_type else None,
+                    declared=None if returns_void else declared(method), subject=setup.receiver)
+
+
+Variant = tuple[str, tuple[str, ...], str]  # (hint, arrange, call)
+
+
+def _variants(setup: TestSetup, method: MethodInfo, arrange: tuple[str, ...]) -> Iterator[Variant]:
+    """(hint, arrange, call) of each neighbour: one literal argument moved to a boundary, or one statement that
+    changed the receiver or an argument left out."""
+    count = 0
+    arguments = [_joined(a) for a in setup.arguments]
+    for index, (argument, parameter) in enumerate(zip(arguments, method.parameters, strict=False)):
+        for word, value in _boundaries(argument):
+            if count >= _MAX_VARIANTS_PER_SEED:
+                return
+            changed = [*arguments[:index], value, *arguments[index + 1:]]
+            count += 1
+            yield f"when{_camel(parameter.name)}Is{word}", arrange, _with_arguments(setup, changed)
+    used = {setup.receiver, *(a for a in arguments if a.isidentifier())}
+    for position, statement in enumerate(arrange):
+        changed_call = _RECEIVER_CALL.match(statement)
+        if changed_call is None or changed_call[1] not in used or count >= _MAX_VARIANTS_PER_SEED:
+            continue
+        count += 1
+        yield (f"without{_camel(changed_call[2])}", (*arrange[:position], *arrange[position + 1:]),
+               _joined(setup.call))
+
+
+def _boundaries(argument: str) -> Iterator[tuple[str, str]]:
+    """(what the name says, the value) for the boundaries of a literal argument."""
+    if _STRING.match(argument):
+        inner = argument[1:-1]
+        if inner:
+            yield "Empty", '""'
+            if inner.strip() == inner:
+                yield "Padded", f'"  {inner}  "'
+        else:
+            yield "Blank", '"   "'
+    elif _INTEGER.match(argument):
+        value = int(argument.rstrip("lL"))
+        suffix = argument[-1] if argument[-1] in "lL" else ""
+        for word, other in (("Zero", 0), ("Negative", -1), ("OneMore", value + 1)):
+            if other != value:
+                yield word, f"{other}{suffix}"
+    elif argument in ("true", "false"):
+        yield ("False", "false") if argument == "true" else ("True", "true")
+    elif _CHAR.match(argument) and argument != "' '":
+        yield "Space", "' '"
+
+
+def _with_arguments(setup: TestSetup, arguments: Sequence[str]) -> str:
+    """The setup's call with other arguments: its text up to the argument list, then the new list."""
+    call = _joined(setup.call)
+    head = call[:_argument_list_start(call, setup.method)]
+    return f"{head}({', '.join(arguments)})"
+
+
+def _argument_list_start(call: str, method: str) -> int:
+    """Where the call's own argument list opens: the `(` after the last `.method` (or `method`)."""
+    at = call.rfind(f".{method}(")
+    return call.index("(", at) if at >= 0 else call.index("(")
+
+
+def _one_line(statement: str) -> str | None:
+    """A statement on one line (its line breaks are whitespace); None for one holding a text block or a comment."""
+    if '"""' in statement or ("\n" in statement and "//" in statement) or "/*" in statement:
+        return None
+    return _joined(statement)
+
+
+def _joined(code: str) -> str:
+    """Code on one line: each line break and the indentation around it become one space (a string literal holds
+    no line break, so none changes)."""
+    return _BREAK.sub(" ", code).strip()
+
+
+def _camel(name: str) -> str:
+    return name[:1].upper() + name[1:]

@@ -1,0 +1,114 @@
+"""mine_setups: the statements a human test builds a target's receiver and arguments with."""
+
+from __future__ import annotations
+
+from junitbot.analysis import TestSetup, mine_setups
+
+_TEST = """\
+package com.acme.cli;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.util.List;
+import java.util.Properties;
+import org.junit.jupiter.api.Test;
+import com.acme.cli.help.Style;
+
+class ParserTest {
+    private static final String[] SHARED = {"-x"};
+    private Parser shared;
+
+    @Test
+    void parsesBundledFlags() {
+        Options options = new Options();
+        options.addOption("a", "all", false, "all of it");
+        options.addOption("b", "bundle", true, "a bundle");
+        String unrelated = "left out";
+        Properties properties = new Properties();
+        String[] args = {"-ab", "foo"};
+        Parser parser = new Parser(Style.STRICT);
+        parser.setStopAtNonOption(true);
+        CommandLine line = parser.parse(options, args);
+        assertTrue(line.hasOption("a"));
+        assertThrows(ParseException.class, () -> parser.parse(options, new String[] {"--nope"}));
+    }
+
+    @Test
+    void staticHelpersNeedNoReceiver() {
+        assertEquals("x", Parser.strip("-x"));
+        assertEquals(List.of(), Parser.split(""));
+    }
+
+    @Test
+    void usesTheTestClassState() {
+        shared.parse(new Options(), SHARED);
+        Parser local = make();
+        local.parse(new Options(), new String[0]);
+        Parser other = new Parser(Style.STRICT);
+        other.parse(new Options(), this.args());
+    }
+
+    @Test
+    void branchesAreNotSliced() {
+        Parser parser = new Parser(Style.LENIENT);
+        if (System.nanoTime() > 0) {
+            parser.setStopAtNonOption(false);
+        }
+        parser.parse(new Options(), new String[0]);
+    }
+
+    private Parser make() { return new Parser(Style.STRICT); }
+    private String[] args() { return new String[0]; }
+}
+"""
+
+
+def _by_call(setups: tuple[TestSetup, ...]) -> dict[str, TestSetup]:
+    return {s.call: s for s in setups}
+
+
+def test_a_call_keeps_the_statements_that_build_its_receiver_and_arguments_and_nothing_else() -> None:
+    setups = _by_call(mine_setups(_TEST, "com.acme.cli.Parser", test_class="com.acme.cli.ParserTest"))
+    parse = setups["parser.parse(options, args)"]
+    assert parse.statements == (
+        "Options options = new Options();",
+        'options.addOption("a", "all", false, "all of it");',
+        'options.addOption("b", "bundle", true, "a bundle");',
+        'String[] args = {"-ab", "foo"};',
+        "Parser parser = new Parser(Style.STRICT);",
+        "parser.setStopAtNonOption(true);",
+    )
+    assert (parse.receiver, parse.method, parse.arguments) == ("parser", "parse", ("options", "args"))
+    assert parse.test == "com.acme.cli.ParserTest#parsesBundledFlags"
+    # The slice names Style, so its import comes along; the unused Properties and the test libraries do not.
+    assert [i.name for i in parse.imports] == ["com.acme.cli.help.Style"]
+
+
+def test_a_call_inside_an_assertion_lambda_is_a_setup_and_its_assertion_is_not() -> None:
+    setups = _by_call(mine_setups(_TEST, "com.acme.cli.Parser"))
+    thrown = setups['parser.parse(options, new String[] {"--nope"})']
+    assert not any("assert" in s for s in thrown.statements)
+    assert "parser.setStopAtNonOption(true);" in thrown.statements
+
+
+def test_static_calls_are_setups_without_a_receiver() -> None:
+    setups = _by_call(mine_setups(_TEST, "com.acme.cli.Parser"))
+    assert setups['Parser.strip("-x")'].receiver is None
+    assert setups['Parser.strip("-x")'].statements == ()
+
+
+def test_a_slice_that_needs_the_test_class_or_a_branch_is_left_out() -> None:
+    calls = set(_by_call(mine_setups(_TEST, "com.acme.cli.Parser")))
+    assert "shared.parse(new Options(), SHARED)" not in calls  # a field of the test class
+    assert "local.parse(new Options(), new String[0])" not in calls  # built by a helper method
+    assert "other.parse(new Options(), this.args())" not in calls  # `this`
+    # The branch may change the parser: a slice without it would not be what the test ran.
+    assert "parser.parse(new Options(), new String[0])" not in calls
+
+
+def test_calls_on_other_classes_are_not_setups_of_the_target() -> None:
+    assert all(s.method != "hasOption" for s in mine_setups(_TEST, "com.acme.cli.Parser"))
+    options = mine_setups(_TEST, "com.acme.cli.Options")
+    assert {s.method for s in options} == {"addOption"}
+    first = next(s for s in options if "all of it" in s.call)
+    assert first.statements == ("Options options = new Options();",)
