@@ -49,11 +49,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; JunitbotError → 1, Ctrl-C → 130, anything else → 3 with a traceback logged."""
     parser = _parser()
     args = parser.parse_args(argv)
-    logging.basicConfig(
-        level=logging.DEBUG if args.verbose else logging.WARNING,
-        format="%(message)s",
-        handlers=[RichHandler(console=err_console, show_path=False)],
-    )
+    level = logging.DEBUG if args.verbose else logging.WARNING
+    # The handler filters too: a library that sets its own logger to DEBUG (bm25s does) would otherwise reach
+    # stderr past the root's level.
+    logging.basicConfig(level=level, format="%(message)s",
+                        handlers=[RichHandler(console=err_console, show_path=False, level=level)])
     try:
         result: int = args.handler(args)
         return result

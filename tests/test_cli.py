@@ -187,3 +187,13 @@ def test_validate_resolves_the_class_under_test_like_javac_and_runs_a_test_that_
     assert named["target"] == "b.Util" and named["kept"] and named["coverage"]["lines"]["covered"] > 0
     assert unnamed["target"] is None and unnamed["kept"] and unnamed["compiled"], unnamed["issues"]
     assert unnamed["coverage"] is None and "a.Util" in unnamed["exercised"]
+
+
+def test_nothing_below_warning_reaches_stderr_at_the_default_verbosity(make_java_repo: Callable[..., Path]) -> None:
+    # bm25s sets its own logger to DEBUG; the lexical index it builds for a search said "Building index from tokens".
+    repo = make_java_repo({"src/main/java/a/Other.java": "package a;\npublic class Other { void use() {} }\n"})
+    command = [sys.executable, "-m", "junitbot.cli", "search", "other", "--repo", str(repo)]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "Other" in done.stdout
+    assert done.stderr == ""
