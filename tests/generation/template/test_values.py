@@ -118,6 +118,21 @@ def test_jdk_values_are_fixed_and_imported(shop: Indexed) -> None:
     assert clock.imports == ("java.time.Clock", "java.time.Instant", "java.time.ZoneOffset")
 
 
+@pytest.mark.parametrize(("fqn", "text", "imports"), [
+    ("java.lang.Appendable", "new StringBuilder()", ()),
+    ("java.io.Writer", "new StringWriter()", ("java.io.StringWriter", "java.io.Writer")),
+    ("java.io.OutputStream", "new ByteArrayOutputStream()", ("java.io.ByteArrayOutputStream", "java.io.OutputStream")),
+    ("java.io.PrintStream", "new PrintStream(new ByteArrayOutputStream())",
+     ("java.io.ByteArrayOutputStream", "java.io.PrintStream")),
+    ("java.io.Reader", 'new StringReader("text")', ("java.io.Reader", "java.io.StringReader")),
+])
+def test_sinks_and_sources_are_the_jdks_in_memory_ones_not_mocks(shop: Indexed, fqn: str, text: str,
+                                                                  imports: tuple[str, ...]) -> None:
+    built = build(shop, jdk(fqn.rsplit(".", 1)[-1], fqn))
+    # The declared type is imported too, for a local that holds the value.
+    assert (built.text, built.imports, built.strategy) == (text, imports, "jdk")
+
+
 def test_unresolved_jdk_names_are_recognised(shop: Indexed) -> None:
     assert build(shop, jdk("BigDecimal")).text == 'new BigDecimal("10.00")'
     assert value_expression(jdk("Map.Entry"), lookup=shop.lookup, imports=ImportSet("a")) is None
