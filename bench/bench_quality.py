@@ -58,29 +58,59 @@ TARGETS: dict[str, tuple[str, ...]] = {
         "org.joda.money.format.MoneyAmountStyle",
     ),
     "library": (),
+    "commons-lang": (
+        "org.apache.commons.lang3.text.WordUtils",
+        "org.apache.commons.lang3.StringEscapeUtils",
+        "org.apache.commons.lang3.CharSetUtils",
+        "org.apache.commons.lang3.text.StrTokenizer",
+        "org.apache.commons.lang3.time.DurationFormatUtils",
+    ),
 }
 EVOSUITE = {"lines": 0.63, "branches": 0.57, "mutation": 0.33}  # SBST 2022, 120 s per class (instructions ~ lines)
 _LAYERS = (".domain.", ".application.", ".model.")
 
 
-def measure(source: Path, classes: tuple[str, ...], work: Path) -> tuple[RunReport, float]:
-    """One dry run on a fresh clone of `source`; (report, seconds)."""
-    root = work / source.name
+# What each mode measures (issue 29): `alone` the generated tests by themselves, as EvoSuite's are judged, beside
+# the human suite; `suite` the default settings (a method is kept only for what it adds to the human suite), with
+# the share of the mutants the suite leaves alive that the kept tests kill; `scratch` the repository's tests deleted
+# before the run (nothing to seed from), the generated tests alone.
+MODES = {
+    "alone": "validation:\n  require_gain: false\n  build_gate: false\n  class_timeout_s: 30\n",
+    "suite": "validation:\n  build_gate: false\n  class_timeout_s: 30\n",
+    "scratch": "validation:\n  require_gain: false\n  build_gate: false\n  class_timeout_s: 30\n",
+}
+
+
+def measure(source: Path, classes: tuple[str, ...], work: Path, mode: str = "alone") -> tuple[RunReport, float]:
+    """One dry run on a fresh clone of `source` in `mode`; (report, seconds)."""
+    root = work / f"{source.name}-{mode}"
     git.Repo.clone_from(str(source), str(root)).close()
+    if mode == "scratch":
+        _delete_tests(root)
     pom = root / "pom.xml"
     if source.name == "library" and pom.is_file():
         # Its parent is a Spring Boot milestone served only by repo.spring.io, which this machine cannot reach;
         # the release of the same version is on Maven Central (the only change to the repository measured).
         pom.write_text(pom.read_text(encoding="utf-8").replace("2.2.0.M6", "2.2.0.RELEASE"), encoding="utf-8")
-    (root / ".junitbot.yml").write_text(
-        "validation:\n  require_gain: false\n  build_gate: false\n  class_timeout_s: 30\n"
-        "generation:\n  llm:\n    backend: template\n", encoding="utf-8")
+    (root / ".junitbot.yml").write_text(MODES[mode] + "generation:\n  llm:\n    backend: template\n",
+                                        encoding="utf-8")
     config = load_config(root, environ={})
     request = RunRequest(classes=classes, dry_run=True) if classes else RunRequest(full=True, dry_run=True,
                                                                                    max_classes=200)
     started = time.perf_counter()
     report = run_pipeline(root, config, StateDir(root / ".junitbot"), request)
     return report, time.perf_counter() - started
+
+
+def _delete_tests(root: Path) -> None:
+    """Every Java test source of the clone deleted and committed (its resources stay: main code may read them)."""
+    repo = git.Repo(root)
+    doomed = [p for p in root.rglob("*.java") if "/src/test/" in f"/{p.relative_to(root).as_posix()}"]
+    for path in doomed:
+        path.unlink()
+    repo.git.add("-A")
+    repo.git.commit("-q", "-m", "bench: the repository's tests deleted", "--allow-empty")
+    repo.close()
 
 
 def _add(total: SuiteFigures, part: SuiteFigures | None) -> SuiteFigures:
@@ -107,7 +137,8 @@ def _figures(figures: SuiteFigures) -> str:
 
 
 def summarize(name: str, report: RunReport, seconds: float, console: Console) -> None:
-    results = [r for r in report.results if not (name == "library" and not any(k in r.target for k in _LAYERS))]
+    library = name.startswith("library")
+    results = [r for r in report.results if not (library and not any(k in r.target for k in _LAYERS))]
     generated = human = both = SuiteFigures()
     for r in results:
         if r.gain is not None:
@@ -127,6 +158,12 @@ def summarize(name: str, report: RunReport, seconds: float, console: Console) ->
     table.add_row("human + generated", _figures(both))
     table.add_row("EvoSuite (SBST 2022)", " / ".join(_pct(v) for v in EVOSUITE.values()))
     console.print(table)
+    if human.mutants is not None and both.mutants is not None and human.mutants.missed:
+        killed = max(0, both.mutants.covered - human.mutants.covered)
+        console.print(f"mutants the human suite leaves alive: {human.mutants.missed}; killed by the kept tests: "
+                      f"{killed} ({killed / human.mutants.missed:.0%})", highlight=False)
+    weak = lint.get("weak-oracle", 0)
+    console.print(f"weak oracles: {weak} of {methods} kept methods ({weak / max(1, methods):.0%})", highlight=False)
     console.print(f"methods kept: {methods}; classes with a kept test or a stated reason: "
                   f"{len(explained)}/{len(results)}; lint: "
                   + ", ".join(f"{count} {rule}" for rule, count in lint.items()), highlight=False)
@@ -144,6 +181,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--corpus", type=Path, default=Path("/work/corpus"), help="folder of the corpus clones")
     parser.add_argument("--repos", nargs="*", default=list(TARGETS), choices=list(TARGETS))
+    parser.add_argument("--mode", nargs="*", default=["alone"], choices=list(MODES),
+                        help="alone: generated tests by themselves; suite: default settings, what they add to the "
+                             "human suite; scratch: the repository's tests deleted first")
     args = parser.parse_args(argv)
     console = Console()
     with tempfile.TemporaryDirectory(prefix="bench-quality-") as work:
@@ -152,8 +192,9 @@ def main(argv: list[str] | None = None) -> int:
             if not (source / ".git").exists():
                 console.print(f"{name}: no clone at {source} (fetch it with the search tool's fetch); skipped")
                 continue
-            report, seconds = measure(source, TARGETS[name], Path(work))
-            summarize(name, report, seconds, console)
+            for mode in args.mode:
+                report, seconds = measure(source, TARGETS[name], Path(work), mode)
+                summarize(f"{name} ({mode})", report, seconds, console)
     return 0
 
 

@@ -194,7 +194,7 @@ def generated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Genera
     """The Checkout's and the Door's generated tests, validated (one generation for the whole module, ~40 s)."""
     folder = tmp_path_factory.mktemp("oracles-classpath")
     (folder / "pom.xml").write_text(_POM)
-    done = subprocess.run(["mvn", "-o", "-q", "-B", "dependency:build-classpath", "-Dmdep.outputFile=cp.txt"],
+    done = subprocess.run(["mvn", "-q", "-B", "dependency:build-classpath", "-Dmdep.outputFile=cp.txt"],
                           cwd=folder, capture_output=True, text=True, check=False, timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr
     entries = tuple((folder / "cp.txt").read_text().strip().split(":"))
