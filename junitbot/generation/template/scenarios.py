@@ -235,10 +235,11 @@ def scenarios_for(
         other = _arguments(method.parameters, lookup=lookup, imports=imports, variant=variant, bindings=bindings,
                            level=level)
         if other is not None and other != args:
-            title = _VARIANT_TITLES.get(variant, f"Values{variant}")
-            variants.append(_Variant(f"with{title}", answers, other))
+            # Its own name, not `title`: that one leads every scenario's hint (the receiver's `onIntBox`).
+            named = _VARIANT_TITLES.get(variant, f"Values{variant}")
+            variants.append(_Variant(f"with{named}", answers, other))
             if answers:
-                variants.append(_Variant(f"with{title}AndNoAnswers", [], other))
+                variants.append(_Variant(f"with{named}AndNoAnswers", [], other))
     declared = None
     if not returns_void and method.return_type is not None and not level.allows("var"):
         declared = _declared(method.return_type, imports=imports, lookup=lookup,

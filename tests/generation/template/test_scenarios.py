@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import pytest
 
 from junitbot.generation import ImportSet
-from junitbot.generation.template.scenarios import constructor_scenarios, testable_constructors
+from junitbot.generation.template.scenarios import constructor_scenarios, scenarios_for, testable_constructors
 from tests.generation.conftest import Indexed, index, write_files
 
 PACKAGE = "com.acme.catalog"
@@ -54,6 +54,12 @@ public class Plain {
 }
 """,
     f"{_DIR}/Point.java": "package com.acme.catalog;\npublic record Point(int x, int y) {}\n",
+    f"{_DIR}/Counter.java": """package com.acme.catalog;
+public class Counter {
+    private int total;
+    public int add(int amount) { total += amount; return total; }
+}
+""",
 }
 
 
@@ -109,3 +115,16 @@ def test_a_collaborator_parameter_gets_the_shell_s_mock(catalog: Indexed) -> Non
     call = constructor_scenarios(info, info.constructors[0], mocks={"warehouse": None}, lookup=catalog.lookup,
                                  imports=ImportSet(PACKAGE), prefix="p", limit=8)[0].call
     assert call == "new Stock(warehouse, units)"
+
+
+def test_a_feedback_round_s_scenarios_keep_the_receiver_s_title(catalog: Indexed) -> None:
+    # The variants' own titles (NegativeValues, BoundaryValues) once overwrote the receiver's: every scenario of a
+    # coverage round was named after the last variant instead.
+    info = catalog.info(f"{PACKAGE}.Counter")
+    (add,) = info.methods
+    found = scenarios_for(info, add, receiver="counter", mocks={}, lookup=catalog.lookup, imports=ImportSet(PACKAGE),
+                          prefix="r1", limit=8, extra_variants=(2, 3), title="onCounter")
+    assert [(s.hint, s.arrange) for s in found] == [
+        ("onCounterWithNegativeValues", ("int amount = -1;",)),
+        ("onCounterWithBoundaryValues", ("int amount = Integer.MAX_VALUE;",)),
+    ]
