@@ -81,6 +81,7 @@ from junitbot.analysis.unused import (
     remove_unused_private_members,
     unused_imports,
 )
+from junitbot.analysis.visibility import type_visible
 
 __all__ = [
     "LIFECYCLE_ANNOTATIONS",
@@ -168,6 +169,7 @@ __all__ = [
     "type_declaration",
     "type_outline",
     "type_ref",
+    "type_visible",
     "unused_imports",
     "update_graph",
     "users_of",

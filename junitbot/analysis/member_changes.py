@@ -8,7 +8,7 @@ gives no change). Types are matched by FQN, members by name and arity, overloads
 from __future__ import annotations
 
 import difflib
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -17,6 +17,7 @@ from junitbot.analysis.extract import extract_file
 from junitbot.analysis.models import ClassInfo, MemberChange, MemberChangeKind, MethodInfo
 from junitbot.analysis.parser import Node, descendants, parse_java
 from junitbot.analysis.scopes import TYPE_KINDS
+from junitbot.analysis.visibility import type_visible
 from junitbot.errors import GitError
 
 _COMMENTS = frozenset({"line_comment", "block_comment"})
@@ -147,16 +148,6 @@ def _version(path: str, source: str) -> _Version:
             types[info.fqn] = _type(info, node, visible=type_visible(info, {c.fqn: c for c in facts.classes}.get))
     return _Version(types=types, tokens=_leaves(tree.root_node).tokens, broken=tree.root_node.has_error,
                     lines=tuple(source.splitlines()))
-
-
-def type_visible(info: ClassInfo, lookup: Callable[[str], ClassInfo | None]) -> bool:
-    """A type other files can see: neither it nor any type around it (found with `lookup`) is private."""
-    current: ClassInfo | None = info
-    while current is not None:
-        if "private" in current.modifiers:
-            return False
-        current = lookup(current.outer) if current.outer else None
-    return True
 
 
 def _type(info: ClassInfo, node: Node, *, visible: bool) -> _Type:

@@ -14,10 +14,10 @@ from functools import cached_property
 from typing import Literal
 
 from junitbot.analysis.graph import CodeGraph, TypeRow
-from junitbot.analysis.member_changes import type_visible
 from junitbot.analysis.models import CallSite, ClassInfo, MemberChange, MemberUse, MethodInfo
 from junitbot.analysis.parser import Node, parse_java
 from junitbot.analysis.scopes import TYPE_KINDS
+from junitbot.analysis.visibility import type_visible
 
 _TYPE = "<type>"
 _METHOD_NODES = frozenset({"method_declaration", "constructor_declaration", "compact_constructor_declaration",

@@ -24,8 +24,8 @@ from junitbot.analysis import (
     TestContext,
     TypeKind,
     TypeRef,
+    type_visible,
 )
-from junitbot.analysis.member_changes import type_visible
 from junitbot.generation.imports import ImportSet
 from junitbot.generation.javalevel import MODERN, JavaLevel
 from junitbot.generation.javatypes import (
