@@ -17,16 +17,8 @@ from junitbot.validation.build.models import (
     ToolChoice,
 )
 from junitbot.validation.build.tool_choice import judging_tools
-from junitbot.validation.build.tools import (
-    TOOLS,
-    ToolName,
-    ToolSpec,
-    cached_tool,
-    ensure_pit,
-    ensure_tool,
-    ensure_tools,
-    junit_console_for,
-)
+from junitbot.validation.build.tool_specs import TOOLS, ToolName, ToolSpec, junit_console_for
+from junitbot.validation.build.tools import cached_tool, ensure_pit, ensure_tool, ensure_tools
 from junitbot.validation.candidates import safe_test_path, test_class_name
 from junitbot.validation.compiling.models import CompileResult
 from junitbot.validation.judge.gate import gate_tests, module_of

@@ -17,7 +17,7 @@ import subprocess
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import IO
+from typing import IO, Protocol
 
 from junitbot.errors import JunitbotError
 from junitbot.processes import bind_to_parent
@@ -43,6 +43,13 @@ class ProcessResult(Record):
     @property
     def ok(self) -> bool:
         return self.exit_code == 0 and not self.timed_out
+
+
+class Runner(Protocol):
+    """How a command runs: `run_process`, or a test's double speaking the same protocol."""
+
+    def __call__(self, argv: Sequence[str], *, cwd: Path, timeout_s: float, max_output_bytes: int) -> ProcessResult:
+        ...
 
 
 class _Capture:

@@ -17,11 +17,10 @@ from junitbot.errors import JunitbotError
 from junitbot.state import DEFAULT_STATE_DIR, StateDir
 from junitbot.validation.build.frameworks import detect_frameworks
 from junitbot.validation.build.maven import maven_command
-from junitbot.validation.build.maven_classpath import cached_classpaths, resolve_maven_classpaths
+from junitbot.validation.build.maven_classpath import MavenRun, cached_classpaths, resolve_maven_classpaths
 from junitbot.validation.build.models import Classpath, ProjectClasspath
 from junitbot.validation.build.poms import read_modules
-from junitbot.validation.process import run_process
-from junitbot.validation.build.tools import Runner
+from junitbot.validation.process import Runner, run_process
 
 log = logging.getLogger(__name__)
 
@@ -78,8 +77,8 @@ def _maven_classpaths(
         maven = maven_command(root, tools_dir=state.tools, settings=settings, runner=runner)
     except JunitbotError as e:
         return f"no usable Maven: {e}"
-    return resolve_maven_classpaths(root, modules, maven=maven, settings=settings, cache_file=cache_file,
-                                    runner=runner, timeout_s=timeout_s)
+    build = MavenRun(root=root, maven=maven, settings=settings, runner=runner, timeout_s=timeout_s)
+    return resolve_maven_classpaths(modules, build=build, cache_file=cache_file)
 
 
 def system_jars() -> list[str]:

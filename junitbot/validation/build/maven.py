@@ -18,8 +18,8 @@ from pathlib import Path
 from junitbot.config import ValidationSettings
 from junitbot.errors import JunitbotError, ToolUnavailableError
 from junitbot.validation.build.models import MavenChoice
-from junitbot.validation.process import run_process
-from junitbot.validation.build.tools import Runner, ensure_tool
+from junitbot.validation.build.tools import ensure_tool
+from junitbot.validation.process import Runner, run_process
 
 logger = logging.getLogger(__name__)
 

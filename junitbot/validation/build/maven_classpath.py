@@ -17,6 +17,7 @@ import os
 import re
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -28,8 +29,8 @@ from junitbot.validation.build.frameworks import detect_frameworks
 from junitbot.validation.build.jdk import java_home_for, with_java_home
 from junitbot.validation.build.models import Classpath, MavenChoice, ProjectClasspath
 from junitbot.validation.build.poms import MavenModule, class_file_release
-from junitbot.validation.process import ProcessResult
-from junitbot.validation.build.tools import DEPENDENCY_PLUGIN, Runner
+from junitbot.validation.build.tool_specs import DEPENDENCY_PLUGIN
+from junitbot.validation.process import ProcessResult, Runner
 
 log = logging.getLogger(__name__)
 
@@ -69,12 +70,24 @@ def cached_classpaths(
                             seconds=round(time.perf_counter() - started, 3))
 
 
+@dataclass(frozen=True)
+class MavenRun:
+    """How junitbot runs the project's Maven: in `root`, which Maven, the settings (local repository), the runner
+    (`run_process`, or a test's double) and the time one run may take."""
+
+    root: Path
+    maven: MavenChoice
+    settings: ValidationSettings
+    runner: Runner
+    timeout_s: float
+
+
 def resolve_maven_classpaths(
-    root: Path, modules: Sequence[MavenModule], *, maven: MavenChoice, settings: ValidationSettings,
-    cache_file: Path | None, runner: Runner, timeout_s: float,
+    modules: Sequence[MavenModule], *, build: MavenRun, cache_file: Path | None,
 ) -> ProjectClasspath | str:
     """The modules' classpaths from the build, or why Maven could not give them; a compiled result is cached."""
     started = time.perf_counter()
+    root, settings = build.root, build.settings
     coded = [m for m in modules if m.has_code]
     if not coded:
         return "the Maven build declares no module with code"
@@ -83,7 +96,7 @@ def resolve_maven_classpaths(
     notes: list[str] = []
     # Maven compiles with the JDK it runs on: the highest release any module needs decides which.
     java_home = java_home_for(max((m.release for m in coded if m.release), default=None))
-    resolution, compiled = _run_maven(root, maven, settings, runner, timeout_s, notes, java_home)
+    resolution, compiled = _run_maven(build, notes, java_home)
     if resolution is None:
         return "; ".join(notes)
     found = tuple(_module_classpath(root, module, settings, compiled) for module in coded)
@@ -94,8 +107,8 @@ def resolve_maven_classpaths(
     if compiled and cache_file is not None:
         # Stamped after the run: the sources Maven compiled are the ones a later call compares with.
         _store(cache_file, _Cached(key=_key(root, modules, settings), stamps=_stamps(root, coded),
-                                   modules=classpaths, maven=maven))
-    return ProjectClasspath(modules=classpaths, resolution=resolution, maven=maven, notes=tuple(notes),
+                                   modules=classpaths, maven=build.maven))
+    return ProjectClasspath(modules=classpaths, resolution=resolution, maven=build.maven, notes=tuple(notes),
                             seconds=round(time.perf_counter() - started, 3))
 
 
@@ -103,16 +116,12 @@ def _stamps(root: Path, modules: Sequence[MavenModule]) -> dict[str, str]:
     return {m.path: _sources_stamp(root / m.path) for m in modules}
 
 
-def _run_maven(
-    root: Path, maven: MavenChoice, settings: ValidationSettings, runner: Runner, timeout_s: float,
-    notes: list[str], java_home: str | None,
-) -> tuple[str | None, bool]:
+def _run_maven(build: MavenRun, notes: list[str], java_home: str | None) -> tuple[str | None, bool]:
     """(offline/online or None when it failed, whether main classes were compiled): compile + classpath, offline
     then online; when compiling fails for another reason, the classpath alone (junitbot compiles then)."""
     for goals, compiled in ((("compile",), True), ((), False)):
         for offline in (True, False):
-            result = _maven(root, maven, settings, runner, timeout_s, goals=goals, offline=offline,
-                            java_home=java_home)
+            result = _maven(build, goals=goals, offline=offline, java_home=java_home)
             if result.ok:
                 if not offline:
                     log.info("Maven resolved the build's dependencies online; later runs work offline")
@@ -122,19 +131,16 @@ def _run_maven(
             if not _MISSING.search(why):
                 break  # not a missing artifact: going online would not help
         if compiled:
-            log.warning("Maven could not compile %s (%s); resolving the classpath alone", root, notes[-1])
+            log.warning("Maven could not compile %s (%s); resolving the classpath alone", build.root, notes[-1])
     return None, False
 
 
-def _maven(
-    root: Path, maven: MavenChoice, settings: ValidationSettings, runner: Runner, timeout_s: float, *,
-    goals: Sequence[str], offline: bool, java_home: str | None,
-) -> ProcessResult:
-    argv = [*with_java_home(maven.command, java_home), "-q", "-B", *(["-o"] if offline else []),
-            *maven_repo_flag(settings), *goals, f"{DEPENDENCY_PLUGIN}:build-classpath", "-Dmdep.includeScope=test",
-            f"-Dmdep.outputFile={CLASSPATH_FILE}", *SKIP_FLAGS]
+def _maven(build: MavenRun, *, goals: Sequence[str], offline: bool, java_home: str | None) -> ProcessResult:
+    argv = [*with_java_home(build.maven.command, java_home), "-q", "-B", *(["-o"] if offline else []),
+            *maven_repo_flag(build.settings), *goals, f"{DEPENDENCY_PLUGIN}:build-classpath",
+            "-Dmdep.includeScope=test", f"-Dmdep.outputFile={CLASSPATH_FILE}", *SKIP_FLAGS]
     try:
-        return runner(argv, cwd=root, timeout_s=timeout_s, max_output_bytes=_MAX_OUTPUT_BYTES)
+        return build.runner(argv, cwd=build.root, timeout_s=build.timeout_s, max_output_bytes=_MAX_OUTPUT_BYTES)
     except JunitbotError as e:
         return ProcessResult(argv=tuple(argv), exit_code=None, stdout="", stderr=str(e), timed_out=False, seconds=0.0)
 

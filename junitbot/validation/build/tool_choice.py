@@ -28,7 +28,8 @@ from junitbot.config import ValidationSettings
 from junitbot.errors import JunitbotError, ToolUnavailableError
 from junitbot.validation.build.frameworks import detect_frameworks, jar_version
 from junitbot.validation.build.models import Tool, ToolChoice
-from junitbot.validation.build.tools import ToolName, cached_tool, ensure_tools, junit_console_for
+from junitbot.validation.build.tool_specs import ToolName, junit_console_for
+from junitbot.validation.build.tools import cached_tool, ensure_tools
 
 logger = logging.getLogger(__name__)
 

@@ -54,7 +54,8 @@ from junitbot.validation.build.frameworks import jar_version
 from junitbot.validation.build.jdk import default_jdk_version, java_tool, jdk_version
 from junitbot.validation.build.models import Tool
 from junitbot.validation.build.tool_choice import is_console_launcher
-from junitbot.validation.build.tools import PLATFORM_LAUNCHER, ensure_pit
+from junitbot.validation.build.tool_specs import PLATFORM_LAUNCHER
+from junitbot.validation.build.tools import ensure_pit
 from junitbot.validation.measure.models import Mutant, MutationReport
 from junitbot.validation.measure.pit_report import parse_mutations_xml
 from junitbot.validation.process import ProcessResult, run_process

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from junitbot.validation import jdk
+from junitbot.validation.build import jdk
 
 
 def _jdk(root: Path, name: str, version: str) -> Path:

@@ -8,7 +8,7 @@ from junitbot.validation.build.maven_log import compiler_errors, error_lines, mi
 
 # As Maven 3.9.16 with maven-compiler-plugin 3.13.0 printed them (-q -B): a test calling a misspelt method, and an
 # offline build lacking a plugin.
-FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "maven"
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "maven"
 COMPILE_FAILURE = (FIXTURES / "compile-failure.txt").read_text(encoding="utf-8")
 OFFLINE = (FIXTURES / "offline-miss.txt").read_text(encoding="utf-8")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from junitbot.validation.build.poms import class_file_release, module_of, read_modules
+from junitbot.validation.build.poms import class_file_release, read_modules
 
 POM = '<project xmlns="http://maven.apache.org/POM/4.0.0"><modelVersion>4.0.0</modelVersion>{}</project>'
 
@@ -57,14 +57,6 @@ def test_an_unreadable_module_pom_is_left_out(make_java_repo: Callable[..., Path
                            "a/pom.xml": "<project><broken", "b/pom.xml": _pom("<artifactId>b</artifactId>")},
                           use_git=False)
     assert [m.path for m in read_modules(root)] == ["", "b"]
-
-
-def test_module_of_picks_the_longest_folder() -> None:
-    modules = ("", "core", "core/extra")
-    assert module_of("core/extra/src/test/java/A.java", modules) == "core/extra"
-    assert module_of("core/src/test/java/A.java", modules) == "core"
-    assert module_of("corex/src/A.java", modules) == ""
-    assert module_of("src/A.java", ("a", "b")) == ""
 
 
 def test_class_file_release_reads_the_major_version(tmp_path: Path) -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from junitbot.config import ValidationSettings
-from junitbot.validation import toolchoice
+from junitbot.validation.build import tool_choice as toolchoice
 from junitbot.validation.build.tool_choice import choose_launcher, judging_tools
 from tests.validation.run.test_launcher import TEST_JARS
 

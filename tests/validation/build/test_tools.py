@@ -16,7 +16,8 @@ import pytest
 from junitbot.config import ValidationSettings
 from junitbot.errors import ToolUnavailableError
 from junitbot.validation import TOOLS, ToolName, ensure_tool, ensure_tools, junit_console_for
-from junitbot.validation.build.tools import artifact_file, ensure_pit
+from junitbot.validation.build.tool_specs import artifact_file
+from junitbot.validation.build.tools import ensure_pit
 from junitbot.validation.process import ProcessResult, run_process
 
 SETTINGS = ValidationSettings()  # Maven's own local repository, shared with the machine's other builds

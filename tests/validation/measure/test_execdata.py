@@ -18,7 +18,7 @@ from junitbot.validation.run.models import RunConditions
 from junitbot.validation.run.sandbox import detect_isolation
 from tests.validation.run.test_launcher import TEST_JARS, compile_java
 
-FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "jacoco"
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "jacoco"
 FIXTURE = FIXTURES / "bucket.exec"
 
 

@@ -20,7 +20,7 @@ from junitbot.validation.run.models import RunConditions
 from junitbot.validation.run.sandbox import detect_isolation
 from tests.validation.run.test_launcher import TEST_JARS, compile_java
 
-FIXTURE_EXEC = Path(__file__).resolve().parent.parent / "fixtures" / "jacoco" / "bucket.exec"
+FIXTURE_EXEC = Path(__file__).resolve().parents[2] / "fixtures" / "jacoco" / "bucket.exec"
 
 GRADE = """package com.acme.school;
 

@@ -11,7 +11,7 @@ from junitbot.errors import JunitbotError
 from junitbot.validation.measure.models import MutationReport
 from junitbot.validation.measure.pit_report import parse_mutations_xml, pit_test_id
 
-FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "pit"
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "pit"
 
 
 def test_a_real_report_parses_with_every_killer_of_every_mutant() -> None:
