@@ -9,7 +9,7 @@ import pytest
 
 from junitbot.analysis import ClassInfo, MethodInfo, TypeRef, extract_file
 from junitbot.generation import ImportSet
-from junitbot.generation.template import value_expression
+from junitbot.generation.template import Scope, value_expression
 from tests.generation.conftest import Indexed, index, write_files
 
 LOCATION = """package w;
@@ -192,7 +192,7 @@ def warehouse(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Indexed]:
 
 def test_values_of_a_value_class_with_a_private_builder_constructor_use_the_builder(warehouse: Indexed) -> None:
     ref = TypeRef(text="Location", name="Location", fqn="w.Location", in_repo=True)
-    built = value_expression(ref, lookup=warehouse.lookup, imports=ImportSet("w"))
+    built = value_expression(ref, Scope(warehouse.lookup, ImportSet("w")))
     assert built is not None
     # The zone and the aisle pass the constructor's checks (a char's compared as its code).
     assert (built.strategy, built.text) == ("builder", "Location.builder().zone('A').aisle(10).level(1).build()")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from junitbot.analysis import TypeRef
 from junitbot.generation import ImportSet, split_fqn
-from junitbot.generation.template import value_expression
+from junitbot.generation.template import Scope, value_expression
 
 
 def test_first_type_gets_the_simple_name_the_second_its_fqn() -> None:
@@ -76,5 +76,5 @@ def test_split_fqn_by_convention_or_by_the_package_given() -> None:
 
 def test_plain_literals_claim_no_names() -> None:
     imports = ImportSet("com.acme")
-    built = value_expression(TypeRef(text="int", name="int"), lookup=lambda fqn: None, imports=imports)
+    built = value_expression(TypeRef(text="int", name="int"), Scope(lambda fqn: None, imports))
     assert built is not None and built.text == "1" and imports.claims == ()

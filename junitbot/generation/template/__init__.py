@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from junitbot.generation.template.access import Scope
+from junitbot.generation.template.builder import string_value
 from junitbot.generation.template.pipeline import class_shell, generate_tests, generated_test_path
 from junitbot.generation.template.scaffold import skip_reason, test_shell
-from junitbot.generation.template.values import string_value, value_expression
+from junitbot.generation.template.values import value_expression
 
 __all__ = [
+    "Scope",
     "class_shell",
     "generate_tests",
     "generated_test_path",

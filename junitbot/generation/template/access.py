@@ -3,14 +3,45 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, replace
 
 from junitbot.analysis import ClassInfo, MethodInfo, TypeKind
+from junitbot.generation.imports import ImportSet
+from junitbot.generation.javalevel import MODERN, JavaLevel
 from junitbot.generation.javatypes import resolved_fqn
 from junitbot.generation.template.jdk_values import NONDETERMINISTIC_FACTORIES, PREFERRED_FACTORIES
 
 ClassLookup = Callable[[str], ClassInfo | None]
 # Members of interfaces and annotations are public without saying so.
 _OPEN_TYPES = (TypeKind.INTERFACE, TypeKind.ANNOTATION)
+
+
+@dataclass(frozen=True)
+class Scope:
+    """Where a test's Java is written, one per test class: the repo's classes by FQN, the test file's imports (and so
+    its package), the Java release it compiles at, and how many repo types a value built there may nest."""
+
+    lookup: ClassLookup
+    imports: ImportSet
+    level: JavaLevel = MODERN
+    depth: int = 3
+
+    @property
+    def package(self) -> str:
+        return self.imports.package
+
+    def name(self, fqn: str, in_repo: bool = True) -> str:
+        """How the file writes the type `fqn` (a repo type's own package tells where its name splits)."""
+        info = self.lookup(fqn) if in_repo else None
+        return self.imports.name(fqn, package=info.package if info is not None else None)
+
+    def visible(self, info: ClassInfo) -> bool:
+        """Whether the test may name the repo type `info`."""
+        return visible(info, package=self.imports.package, lookup=self.lookup)
+
+    def forked(self) -> Scope:
+        """The same scope on a fork of the imports, to try something on (`imports.adopt` the fork when it works)."""
+        return replace(self, imports=self.imports.fork())
 
 
 def visible(info: ClassInfo, *, package: str, lookup: ClassLookup) -> bool:

@@ -39,7 +39,7 @@ from junitbot.generation.javatypes import (
     resolved_fqn,
 )
 from junitbot.generation.models import MockField, Skip, TestShell
-from junitbot.generation.template.access import ClassLookup, factories, is_inner
+from junitbot.generation.template.access import ClassLookup, Scope, factories, is_inner
 from junitbot.generation.template.jdk_values import BOXES, COLLECTIONS, JDK_LITERALS, STRING_LIKE
 from junitbot.generation.template.mined import ranked_samples, render_arguments, usable_samples
 from junitbot.generation.template.scenarios import testable_constructors, testable_methods
@@ -260,8 +260,7 @@ def _build_without_constructor(shell: _Shell, target: ClassInfo, inputs: _Inputs
         shell.set_up.append(f"{field_name} = {_name(shell, target, lookup)}.{method.name}({mined});")
         return None
     if target.builder is not None:
-        built = value_expression(class_ref(target), lookup=lookup, imports=shell.imports, bindings=bindings,
-                                 level=shell.level)
+        built = value_expression(class_ref(target), Scope(lookup, shell.imports, shell.level), bindings=bindings)
         if built is not None:
             shell.set_up.append(f"{field_name} = {built.text};")
             return None
@@ -310,8 +309,8 @@ def _add_collaborators(shell: _Shell, subject: ClassInfo, context: TestContext, 
             continue
         type_text = java_type(collaborator.type, name=_namer(shell.imports, lookup), bindings={})
         if not _mockable(collaborator.type, lookup, frameworks) and frameworks.mockito is not None:
-            built = value_expression(collaborator.type, lookup=lookup, imports=shell.imports, hint=collaborator.name,
-                                     level=shell.level)
+            built = value_expression(collaborator.type, Scope(lookup, shell.imports, shell.level),
+                                     hint=collaborator.name)
             if built is not None:
                 shell.fields.append(f"private final {type_text} {collaborator.name} = {built.text};")
                 handed[collaborator.name] = collaborator.name
@@ -355,8 +354,8 @@ def _field_note(collaborator: Collaborator) -> str:
 
 def _value_or_mock(shell: _Shell, ref: TypeRef, hint: str, lookup: ClassLookup, frameworks: Frameworks,
                    bindings: dict[str, TypeRef], checks: Sequence[ComparedLiteral] = ()) -> str | None:
-    built = value_expression(ref, lookup=lookup, imports=shell.imports, hint=hint, bindings=bindings, checks=checks,
-                             level=shell.level)
+    built = value_expression(ref, Scope(lookup, shell.imports, shell.level), hint=hint, bindings=bindings,
+                             checks=checks)
     if built is not None:
         return built.text
     if not _mockable(ref, lookup, frameworks):

@@ -21,7 +21,7 @@ from junitbot.analysis import CallSite, ClassInfo, ComparedLiteral, MethodInfo, 
 from junitbot.generation.imports import ImportSet
 from junitbot.generation.javalevel import MODERN, JavaLevel
 from junitbot.generation.javatypes import class_bindings, class_ref, declared_type, is_generic, java_type
-from junitbot.generation.template.access import visible
+from junitbot.generation.template.access import Scope, visible
 from junitbot.generation.template.assertions import find_method, matcher_for
 from junitbot.generation.template.constraints import rejected_values
 from junitbot.generation.template.jdk_values import COLLECTIONS
@@ -272,7 +272,7 @@ def _compensation_variants(
     for compensation in compensations:
         stub = next((s for s in stubs if (s.mock, s.method, s.arguments) == (
             compensation.mock, compensation.method, compensation.arguments)), None)
-        error = value_expression(compensation.exception, lookup=lookup, imports=imports, level=level)
+        error = value_expression(compensation.exception, Scope(lookup, imports, level))
         if stub is None or error is None:
             continue
         throwing = stub.failure(error.text)
@@ -323,8 +323,8 @@ def _arguments(
         if given is not None and param.name in given:
             lines.append("")
             continue
-        built = value_expression(param.type, lookup=lookup, variant=variant, imports=imports, hint=param.name,
-                                 checks=checks, bindings=bindings, level=level)
+        built = value_expression(param.type, Scope(lookup, imports, level), variant=variant, hint=param.name,
+                                 checks=checks, bindings=bindings)
         if built is None:
             return None
         lines.append(f"{built.type_text} {param.name} = {built.text};")
@@ -405,7 +405,7 @@ def _stubs(
         if returned is None or returned.text == "void":
             stubs.append(_Stub(mock, call.method, matchers, None, call.arguments))
             continue
-        built = value_expression(returned, lookup=lookup, variant=0, imports=imports, bindings=bindings, level=level)
+        built = value_expression(returned, Scope(lookup, imports, level), bindings=bindings)
         if built is not None:
             stubs.append(_Stub(mock, call.method, matchers, built.text, call.arguments, _kind(returned)))
     return stubs

@@ -16,7 +16,7 @@ from junitbot.analysis import ClassInfo, TypeRef
 from junitbot.generation.imports import ImportSet
 from junitbot.generation.javalevel import MODERN, JavaLevel
 from junitbot.generation.javatypes import class_bindings, class_ref, java_type
-from junitbot.generation.template.access import ClassLookup, is_inner
+from junitbot.generation.template.access import ClassLookup, Scope, is_inner
 from junitbot.generation.template.values import value_expression
 
 # Implementations tried per abstract type: each multiplies the scenarios of every instance method.
@@ -108,8 +108,8 @@ def receivers(
         if fqn == built or info is None or not instantiable(info, lookup) or len(others) + 1 >= MAX_RECEIVERS:
             continue
         bindings = subject_bindings(subject, info, lookup)
-        value = value_expression(class_ref(info), lookup=lookup, imports=imports, bindings=class_bindings(
-            info, None, {}), level=level)
+        value = value_expression(class_ref(info), Scope(lookup, imports, level),
+                                 bindings=class_bindings(info, None, {}))
         if value is None:
             continue
         local = _local_name(info.name, taken)

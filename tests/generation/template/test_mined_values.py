@@ -17,7 +17,7 @@ from junitbot.analysis import (
     TypeRef,
 )
 from junitbot.generation import ImportSet
-from junitbot.generation.template import value_expression
+from junitbot.generation.template import Scope, value_expression
 from junitbot.generation.template.mined import fits, render
 from junitbot.generation.template.scaffold import test_shell
 from junitbot.generation.template.scenarios import constructor_scenarios, scenarios_for, testable_constructors
@@ -51,7 +51,7 @@ def _isbn(*samples: CallSample) -> ClassInfo:
 
 def _value(info: ClassInfo, variant: int = 0, package: str = "com.acme.books") -> str | None:
     ref = TypeRef(text=info.name, name=info.name, fqn=info.fqn, in_repo=True)
-    built = value_expression(ref, lookup={info.fqn: info}.get, imports=ImportSet(package), variant=variant)
+    built = value_expression(ref, Scope({info.fqn: info}.get, ImportSet(package)), variant=variant)
     return None if built is None else built.text
 
 
@@ -187,7 +187,7 @@ def warehouse(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Indexed]:
 
 def _repo_value(indexed: Indexed, name: str, variant: int = 0) -> str | None:
     ref = TypeRef(text=name, name=name, fqn=f"{WAREHOUSE}.{name}", in_repo=True)
-    built = value_expression(ref, lookup=indexed.lookup, imports=ImportSet(WAREHOUSE), variant=variant)
+    built = value_expression(ref, Scope(indexed.lookup, ImportSet(WAREHOUSE)), variant=variant)
     return None if built is None else built.text
 
 

@@ -14,7 +14,7 @@ import pytest
 
 from junitbot.analysis import ClassInfo, TypeRef
 from junitbot.generation import ImportSet, Skip, TestShell
-from junitbot.generation.template import test_shell, value_expression
+from junitbot.generation.template import Scope, test_shell, value_expression
 from junitbot.validation import Frameworks, TestCandidate, ValidationReport, discover_classpath, validate_candidates
 from junitbot.validation.static import run_static_checks
 from tests.conftest import EXAMPLE
@@ -153,7 +153,7 @@ def _static_call_method(shell: TestShell, info: ClassInfo, shop: Indexed) -> tup
     method = next(m for m in info.methods if "private" not in m.modifiers)
     arguments = []
     for param in method.parameters:
-        built = value_expression(param.type, lookup=shop.lookup, imports=imports, hint=param.name)
+        built = value_expression(param.type, Scope(shop.lookup, imports), hint=param.name)
         assert built is not None
         arguments.append(built.text)
     call = f"{imports.name(info.fqn, package=info.package)}.{method.name}({', '.join(arguments)})"
@@ -410,8 +410,8 @@ def test_code_added_later_shares_the_shells_imports(shop: Indexed, frameworks: F
     shell = _shell(shop, f"{SHOP}.domain.ExchangeRate", frameworks)
     assert isinstance(shell, TestShell)
     imports = shell.import_set()
-    later = value_expression(TypeRef(text="Currency", name="Currency", fqn="java.util.Currency"), lookup=shop.lookup,
-                             imports=imports, variant=1)
+    later = value_expression(TypeRef(text="Currency", name="Currency", fqn="java.util.Currency"),
+                             Scope(shop.lookup, imports), variant=1)
     assert later is not None and later.text == 'java.util.Currency.getInstance("USD")'
     assert imports.name("java.util.List") == "List"
     assert "import java.util.List;" in shell.render([], imports=imports)

@@ -8,8 +8,8 @@ import pytest
 
 from junitbot.analysis import TypeRef
 from junitbot.generation import ImportSet, ValueExpr
-from junitbot.generation.javalevel import JavaLevel
-from junitbot.generation.template import string_value, value_expression
+from junitbot.generation.javalevel import MODERN, JavaLevel
+from junitbot.generation.template import Scope, string_value, value_expression
 from tests.generation.conftest import Indexed, copy_shop, index, write_files
 
 SHOP = "com.acme.shop"
@@ -77,8 +77,10 @@ def catalog(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Indexed]:
     yield from index(root, use_git=False)
 
 
-def build(indexed: Indexed, ref: TypeRef, package: str = f"{SHOP}.application", **options: object) -> ValueExpr:
-    built = value_expression(ref, lookup=indexed.lookup, imports=ImportSet(package), **options)  # type: ignore[arg-type]
+def build(indexed: Indexed, ref: TypeRef, package: str = f"{SHOP}.application", *, level: JavaLevel = MODERN,
+          depth: int = 3, **options: object) -> ValueExpr:
+    scope = Scope(indexed.lookup, ImportSet(package), level, depth)
+    built = value_expression(ref, scope, **options)  # type: ignore[arg-type]
     assert built is not None, ref
     return built
 
@@ -135,7 +137,7 @@ def test_sinks_and_sources_are_the_jdks_in_memory_ones_not_mocks(shop: Indexed, 
 
 def test_unresolved_jdk_names_are_recognised(shop: Indexed) -> None:
     assert build(shop, jdk("BigDecimal")).text == 'new BigDecimal("10.00")'
-    assert value_expression(jdk("Map.Entry"), lookup=shop.lookup, imports=ImportSet("a")) is None
+    assert value_expression(jdk("Map.Entry"), Scope(shop.lookup, ImportSet("a"))) is None
 
 
 def test_enums_pick_constants_by_variant(shop: Indexed) -> None:
@@ -222,21 +224,21 @@ def test_below_java_9_collections_are_built_with_java_8_factories(edge: Indexed)
 
 
 def test_cycles_depth_and_type_variables(edge: Indexed) -> None:
-    assert value_expression(repo(f"{EDGE}.Node"), lookup=edge.lookup, imports=ImportSet(EDGE)) is None
+    assert value_expression(repo(f"{EDGE}.Node"), Scope(edge.lookup, ImportSet(EDGE))) is None
     assert build(edge, repo(f"{EDGE}.Tree"), EDGE).text == 'new Tree("text", List.of())'
     boxed = build(edge, repo(f"{EDGE}.Box", repo(f"{EDGE}.Level")), EDGE)
     assert (boxed.text, boxed.type_text) == ("new Box<>(Level.LOW)", "Box<Level>")
     assert build(edge, repo(f"{EDGE}.Box"), EDGE).text == 'new Box<>("text")'
     nested = repo(f"{EDGE}.Box", repo(f"{EDGE}.Box", repo(f"{EDGE}.Point")))
     assert build(edge, nested, EDGE, depth=3).text == "new Box<>(new Box<>(new Point(1, 1)))"
-    assert value_expression(nested, lookup=edge.lookup, imports=ImportSet(EDGE), depth=2) is None
+    assert value_expression(nested, Scope(edge.lookup, ImportSet(EDGE), depth=2)) is None
     type_variable = TypeRef(text="T", name="T")
     assert build(edge, type_variable, EDGE, bindings={"T": repo(f"{EDGE}.Level")}).text == "Level.LOW"
 
 
 def test_what_cannot_be_built_is_none(edge: Indexed) -> None:
     def nothing(fqn: str, package: str = EDGE) -> bool:
-        return value_expression(repo(fqn), lookup=edge.lookup, imports=ImportSet(package)) is None
+        return value_expression(repo(fqn), Scope(edge.lookup, ImportSet(package))) is None
 
     assert nothing(f"{EDGE}.Base")  # abstract, no factory
     assert nothing(f"{EDGE}.Loader")  # interface, no factory: the caller mocks it
@@ -246,19 +248,19 @@ def test_what_cannot_be_built_is_none(edge: Indexed) -> None:
     assert nothing(f"{EDGE}.Empty")  # enum without constants
     assert nothing("com.example.other.Hidden")  # package-private elsewhere
     assert not nothing("com.example.other.Hidden", "com.example.other")
-    assert value_expression(jdk("Socket", "java.net.Socket"), lookup=edge.lookup, imports=ImportSet(EDGE)) is None
+    assert value_expression(jdk("Socket", "java.net.Socket"), Scope(edge.lookup, ImportSet(EDGE))) is None
 
 
 def test_a_failed_value_leaves_the_imports_alone(edge: Indexed) -> None:
     imports = ImportSet(EDGE)
-    assert value_expression(repo(f"{EDGE}.Node"), lookup=edge.lookup, imports=imports) is None
+    assert value_expression(repo(f"{EDGE}.Node"), Scope(edge.lookup, imports)) is None
     assert imports.imports == () and imports.claims == ()
 
 
 def test_imports_avoid_clashes_between_simple_names(shop: Indexed) -> None:
     imports = ImportSet(f"{SHOP}.domain")
-    shop_currency = value_expression(repo(f"{SHOP}.domain.Currency"), lookup=shop.lookup, imports=imports)
-    jdk_currency = value_expression(jdk("Currency", "java.util.Currency"), lookup=shop.lookup, imports=imports)
+    shop_currency = value_expression(repo(f"{SHOP}.domain.Currency"), Scope(shop.lookup, imports))
+    jdk_currency = value_expression(jdk("Currency", "java.util.Currency"), Scope(shop.lookup, imports))
     assert shop_currency is not None and jdk_currency is not None
     assert (shop_currency.text, jdk_currency.text) == ("Currency.EUR", 'java.util.Currency.getInstance("EUR")')
     assert jdk_currency.type_text == "java.util.Currency" and jdk_currency.imports == ()
