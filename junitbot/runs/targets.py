@@ -50,20 +50,23 @@ def targets_for(
 def prioritize_full_pass(graph: CodeGraph, targets: Iterable[Target],
                          coverage: Mapping[str, float | None] | None = None) -> list[Target]:
     """A full pass's order: classes without any test first, then the most depended-upon, then the least
-    covered (line coverage last measured, unknown first), then by name; interfaces and annotations last.
+    covered (line coverage last measured, unknown first), then by name; nested types after top-level ones (often
+    private helpers a test cannot reach), interfaces and annotations last.
 
     `max_classes_per_run` caps a run from the front, so a scheduled pass spreads over nights in this order.
     """
     analyzer = DependencyAnalyzer(graph)
-    kinds = {row.fqn: row.kind for row in graph.types()}
+    rows = {row.fqn: row for row in graph.types()}
 
     covered = coverage or {}
 
-    def key(target: Target) -> tuple[bool, bool, int, float, str]:
+    def key(target: Target) -> tuple[bool, bool, bool, int, float, str]:
         # Interfaces and annotations have no behaviour of their own to test: they go last whatever their fame.
-        contract = kinds.get(target.fqn) in ("interface", "annotation")
+        row = rows.get(target.fqn)
+        contract = row is not None and row.kind in ("interface", "annotation")
+        nested = row is not None and row.outer is not None
         tested = bool(analyzer.tests_of(target.fqn))
         dependents = len({source for source, _ in graph.dependents(target.fqn)})
-        return (contract, tested, -dependents, covered.get(target.fqn) or 0.0, target.fqn)
+        return (contract, nested, tested, -dependents, covered.get(target.fqn) or 0.0, target.fqn)
 
     return sorted(targets, key=key)

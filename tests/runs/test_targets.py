@@ -1,4 +1,5 @@
-"""The order of a full pass: untested first, then the most depended-upon, then the least covered."""
+"""The order of a full pass: untested first, then the most depended-upon, then the least covered; nested types
+and contracts last."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ def test_full_pass_order(shop_repo: Path, config_for: Callable[[Path], JunitbotC
     with CodeGraph.open(state.graph_db) as graph:
         targets = targets_for(graph, config, changed_paths=None)
         kinds = {row.fqn: row.kind for row in graph.types()}
+        nested = {row.fqn for row in graph.types() if row.outer is not None}
         ordered = [t.fqn for t in prioritize_full_pass(graph, targets)]
         users = {fqn: len({s for s, _ in graph.dependents(fqn)}) for fqn in ordered}
         assert sorted(ordered) == sorted(t.fqn for t in targets)
@@ -28,6 +30,9 @@ def test_full_pass_order(shop_repo: Path, config_for: Callable[[Path], JunitbotC
         contracts = [f for f in ordered if kinds[f] in ("interface", "annotation")]
         assert contracts and ordered[-len(contracts):] == contracts, "interfaces and annotations go last"
         rest = ordered[: len(ordered) - len(contracts)]
+        inner = [f for f in rest if f in nested]
+        assert rest[len(rest) - len(inner):] == inner, "nested types after top-level ones"
+        rest = rest[: len(rest) - len(inner)]
         first_tested = min(rest.index(f) for f in tested)
         assert all(f not in tested for f in rest[:first_tested]), "classes with no test come first"
         untested = rest[:first_tested]
