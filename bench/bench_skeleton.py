@@ -42,8 +42,8 @@ from junitbot.generation.llm.backends import LLMSettings, OpenAIBackend
 from junitbot.generation.llm.context import ContextBuilder
 from junitbot.generation.llm.loop import LoopTarget, TargetOutcome, run_llm_loop
 from junitbot.generation.llm.prompts import prompt_environment
-from junitbot.generation.models import TestShell
-from junitbot.generation.template.pipeline import class_shell, generated_test_path
+from junitbot.generation.models import GenerationJob, TestShell
+from junitbot.generation.template import ModuleContext, class_shell, generated_test_path
 from junitbot.state import StateDir
 from junitbot.validation import Classpath, TestCandidate, Verdict, discover_classpath, validate_candidates
 
@@ -215,19 +215,19 @@ def run_way(targets: Sequence[LoopTarget], *, skeleton: bool, graph: CodeGraph, 
     return tally
 
 
-def loop_targets(graph: CodeGraph, config: JunitbotConfig, classpath: Classpath, fqns: Sequence[str],
-                 limit: int) -> list[LoopTarget]:
+def loop_targets(job: GenerationJob, classpath: Classpath, fqns: Sequence[str], limit: int) -> list[LoopTarget]:
+    graph = job.graph
     analyzer = DependencyAnalyzer(graph)
+    module = ModuleContext(lookup=graph.class_info, frameworks=classpath.frameworks)
     names = list(fqns) or [row.fqn for row in graph.types() if not row.is_test]
     found = []
     for fqn in names:
         info = graph.class_info(fqn)
         if info is None:
             continue
-        shell = class_shell(info, graph=graph, analyzer=analyzer, frameworks=classpath.frameworks, config=config,
-                            commit=None)
+        shell = class_shell(info, job, module, analyzer=analyzer)
         if isinstance(shell, TestShell):  # both ways get the same targets: those that have a skeleton
-            found.append(LoopTarget(fqn=fqn, path=generated_test_path(info, config), shell=shell))
+            found.append(LoopTarget(fqn=fqn, path=generated_test_path(info, job.config.generation), shell=shell))
         if len(found) == limit:
             break
     return found
@@ -275,7 +275,8 @@ def main() -> int:
         classpath = discover_classpath(root, config.validation)
         with CodeGraph.open(state.graph_db) as graph:
             fqns = args.classes or (SCRIPTED if args.scripted else [])
-            targets = loop_targets(graph, config, classpath, fqns, args.limit)
+            job = GenerationJob(root=root, graph=graph, config=config, state=state)
+            targets = loop_targets(job, classpath, fqns, args.limit)
             options: dict[str, Any] = {"graph": graph, "root": root, "config": config, "state": state,
                                        "classpath": classpath, "backend": backend, "settings": settings}
             rows = [("methods into the skeleton", run_way(targets, skeleton=True, **options)),

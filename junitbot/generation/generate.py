@@ -36,7 +36,7 @@ from junitbot.generation.models import (
     TestShell,
 )
 from junitbot.generation.output import file_header, licence_header
-from junitbot.generation.template.pipeline import class_shell, generate_tests, generated_test_path
+from junitbot.generation.template import ModuleContext, class_shell, generate_tests, generated_test_path
 from junitbot.validation import (
     ProjectClasspath,
     TestCandidate,
@@ -120,14 +120,11 @@ def _with_model(targets: list[Target], backend: Backend, settings: LLMSettings,
         GenerationResult(candidates=(), validation=None)
     seconds["template"] = time.perf_counter() - tick
     tick = time.perf_counter()
-    template_verdicts = {v.target: v for v in (template.validation.verdicts if template.validation else ())
-                         if v.target}
-    outcomes = merge_outcomes(outcomes, template_verdicts, validator)
+    outcomes = merge_outcomes(outcomes, _verdicts(template), validator)
     seconds["merge"] = time.perf_counter() - tick
     job.progress("merge", len(outcomes), len(outcomes))
     seconds.update({f"template_{k}": v for k, v in template.seconds.items()})
-    return _result(targets, outcomes, template, template_verdicts, validator, backend.name,
-                   {k: round(v, 3) for k, v in seconds.items()})
+    return _result(targets, outcomes, template, validator, backend.name, {k: round(v, 3) for k, v in seconds.items()})
 
 
 def _loop_targets(targets: Sequence[Target], validator: _Validator) -> list[LoopTarget]:
@@ -140,9 +137,10 @@ def _loop_targets(targets: Sequence[Target], validator: _Validator) -> list[Loop
         if info is None:
             continue  # the no-model generator reports it: "not in the graph"
         module = validator.classpath.module_for(info.file)
-        shell = class_shell(info, graph=job.graph, analyzer=analyzer, frameworks=module.frameworks, config=job.config,
-                            commit=job.commit, level=JavaLevel(release=module.release), licence=job.licence_header)
-        found.append(LoopTarget(fqn=info.fqn, path=generated_test_path(info, job.config),
+        writing = ModuleContext(lookup=job.graph.class_info, frameworks=module.frameworks,
+                                level=JavaLevel(release=module.release))
+        shell = class_shell(info, job, writing, analyzer=analyzer)
+        found.append(LoopTarget(fqn=info.fqn, path=generated_test_path(info, job.config.generation),
                                 shell=shell if isinstance(shell, TestShell) else None,
                                 header=file_header(info.fqn, job.commit, job.licence_header),
                                 instructions=job.instructions.get(info.fqn)))
@@ -221,10 +219,15 @@ def _corrected(outcome: TargetOutcome, candidate: TestCandidate, corrections: tu
 # -- the result ---------------------------------------------------------------------------------------------
 
 
+def _verdicts(template: GenerationResult) -> dict[str, Verdict]:
+    """The no-model generator's verdicts by target."""
+    return {v.target: v for v in (template.validation.verdicts if template.validation else ()) if v.target}
+
+
 def _result(targets: Sequence[Target], outcomes: Sequence[TargetOutcome], template: GenerationResult,
-            template_verdicts: dict[str, Verdict], validator: _Validator, backend: str,
-            seconds: dict[str, float]) -> GenerationResult:
+            validator: _Validator, backend: str, seconds: dict[str, float]) -> GenerationResult:
     """Final verdicts, sources and skips per target, from the origin each outcome settled on."""
+    template_verdicts = _verdicts(template)
     by_target = {o.target: o for o in outcomes}
     verdicts: list[Verdict] = []
     skipped: list[Skip] = []

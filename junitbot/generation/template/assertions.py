@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from junitbot.analysis import ClassInfo, MethodInfo, TypeRef
 from junitbot.generation.imports import ImportSet
@@ -24,19 +24,25 @@ _PRIMITIVE_MATCHERS = {
 }
 
 
-def value_assertions(
-    value: ObservedValue, expr: str, *, imports: ImportSet, depth: int = 0, declared: str | None = None,
-    opaque: bool = False, expect: Expect | None = None, nameable: Callable[[str], bool] | None = None,
-) -> list[str]:
-    """Statements asserting that `expr` is the observed value, as precisely as the observation allows.
+@dataclass(frozen=True)
+class Asserting:
+    """What a test's assertions are written with: the file's imports; `expect`, an equal value where the class has
+    value equality (one `assertEquals(expected, expr)` then says it all; None: none is compared whole); and
+    `nameable(fqn)`, whether the test may name a class (an object of another class than declared, with nothing else
+    to read, is checked to be one; None: it is not)."""
 
-    `declared` is the FQN of the expression's static type: when the value's class is another (an
-    implementation of an interface, a record of a sealed type), the test checks and casts to it.
-    `opaque` says the expression's static type may be erased (a raw cast's components): then only
-    checks that compile against Object are written. `expect` builds an equal value where the class has value
-    equality: one `assertEquals(expected, expr)` then says it all. `nameable(fqn)` says whether the test may name
-    a class: an object of another class than declared, with nothing else to read, is checked to be one.
-    """
+    imports: ImportSet
+    expect: Expect | None = None
+    nameable: Callable[[str], bool] | None = None
+
+
+def value_assertions(value: ObservedValue, expr: str, asserting: Asserting, *, depth: int = 0,
+                     declared: str | None = None, opaque: bool = False) -> list[str]:
+    """Statements asserting that `expr` is the observed value, as precisely as the observation allows. `declared` is
+    the FQN of the expression's static type: when the value's class is another (an implementation, a record of a
+    sealed type), the test checks and casts to it. `opaque` says the static type may be erased (a raw cast's
+    components): then only checks that compile against Object are written."""
+    imports, expect, nameable = asserting.imports, asserting.expect, asserting.nameable
     kind = value.t
     if kind in ("unstable", "unreadable"):
         return []
@@ -49,8 +55,8 @@ def value_assertions(
         name = imports.name(runtime)
         check = [f"assertTrue({expr} instanceof {name});"]
         parts = [line for component, observed in value.components.items() if depth < _MAX_DEPTH
-                 for line in value_assertions(observed, f"(({name}) {expr}).{component}()", imports=imports,
-                                              depth=depth + 1, opaque=True, expect=expect)]
+                 for line in value_assertions(observed, f"(({name}) {expr}).{component}()", asserting,
+                                              depth=depth + 1, opaque=True)]
         return check + parts
     if opaque and kind not in ("null", "String", "Integer", "Long", "Short", "Byte", "Character", "Boolean",
                                "BigDecimal", "BigInteger", "enum"):
@@ -67,15 +73,15 @@ def value_assertions(
     if kind == "enum" and value.cls and value.v:
         return [f"assertEquals({imports.name(value.cls.replace('$', '.'))}.{value.v}, {expr});"]
     if kind == "Optional":
-        return _optional(value, expr, imports=imports, depth=depth, expect=expect)
+        return _optional(value, expr, asserting, depth)
     if kind in ("Collection", "Map") and value.size is not None:
-        return _sized(value, expr, imports=imports, depth=depth, expect=expect)
+        return _sized(value, expr, asserting, depth)
     if kind == "Array" and value.size is not None:
         return [f"assertEquals({value.size}, {expr}.length);"]
     if kind in ("record", "object") and value.components and depth < _MAX_DEPTH:
         lines = [f"assertNotNull({expr});"]
         for name, component in value.components.items():
-            lines += value_assertions(component, f"{expr}.{name}()", imports=imports, depth=depth + 1, expect=expect)
+            lines += value_assertions(component, f"{expr}.{name}()", asserting, depth=depth + 1)
         return lines
     if kind == "object" and runtime and declared and runtime != declared and nameable and nameable(runtime):
         return [f"assertTrue({expr} instanceof {imports.name(runtime)});"]
@@ -110,46 +116,34 @@ def _boxed(kind: str, text: str | None) -> str:
     return f"{kind}.valueOf(({ {'Long': 'long', 'Short': 'short', 'Byte': 'byte'}.get(kind, 'int') }) {text})"
 
 
-def _optional(value: ObservedValue, expr: str, *, imports: ImportSet, depth: int,
-              expect: Expect | None) -> list[str]:
+def _optional(value: ObservedValue, expr: str, asserting: Asserting, depth: int) -> list[str]:
     if value.present is None:
         return [f"assertNotNull({expr});"]
     if not value.present:
         return [f"assertFalse({expr}.isPresent());"]
     lines = [f"assertTrue({expr}.isPresent());"]
     if value.value is not None and depth < _MAX_DEPTH:
-        lines += value_assertions(value.value, f"{expr}.get()", imports=imports, depth=depth + 1, expect=expect)
+        lines += value_assertions(value.value, f"{expr}.get()", asserting, depth=depth + 1)
     return lines
 
 
-def _sized(value: ObservedValue, expr: str, *, imports: ImportSet, depth: int, expect: Expect | None) -> list[str]:
+def _sized(value: ObservedValue, expr: str, asserting: Asserting, depth: int) -> list[str]:
     if value.size == 0:
         return [f"assertTrue({expr}.isEmpty());"]
     lines = [f"assertEquals({value.size}, {expr}.size());"]
     is_list = value.cls is not None and "List" in value.cls
     if is_list and value.items and depth < _MAX_DEPTH:
         for index, item in enumerate(value.items[:3]):
-            lines += value_assertions(item, f"{expr}.get({index})", imports=imports, depth=depth + 1, expect=expect)
+            lines += value_assertions(item, f"{expr}.get({index})", asserting, depth=depth + 1)
     return lines
 
 
-def verify_lines(
-    calls: tuple[ObservedCall, ...],
-    *,
-    mock_types: Mapping[str, str | None],
-    class_info: Callable[[str], ClassInfo | None],
-    imports: ImportSet,
-    expect: Expect | None = None,
-    taken: set[str] | None = None,
-) -> list[str]:
-    """What the collaborators were passed: `verify(mock, times(n)).method(...)` per call made without a stub,
-    where the signature is known.
-
-    An argument is matched by its value where `expect` can build an equal one (`verify(payments).refund("R-1")`),
-    captured where it is an object the code built or changed (`ArgumentCaptor`, then assertions on what it
-    holds), else matched by type. A stubbed call is not verified: its stub already says it was made (and that it
-    mattered). `taken` are the names the test already uses (captors get fresh ones).
-    """
+def verify_lines(calls: tuple[ObservedCall, ...], asserting: Asserting, *, mock_types: Mapping[str, str | None],
+                 class_info: Callable[[str], ClassInfo | None], taken: set[str] | None = None) -> list[str]:
+    """`verify(mock, times(n)).method(...)` per call made without a stub (a stub says it was made), where the
+    signature is known: an argument matched by its value where `asserting.expect` builds an equal one, captured
+    where it is an object the code built or changed (`ArgumentCaptor`, then assertions on what it holds), else by
+    type. `taken` are the names the test already uses (captors get fresh ones)."""
     taken = taken if taken is not None else set()
     groups: dict[tuple[str, str, int], list[ObservedCall]] = {}
     for call in calls:
@@ -165,9 +159,9 @@ def verify_lines(
         signature, bindings = found
         arguments = [_argument(p.type, [c.args[i] if len(c.args) == arity else None for c in group],
                                [c.was[i] if len(c.was) == arity else None for c in group],
-                               bindings=bindings, imports=imports, expect=expect, class_info=class_info)
+                               bindings=bindings, asserting=asserting, class_info=class_info)
                      for i, p in enumerate(signature.parameters)]
-        lines += _verification(mock, method, arguments, len(group), imports=imports, expect=expect, taken=taken)
+        lines += _verification(mock, method, arguments, len(group), asserting=asserting, taken=taken)
     return lines
 
 
@@ -182,11 +176,11 @@ class _Argument:
 
 
 def _argument(ref: TypeRef, seen: list[ObservedValue | None], was: list[ObservedValue | None], *,
-              bindings: Bindings, imports: ImportSet, expect: Expect | None,
-              class_info: Callable[[str], ClassInfo | None]) -> _Argument:
+              bindings: Bindings, asserting: Asserting, class_info: Callable[[str], ClassInfo | None]) -> _Argument:
     values = [v for v in seen if v is not None]
     complete = len(values) == len(seen) and values
-    matcher = matcher_for(ref, bindings, imports)
+    matcher = matcher_for(ref, bindings, asserting.imports)
+    expect = asserting.expect
     if complete and expect is not None and not any(was):
         expressions = {expect(v) for v in values}
         if len(expressions) == 1 and None not in expressions:
@@ -212,13 +206,14 @@ def _captor_type(ref: TypeRef, bindings: Bindings, class_info: Callable[[str], C
     return fqn if info is not None and not info.type_parameters else None
 
 
-def _verification(mock: str, method: str, arguments: list[_Argument], count: int, *, imports: ImportSet,
-                  expect: Expect | None, taken: set[str]) -> list[str]:
+def _verification(mock: str, method: str, arguments: list[_Argument], count: int, *, asserting: Asserting,
+                  taken: set[str]) -> list[str]:
     """The captor declarations, the `verify` line and the assertions on what was captured (a captor only where
     there is something to assert: else the argument is matched by type)."""
     declarations: list[str] = []
     checks: list[str] = []
     texts: list[str] = []
+    imports = asserting.imports
     raw = all(a.raw is not None for a in arguments)
     for argument in arguments:
         if argument.captured is None:
@@ -227,7 +222,7 @@ def _verification(mock: str, method: str, arguments: list[_Argument], count: int
         fqn, values, was = argument.captured
         type_name = imports.name(fqn)
         name = fresh_name(type_name[:1].lower() + type_name[1:].replace(".", "") + "Captor", set(taken))
-        found = _captured(values, was, name, count, fqn, imports, expect)
+        found = _captured(values, was, name, count, fqn, asserting)
         if not found:
             texts.append(argument.matcher)
             continue
@@ -241,22 +236,22 @@ def _verification(mock: str, method: str, arguments: list[_Argument], count: int
 
 
 def _captured(values: list[ObservedValue], was: list[ObservedValue | None], name: str, count: int, declared: str,
-              imports: ImportSet, expect: Expect | None) -> list[str]:
+              asserting: Asserting) -> list[str]:
     """Assertions on the captured values (`name` standing for the captor): each, or once when one object was
     passed each time (a captor holds references, so each shows that object's last state)."""
     if all(v == values[-1] for v in values):
-        return captured_assertions(values[-1], f"{name}.getValue()", declared=declared, imports=imports,
-                                   expect=expect, was=was[-1] if was else None)
+        return captured_assertions(values[-1], f"{name}.getValue()", asserting, declared=declared,
+                                   was=was[-1] if was else None)
     lines = []
     for index, value in enumerate(values[:_MAX_CAPTURED_VALUES]):
         expr = f"{name}.getValue()" if count == 1 else f"{name}.getAllValues().get({index})"
-        lines += captured_assertions(value, expr, declared=declared, imports=imports, expect=expect,
+        lines += captured_assertions(value, expr, asserting, declared=declared,
                                      was=was[index] if index < len(was) else None)
     return lines
 
 
-def captured_assertions(value: ObservedValue, expr: str, *, declared: str, imports: ImportSet,
-                        expect: Expect | None, was: ObservedValue | None = None) -> list[str]:
+def captured_assertions(value: ObservedValue, expr: str, asserting: Asserting, *, declared: str,
+                        was: ObservedValue | None = None) -> list[str]:
     """What a captured argument held: its value where it can be built, else its accessors (a few). An object a
     stub handed out (`was`: as it was then) is asserted only for what the code changed in it."""
     if was is not None and value.components:
@@ -265,8 +260,8 @@ def captured_assertions(value: ObservedValue, expr: str, *, declared: str, impor
         if not changed:
             return []
         value = value.model_copy(update={"components": changed})
-        expect = None  # part of an object is no value to compare whole
-    lines = value_assertions(value, expr, imports=imports, declared=declared, expect=expect)
+        asserting = replace(asserting, expect=None)  # part of an object is no value to compare whole
+    lines = value_assertions(value, expr, replace(asserting, nameable=None), declared=declared)
     lines = [line for line in lines if not line.startswith("assertNotNull(")]  # what was captured is never null
     return lines[:_MAX_CAPTURED_LINES]
 

@@ -9,17 +9,14 @@ method changed, the exception with the message the code wrote, and what it passe
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from dataclasses import dataclass
 
 from junitbot.generation.imports import ImportSet
-from junitbot.generation.javalevel import MODERN, JavaLevel
 from junitbot.generation.literals import java_string
 from junitbot.generation.style import fresh_name
-from junitbot.generation.template.access import ClassLookup, visible
-from junitbot.generation.template.assertions import assertj_statement, value_assertions, verify_lines
-from junitbot.generation.template.expected import Expect, expectation
-from junitbot.generation.template.observations import Observation, ObservedCall, ObservedValue
+from junitbot.generation.template.assertions import Asserting, assertj_statement, value_assertions, verify_lines
+from junitbot.generation.template.context import ClassContext
+from junitbot.generation.template.expected import Expect
+from junitbot.generation.template.observations import Observation, ObservedCall
 from junitbot.generation.template.probe import Scenario
 from junitbot.generation.template.stubs import stubbed_call, unused_stub
 
@@ -30,31 +27,6 @@ _HELPFUL_NPE = re.compile(r'^Cannot (?:invoke|read|load|store|assign|throw|enter
 _JDK_ERROR = re.compile(r"^javax?\.[\w.]+Error$")
 _DECLARED = re.compile(r"^[\w.<>\[\]?, ]+?\s+(\w+)\s*=")
 _THEN_RETURN = ".thenReturn("
-
-
-@dataclass(frozen=True)
-class BodyContext:
-    """What a test body is written with: the class's imports, its mocks' types, the repo and the Java release."""
-
-    imports: ImportSet
-    mock_types: Mapping[str, str | None]
-    lookup: ClassLookup
-    level: JavaLevel = MODERN
-
-    def nameable(self, fqn: str) -> bool:
-        """Whether the test may name the repo class `fqn`."""
-        info = self.lookup(fqn)
-        return info is not None and visible(info, package=self.imports.package, lookup=self.lookup)
-
-    def expect(self, scenario: Scenario) -> Expect:
-        """Expected values for this scenario, never built by the very call under test (that would be circular)."""
-        base = expectation(lookup=self.lookup, imports=self.imports, level=self.level)
-        own = f"new {scenario.method[3:]}(" if scenario.constructor else f".{scenario.method}("
-
-        def expect(value: ObservedValue) -> str | None:
-            found = base(value)
-            return None if found is None or own in found else found
-        return expect
 
 
 def accidental(scenario: Scenario, observed: Observation) -> bool:
@@ -80,7 +52,7 @@ def passes_null(scenario: Scenario) -> bool:
         re.search(rf"\b{name}\b", arguments) for name in nulls)
 
 
-def final_body(scenario: Scenario, observed: Observation, context: BodyContext) -> list[str] | None:
+def final_body(scenario: Scenario, observed: Observation, context: ClassContext) -> list[str] | None:
     """The statements of the final test (JUnit assertions), or None when there is nothing the code did to assert."""
     if observed.outcome not in ("returned", "void", "threw") or accidental(scenario, observed):
         return None
@@ -90,12 +62,12 @@ def final_body(scenario: Scenario, observed: Observation, context: BodyContext) 
     used = {call.key for call in observed.calls if call.stubbed}
     arrange = [line for line in scenario.arrange if not unused_stub(line, used)]
     taken = {"result", "thrown", *(m[1] for line in arrange for m in [_DECLARED.match(line)] if m is not None)}
-    verify = verify_lines(observed.calls, mock_types=context.mock_types, class_info=context.lookup,
-                          imports=imports, expect=expect, taken=taken)
+    asserting = Asserting(imports, expect)
+    verify = verify_lines(observed.calls, asserting, mock_types=context.mocks, class_info=context.lookup, taken=taken)
     if observed.outcome == "threw" and observed.exception:
         return [*_arrange(arrange), "// Act + Assert", *_thrown(scenario, observed, imports), *verify]
     state = [line for name, value in observed.changed_state().items() if scenario.subject
-             for line in value_assertions(value, f"{scenario.subject}.{name}()", imports=imports, expect=expect)]
+             for line in value_assertions(value, f"{scenario.subject}.{name}()", asserting)]
     if observed.outcome == "void":
         if not verify and not state:
             return [*_arrange(arrange), "// Act + Assert", f"assertDoesNotThrow(() -> {scenario.call});"]
@@ -143,7 +115,7 @@ def own_message(exception: str, message: str) -> bool:
         "java.lang.UnsupportedOperationException")
 
 
-def _result_assertions(scenario: Scenario, observed: Observation, context: BodyContext, expect: Expect) -> list[str]:
+def _result_assertions(scenario: Scenario, observed: Observation, context: ClassContext, expect: Expect) -> list[str]:
     value, imports = observed.value, context.imports
     assert value is not None
     opaque = scenario.returns == "java.lang.Object" or (scenario.declared or "") in ("Object", "java.lang.Object")
@@ -151,12 +123,12 @@ def _result_assertions(scenario: Scenario, observed: Observation, context: BodyC
         # A constructed object equals one built by the same constructor by definition: its accessors say more
         # (and without any, that it is not null says nothing).
         return [line for name, part in (value.components or {}).items()
-                for line in value_assertions(part, f"result.{name}()", imports=imports, depth=1, expect=expect)]
-    return value_assertions(value, "result", imports=imports, declared=scenario.returns, opaque=opaque,
-                            expect=None if opaque else expect, nameable=context.nameable)
+                for line in value_assertions(part, f"result.{name}()", Asserting(imports, expect), depth=1)]
+    asserting = Asserting(imports, None if opaque else expect, context.nameable)
+    return value_assertions(value, "result", asserting, declared=scenario.returns, opaque=opaque)
 
 
-def _same_as_stubbed(arrange: list[str], source: ObservedCall, observed: Observation, context: BodyContext,
+def _same_as_stubbed(arrange: list[str], source: ObservedCall, observed: Observation, context: ClassContext,
                      taken: set[str]) -> tuple[list[str], list[str]]:
     """The result is the object a stub returned: assert it is that object (named in the arrange step where the
     release has `var`), never the fields the test itself gave it."""

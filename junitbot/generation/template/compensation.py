@@ -8,27 +8,39 @@ it makes to undo what it did).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from junitbot.analysis import CallSite, ClassInfo, MethodInfo, TypeRef
 from junitbot.generation.template.access import ClassLookup
 from junitbot.generation.template.assertions import find_method
 from junitbot.generation.template.catches import Handler, documented_throws, handlers
+from junitbot.generation.template.context import ClassContext
 from junitbot.generation.template.naming import camel, third_person
-from junitbot.generation.template.scenarios import Compensation, reachable_calls
 
 _GETTERS = ("get", "is", "has", "to")
 
 
-def compensations(
-    subject: ClassInfo, method: MethodInfo, *, mocks: Mapping[str, str | None], lookup: ClassLookup,
-    source: Callable[[str], str | None], resolve: Callable[[str], str | None],
-) -> list[Compensation]:
+@dataclass(frozen=True)
+class Compensation:
+    """A collaborator call inside a `try` whose `catch` handles an exception that collaborator says it throws:
+    a scenario makes the call throw it, so the handler runs. `handled_by` says what the handler does."""
+
+    mock: str
+    method: str
+    arguments: int
+    exception: TypeRef
+    handled_by: str | None = None
+
+
+def compensations(context: ClassContext, method: MethodInfo, *, source: Callable[[str], str | None],
+                  resolve: Callable[[str], str | None]) -> list[Compensation]:
     """The collaborator calls of `method` (and the helpers it calls) inside a `try` whose `catch` names an
     exception the collaborator's method throws by its declaration or its Javadoc.
 
     `source(path)` gives a repo file's text; `resolve(simple name)` the FQN of a caught exception.
     """
+    subject, mocks, lookup = context.subject, context.mocks, context.lookup
     text = source(subject.file)
     found = handlers(text) if text else []
     if not found:
@@ -109,3 +121,23 @@ def _words(name: str) -> list[str]:
         else:
             current += char
     return [*out, current.lower()] if current else out
+
+
+def reachable_calls(subject: ClassInfo, method: MethodInfo) -> list[CallSite]:
+    """The method's calls and those of the class's own methods it calls (helpers), in order, once each."""
+    by_name: dict[str, list[MethodInfo]] = {}
+    for member in (*subject.methods, *subject.constructors):
+        by_name.setdefault(member.name, []).append(member)
+    calls: list[CallSite] = []
+    visited: set[int] = set()
+    pending = [method]
+    while pending:
+        current = pending.pop(0)
+        if id(current) in visited:
+            continue
+        visited.add(id(current))
+        for call in current.calls:
+            calls.append(call)
+            if call.receiver_kind in ("none", "this"):
+                pending.extend(m for m in by_name.get(call.method, ()) if len(m.parameters) == call.arguments)
+    return calls

@@ -11,11 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from junitbot.analysis import ClassInfo, MethodInfo, TypeKind
-from junitbot.generation.imports import ImportSet
-from junitbot.generation.javalevel import MODERN, JavaLevel
 from junitbot.generation.javatypes import resolved_fqn
 from junitbot.generation.literals import java_string
-from junitbot.generation.template.access import ClassLookup, accessible, factories, visible
+from junitbot.generation.template.access import Scope, accessible, factories
 from junitbot.generation.template.observations import ObservedValue
 
 _MAX_DEPTH = 3
@@ -38,18 +36,18 @@ Expect = Callable[[ObservedValue], str | None]
 """An observed value → the expression a test compares it with, or None."""
 
 
-def expectation(*, lookup: ClassLookup, imports: ImportSet, level: JavaLevel = MODERN) -> Expect:
-    """`expected_value` bound to one test class's lookup, imports and Java release."""
-    return lambda value: expected_value(value, lookup=lookup, imports=imports, level=level)
+def expectation(scope: Scope) -> Expect:
+    """`expected_value` bound to one test class's scope (its lookup, imports and Java release)."""
+    return lambda value: expected_value(value, scope)
 
 
-def expected_value(value: ObservedValue, *, lookup: ClassLookup, imports: ImportSet, level: JavaLevel = MODERN,
-                   depth: int = 0) -> str | None:
-    """A Java expression equal to the observed value, or None when equality would not say what it holds."""
-    fork = imports.fork()
-    built = _Expected(lookup, fork, level).value(value, depth)
+def expected_value(value: ObservedValue, scope: Scope, *, depth: int = 0) -> str | None:
+    """A Java expression equal to the observed value (names written in `scope`), or None when equality would not say
+    what it holds."""
+    fork = scope.forked()
+    built = _Expected(fork).value(value, depth)
     if built is not None:
-        imports.adopt(fork)
+        scope.imports.adopt(fork.imports)
     return built
 
 
@@ -65,8 +63,9 @@ def value_class(info: ClassInfo) -> bool:
 
 
 class _Expected:
-    def __init__(self, lookup: ClassLookup, imports: ImportSet, level: JavaLevel) -> None:
-        self.lookup, self.imports, self.level = lookup, imports, level
+    def __init__(self, scope: Scope) -> None:
+        self.scope = scope
+        self.lookup, self.imports, self.level = scope.lookup, scope.imports, scope.level
 
     def value(self, value: ObservedValue, depth: int) -> str | None:
         kind, text = value.t, value.v
@@ -91,9 +90,7 @@ class _Expected:
         return None
 
     def _type(self, cls: str) -> str:
-        fqn = cls.replace("$", ".")
-        info = self.lookup(fqn)
-        return self.imports.name(fqn, package=info.package if info is not None else None)
+        return self.scope.name(cls.replace("$", "."))
 
     def _optional(self, value: ObservedValue, depth: int) -> str | None:
         optional = self.imports.name("java.util.Optional")
@@ -140,7 +137,7 @@ class _Expected:
         return None if any(p is None for p in parts) else ", ".join(p for p in parts if p is not None)
 
     def _visible(self, info: ClassInfo) -> bool:
-        return visible(info, package=self.imports.package, lookup=self.lookup)
+        return self.scope.visible(info)
 
     def _accessible(self, member: MethodInfo, owner: ClassInfo) -> bool:
         return accessible(member, owner, package=self.imports.package)

@@ -10,11 +10,12 @@ classpath has junit-jupiter-params.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from junitbot.generation.style import AssertionStyle, NamingStyle, test_name
-from junitbot.generation.template.bodies import BodyContext, final_body, in_assertj
+from junitbot.generation.style import AssertionStyle, test_name
+from junitbot.generation.template.bodies import final_body, in_assertj
+from junitbot.generation.template.context import ClassContext
 from junitbot.generation.template.families import Member, families
 from junitbot.generation.template.feedback import Refinement, same_behaviour
 from junitbot.generation.template.naming import family_name, name_parts
@@ -22,23 +23,17 @@ from junitbot.generation.template.observations import Observation
 from junitbot.generation.template.probe import Scenario
 
 
-@dataclass
+@dataclass(frozen=True)
 class Written:
     """What a class's tests already say: method texts by name, outcomes per method and normalized bodies."""
 
-    methods: dict[str, str] = field(default_factory=dict)
-    outcomes: set[tuple[str, str]] = field(default_factory=set)
-    bodies: set[str] = field(default_factory=set)
+    methods: Mapping[str, str] = field(default_factory=dict, hash=False)
+    outcomes: frozenset[tuple[str, str]] = frozenset()
+    bodies: frozenset[str] = frozenset()
 
-
-@dataclass(frozen=True)
-class Style:
-    """How the class's tests are written: assertion and naming style, and whether `@ParameterizedTest` is there."""
-
-    assertions: AssertionStyle = "junit"
-    naming: NamingStyle = "underscore"
-    parameterized: bool = False
-    is_enum: Callable[[str], bool] = field(default=lambda name: False)
+    def keeping(self, names: set[str]) -> Written:
+        """The same, with only the methods named `names` (what validation kept)."""
+        return Written({n: text for n, text in self.methods.items() if n in names}, self.outcomes, self.bodies)
 
 
 @dataclass(frozen=True)
@@ -49,13 +44,15 @@ class _Test:
 
 
 def final_tests(
-    scenarios: Sequence[Scenario], observations: Mapping[str, Observation], *, context: BodyContext, style: Style,
+    scenarios: Sequence[Scenario], observations: Mapping[str, Observation], *, context: ClassContext,
     written: Written, refinement: Refinement | None = None, known: Mapping[str, Scenario] | None = None,
-) -> list[str]:
-    """Add the tests of `scenarios` to `written`; the names added. `known` finds a scenario by id (the simplified
-    versions `refinement` names)."""
+) -> tuple[Written, list[str]]:
+    """What the class's tests say with the tests of `scenarios` added to `written`, and the names added. `known` finds
+    a scenario by id (the simplified versions `refinement` names)."""
     known = known or {s.id: s for s in scenarios}
     refinement = refinement or Refinement()
+    style = context.module.style
+    methods, outcomes, bodies = dict(written.methods), set(written.outcomes), set(written.bodies)
     tests: list[_Test] = []
     for scenario in scenarios:
         if scenario.id in refinement.redundant:
@@ -65,26 +62,26 @@ def final_tests(
             continue  # a sequence is written for the call it unlocks, not for each way to fail
         fingerprint = (scenario.method, observed.model_dump_json(exclude={"scenario", "calls"}) + repr(
             [(c.key, c.stubbed) for c in observed.calls]))
-        if fingerprint in written.outcomes:
+        if fingerprint in outcomes:
             continue  # the same behaviour again: no new test
         body = final_body(chosen, observed, context)
         if body is None:
             continue
         normalized = _normalized(body)
-        if normalized in written.bodies:
+        if normalized in bodies:
             continue
-        written.outcomes.add(fingerprint)
-        written.bodies.add(normalized)
+        outcomes.add(fingerprint)
+        bodies.add(normalized)
         tests.append(_Test(chosen, observed, body))
-    covered, names = _parameterized(tests, context, style, written) if style.parameterized else (set(), [])
+    covered, names = _parameterized(tests, context, methods) if style.parameterized else (set(), [])
     for test in tests:
         if id(test) in covered:
             continue
         name = _unique(test_name([test.scenario.method, *name_parts(test.scenario, test.observed)], style.naming),
-                       written.methods)
-        written.methods[name] = _method(["@Test"], name, "", test.body, style.assertions)
+                       methods)
+        methods[name] = _method(["@Test"], name, "", test.body, style.assertions)
         names.append(name)
-    return names
+    return Written(methods, frozenset(outcomes), frozenset(bodies)), names
 
 
 def _simplest(scenario: Scenario, observations: Mapping[str, Observation], refinement: Refinement,
@@ -99,10 +96,10 @@ def _simplest(scenario: Scenario, observations: Mapping[str, Observation], refin
     return scenario, observed
 
 
-def _parameterized(tests: list[_Test], context: BodyContext, style: Style,
-                   written: Written) -> tuple[set[int], list[str]]:
-    """Write the boundary families among `tests` as parameterized tests: (the ids of the tests they stand for,
-    their names)."""
+def _parameterized(tests: list[_Test], context: ClassContext, methods: dict[str, str]) -> tuple[set[int], list[str]]:
+    """Write the boundary families among `tests` as parameterized tests into `methods`: (the ids of the tests they
+    stand for, their names)."""
+    style = context.module.style
     members = [Member(method=t.scenario.method, name=str(id(t)), body=tuple(t.body), outcome=_kind(t.observed))
                for t in tests]
     by_id = {str(id(t)): t for t in tests}
@@ -112,8 +109,8 @@ def _parameterized(tests: list[_Test], context: BodyContext, style: Style,
         grouped = [by_id[name] for name in family.members]
         parts = [name_parts(t.scenario, t.observed) for t in grouped]
         parameters = list(family.arguments) or [p.rsplit(" ", 1)[1] for p in family.parameters]
-        name = _unique(family_name(grouped[0].scenario.method, parts, parameters, style.naming), written.methods)
-        written.methods[name] = _method(list(family.annotations), name, ", ".join(family.parameters),
+        name = _unique(family_name(grouped[0].scenario.method, parts, parameters, style.naming), methods)
+        methods[name] = _method(list(family.annotations), name, ", ".join(family.parameters),
                                         list(family.body), style.assertions)
         covered.update(id(t) for t in grouped)
         names.append(name)

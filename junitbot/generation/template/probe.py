@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import shutil
+import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
@@ -19,6 +20,7 @@ from junitbot.analysis import parse_test_class, remove_methods
 from junitbot.config import ValidationSettings
 from junitbot.generation.template.observations import Observation, parse_observations, stable
 from junitbot.records import Record
+from junitbot.validation import Classpath
 from junitbot.validation.build.classpath import SYSTEM_JAR_DIR
 from junitbot.validation.compiling.javac import compile_batch
 from junitbot.validation.run.launcher import repeat_conditions, run_junit
@@ -102,6 +104,21 @@ class ProbeClass:
     test_class: str
 
 
+@dataclass(frozen=True)
+class ProbeRun:
+    """What every probe run of one module shares, built once per module: the classpath (the main classes first), the
+    module's classpath record (probes compile as its tests do: its release, processors and JDK), the validation
+    settings, the isolation, where scratch folders go, and the caches (the recorder's, the pinned tools')."""
+
+    classpath: tuple[str, ...]
+    module: Classpath
+    settings: ValidationSettings
+    isolation: str
+    scratch_root: Path
+    cache_dir: Path
+    tools_dir: Path | None = None
+
+
 def recorder_classes(cache_dir: Path, classpath: Sequence[str]) -> Path:
     """The recorder compiled once into `cache_dir` (against the Mockito on the classpath).
 
@@ -136,34 +153,31 @@ def _mockito_for_the_recorder(classpath: Sequence[str]) -> list[str]:
     return [str(jar) for jar in jars if jar.is_file()]
 
 
-def run_probes(
-    probes: Sequence[ProbeClass],
-    *,
-    classpath: Sequence[str],
-    scratch: Path,
-    cache_dir: Path,
-    settings: ValidationSettings,
-    isolation: str,
-    tools_dir: Path | None = None,
-    release: int | None = None,
-    processor_path: Sequence[str] = (),
-    java_home: str | None = None,
-) -> tuple[dict[str, Observation], dict[str, str]]:
-    """Compile the probes in one javac and run them twice; (stable observations, probes that failed to build).
-
-    `tools_dir`: the pinned tools' cache (`StateDir.tools`) whose launcher runs them, as in validation.
-    Probes compile and run as the module's tests do (its `release`, `processor_path` and JDK, `java_home`),
-    so a scenario the release cannot compile costs only itself here. The recorder is compiled apart by the
-    default JDK: javac reads its class files at any `--release`, and every JVM that runs probes is as new.
-    """
+def run_probes(probes: Sequence[ProbeClass], run: ProbeRun) -> tuple[dict[str, Observation], dict[str, str]]:
+    """Compile the probes in one javac and run them twice, in a scratch folder of their own under
+    `run.scratch_root`; (stable observations, probes that failed to build). The recorder is compiled apart by the
+    default JDK: javac reads its class files at any `--release`, and every JVM that runs probes is as new."""
     if not probes:
         return {}, {}
+    scratch = Path(tempfile.mkdtemp(prefix="generate-", dir=run.scratch_root))
+    try:
+        return _compile_and_run(probes, run, scratch)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _compile_and_run(probes: Sequence[ProbeClass], run: ProbeRun,
+                     scratch: Path) -> tuple[dict[str, Observation], dict[str, str]]:
+    """Probes compile and run as the module's tests do (its release, processors and JDK), so a scenario the release
+    cannot compile costs only itself here; the pinned tools' launcher runs them, as in validation."""
+    module, isolation, tools_dir = run.module, run.isolation, run.tools_dir
+    release, processor_path, java_home = module.release, module.processor_path, module.java_home
     # A scenario that hangs (a loop for some input) must not cost a whole test timeout: it just yields
     # no observation, and no test.
-    settings = settings.model_copy(update={"class_timeout_s": min(settings.class_timeout_s, PROBE_TIMEOUT_S)})
+    settings = run.settings.model_copy(update={"class_timeout_s": min(run.settings.class_timeout_s, PROBE_TIMEOUT_S)})
     # The recorder speaks Mockito; a module without it gets Debian's for the probes only (its tests never mock).
-    classpath = [*classpath, *_mockito_for_the_recorder(classpath)]
-    recorder = recorder_classes(cache_dir, classpath)
+    classpath = [*run.classpath, *_mockito_for_the_recorder(run.classpath)]
+    recorder = recorder_classes(run.cache_dir, classpath)
     files = []
     for probe in probes:
         file = scratch / "probe-src" / probe.path

@@ -113,7 +113,8 @@ def test_shell(
             continue
         return _finish(shell, subject, frameworks, test_class_name=test_class_name, header_comment=header_comment,
                        subject_field=field_name, subject_class=None if target is subject else target.fqn,
-                       subject_type=subject_type(subject, bindings, imports, lookup) if instance else None)
+                       subject_type=subject_type(Scope(lookup, imports, level), subject, bindings) if instance
+                       else None)
     return Skip(target=subject.fqn, reason=problem)
 
 

@@ -14,78 +14,25 @@ scenarios of their own.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from junitbot.analysis import CallSite, ClassInfo, ComparedLiteral, MethodInfo, ParameterInfo, TypeKind, TypeRef
-from junitbot.generation.imports import ImportSet
-from junitbot.generation.javalevel import MODERN, JavaLevel
+from junitbot.analysis import ClassInfo, ComparedLiteral, MethodInfo, ParameterInfo, TypeKind, TypeRef
 from junitbot.generation.javatypes import class_bindings, class_ref, declared_type, is_generic, java_type
-from junitbot.generation.template.access import Scope, visible
-from junitbot.generation.template.assertions import find_method, matcher_for
+from junitbot.generation.template.access import Scope
+from junitbot.generation.template.answers import NUMERIC, Stub, call_stubs
+from junitbot.generation.template.compensation import Compensation, reachable_calls
 from junitbot.generation.template.constraints import rejected_values
-from junitbot.generation.template.jdk_values import COLLECTIONS
+from junitbot.generation.template.context import ClassContext
 from junitbot.generation.template.mined import render_arguments, usable_samples
-from junitbot.generation.template.naming import camel, singular
 from junitbot.generation.template.probe import Scenario
+from junitbot.generation.template.subtypes import Receiver
 from junitbot.generation.template.values import value_expression
 
-ClassLookup = Callable[[str], ClassInfo | None]
 _SKIPPED_METHODS = frozenset({"equals", "hashCode", "toString", "main", "finalize", "clone"})
 # What value_expression's variants are (0 ordinary, 1 empty or zero, 2 negative, 3 boundary).
 _VARIANT_TITLES = {2: "NegativeValues", 3: "BoundaryValues"}
 _BLANKS = {'""': "Empty", '" "': "Blank"}
-_NUMERIC = frozenset({"int", "long", "short", "byte", "double", "float", "Integer", "Long", "Short", "Double"})
-
-
-@dataclass(frozen=True)
-class _Stub:
-    """One collaborator call to answer: `when(mock.method(matchers))`, with what it returns."""
-
-    mock: str
-    method: str
-    matchers: str
-    value: str | None  # None: a void method
-    arguments: int = 0
-    returns: str = "object"  # what kind of value: optional, collection, boolean, number or object
-
-    def answer(self) -> str | None:
-        if self.value is None:
-            return None
-        return f"when({self.mock}.{self.method}({self.matchers})).thenReturn({self.value});"
-
-    def failure(self, error: str = 'new IllegalStateException("collaborator failed")') -> str:
-        if self.value is None:
-            return f"doThrow({error}).when({self.mock}).{self.method}({self.matchers});"
-        return f"when({self.mock}.{self.method}({self.matchers})).thenThrow({error});"
-
-    @property
-    def title(self) -> str:
-        return _camel(self.mock) + _camel(self.method)
-
-    @property
-    def nothing(self) -> str:
-        """The condition of a scenario where this call answers nothing: `whenCustomerNotFound`, `whenNoProducts`."""
-        if self.returns == "optional":
-            by = self.method.split("By", 1)[1] if "By" in self.method else ""
-            return f"when{camel(singular(self.mock))}NotFound" + (f"By{by}" if by and by != "Id" else "")
-        if self.returns == "collection":
-            return f"whenNo{camel(self.mock)}"
-        if self.returns in ("boolean", "number"):
-            return f"when{self.title}Is{'False' if self.returns == 'boolean' else 'Zero'}"
-        return f"when{self.title}ReturnsNull"
-
-
-@dataclass(frozen=True)
-class Compensation:
-    """A collaborator call inside a `try` whose `catch` handles an exception that collaborator says it throws:
-    a scenario makes the call throw it, so the handler runs. `handled_by` says what the handler does."""
-
-    mock: str
-    method: str
-    arguments: int
-    exception: TypeRef
-    handled_by: str | None = None
 
 
 @dataclass(frozen=True)
@@ -118,33 +65,20 @@ def _validates(constructor: MethodInfo) -> bool:
         t.name.endswith(("Exception", "Error")) for t in constructor.creates)
 
 
-def constructor_scenarios(
-    subject: ClassInfo,
-    constructor: MethodInfo,
-    *,
-    mocks: Mapping[str, str | None],
-    lookup: ClassLookup,
-    imports: ImportSet,
-    prefix: str,
-    limit: int,
-    level: JavaLevel = MODERN,
-) -> list[Scenario]:
-    """Up to `limit` scenarios calling a validating constructor: arguments its checks accept, then per
-    check one argument it rejects, the values around the literals it compares with, and empty values.
-
-    A parameter named like one of the shell's mocks (`mocks`) is handed that mock; `level` is the Java
-    release the test compiles at.
-    """
+def constructor_scenarios(context: ClassContext, constructor: MethodInfo, *, prefix: str) -> list[Scenario]:
+    """Up to the module's limit of scenarios calling a validating constructor of the subject: arguments its checks
+    accept, then per check one argument it rejects, the values around the literals it compares with, and empty
+    values. A parameter named like one of the shell's mocks is handed that mock."""
+    subject, scope, mocks = context.subject, context.scope, context.mocks
     params = constructor.parameters
     checks = constructor.compared_literals
-    generated = _arguments(params, lookup=lookup, imports=imports, variant=0, checks=checks, given=mocks,
-                           level=level)
-    mined = _mined(subject, constructor, lookup=lookup, imports=imports, given=mocks)
+    generated = _arguments(scope, params, variant=0, checks=checks, given=mocks)
+    mined = _mined(context, constructor, given=mocks)
     base = mined[0] if mined else generated
     if base is None:
         return []
     variants: list[tuple[str, list[str]]] = [("", base), *_other_examples(mined, generated)]
-    variants += _rejected_examples(subject, constructor, base, lookup=lookup, imports=imports, given=mocks)
+    variants += _rejected_examples(context, constructor, base, given=mocks)
     for index, param in enumerate(params):
         if param.name in mocks:
             continue
@@ -153,19 +87,19 @@ def constructor_scenarios(
             changed = list(base)
             changed[index] = f"{base[index].split(' = ', 1)[0]} = {value};"
             variants.append((f"when{_camel(param.name)}Is{_title(value)}", changed))
-    variants += _input_variants(constructor, base, lookup, imports)
-    empty = _arguments(params, lookup=lookup, imports=imports, variant=1, given=mocks, level=level)
+    variants += _input_variants(constructor, base)
+    empty = _arguments(scope, params, variant=1, given=mocks)
     if empty is not None:
         variants.append(("withEmptyValues", empty))
-    name = imports.name(subject.fqn, package=subject.package)
+    name = context.imports.name(subject.fqn, package=subject.package)
     call = f"new {name}{'<>' if is_generic(subject) else ''}({', '.join(p.name for p in params)})"
-    declared = None if level.allows("var") else _declared(
-        class_ref(subject), imports=imports, lookup=lookup, bindings=class_bindings(subject, None, {}))
+    declared = None if context.level.allows("var") else _declared(
+        scope, class_ref(subject), bindings=class_bindings(subject, None, {}))
     scenarios: list[Scenario] = []
     seen: set[tuple[str, ...]] = set()
     for hint, values in variants:
         arrange = tuple(line for line in values if line)
-        if arrange in seen or len(scenarios) >= limit:
+        if arrange in seen or len(scenarios) >= context.module.limit:
             continue
         seen.add(arrange)
         scenarios.append(Scenario(id=f"{prefix}_{len(scenarios)}", method=f"new{subject.name}", hint=hint,
@@ -174,53 +108,30 @@ def constructor_scenarios(
     return scenarios
 
 
-def scenarios_for(
-    subject: ClassInfo,
-    method: MethodInfo,
-    *,
-    receiver: str,
-    mocks: Mapping[str, str | None],
-    lookup: ClassLookup,
-    imports: ImportSet,
-    prefix: str,
-    limit: int,
-    extra_variants: Sequence[int] = (),
-    instance: bool = True,
-    setup: Sequence[str] = (),
-    title: str = "",
-    bindings: Mapping[str, TypeRef] | None = None,
-    level: JavaLevel = MODERN,
-    compensations: Sequence[Compensation] = (),
-) -> list[Scenario]:
-    """Up to `limit` scenarios for one method; `mocks` maps mock field names to their types' FQNs.
-
-    `extra_variants` (coverage feedback rounds) add arguments built with further value variants:
-    negative, boundary and other values, with and without collaborator answers. `setup` opens every
-    scenario's arrange step (a local `receiver` built there), `title` leads each hint (`onErr`), and
-    `bindings` say what the receiver's type variables are. `level` is the Java release the test compiles at:
-    without `var`, each scenario says the type to declare the result as (`declared`). `compensations` are the
-    collaborator calls whose exceptions the method catches: each gets a scenario where the call throws it.
-    """
-    generated = _arguments(method.parameters, lookup=lookup, imports=imports, variant=0, bindings=bindings,
-                           level=level)
-    mined = _mined(subject, method, lookup=lookup, imports=imports, bindings=bindings)
+def scenarios_for(context: ClassContext, method: MethodInfo, receiver: Receiver, *, prefix: str,
+                  extra_variants: Sequence[int] = (), compensations: Sequence[Compensation] = ()) -> list[Scenario]:
+    """Up to the module's limit of scenarios calling `method` on `receiver` (its arrange step opens each, its title
+    leads each hint, its bindings bind the type variables). `extra_variants` (coverage rounds) try only arguments of
+    further value variants (negative, boundary), with and without answers; each of `compensations` gets a scenario
+    where its collaborator call throws the exception the method catches. Without `var`, `declared` says the type."""
+    subject, scope, bindings = context.subject, context.scope, receiver.bindings
+    generated = _arguments(scope, method.parameters, variant=0, bindings=bindings)
+    mined = _mined(context, method, bindings=bindings)
     args = mined[0] if mined else generated
     if args is None:
         return []
-    stubs = _stubs(reachable_calls(subject, method), mocks=mocks, lookup=lookup, imports=imports, level=level)
+    stubs = call_stubs(context, reachable_calls(subject, method))
     answers = [a for a in (s.answer() for s in stubs) if a is not None]
-    call = f"{receiver}.{method.name}({', '.join(p.name for p in method.parameters)})"
+    call = f"{receiver.name}.{method.name}({', '.join(p.name for p in method.parameters)})"
     returns_void = method.return_type is None or method.return_type.text == "void"
     variants = [_Variant("", answers, args)]
-    variants += _compensation_variants(stubs, answers, args, compensations, lookup=lookup, imports=imports,
-                                       level=level)
+    variants += _compensation_variants(scope, stubs, answers, args, compensations)
     if stubs:
         variants.append(_Variant(f"when{stubs[0].title}Fails", [stubs[0].failure(), *answers[1:]], args))
     variants += [_Variant(hint, answers, values) for hint, values in (
-        *_other_examples(mined, generated),
-        *_rejected_examples(subject, method, args, lookup=lookup, imports=imports, bindings=bindings),
-        *_input_variants(method, args, lookup, imports))]
-    empty = _arguments(method.parameters, lookup=lookup, imports=imports, variant=1, bindings=bindings, level=level)
+        *_other_examples(mined, generated), *_rejected_examples(context, method, args, bindings=bindings),
+        *_input_variants(method, args))]
+    empty = _arguments(scope, method.parameters, variant=1, bindings=bindings)
     if empty is not None and empty != args:
         variants.append(_Variant("withEmptyValues", answers, empty))
     # Each answer withheld in turn, beyond the limit: where the outcome stays the same, the answer does not
@@ -232,47 +143,45 @@ def scenarios_for(
     if extra_variants:
         variants = []  # a feedback round tries only what the first round did not
     for variant in extra_variants:
-        other = _arguments(method.parameters, lookup=lookup, imports=imports, variant=variant, bindings=bindings,
-                           level=level)
+        other = _arguments(scope, method.parameters, variant=variant, bindings=bindings)
         if other is not None and other != args:
-            # Its own name, not `title`: that one leads every scenario's hint (the receiver's `onIntBox`).
+            # Its own name, not the receiver's title: that one leads every scenario's hint (`onIntBox`).
             named = _VARIANT_TITLES.get(variant, f"Values{variant}")
             variants.append(_Variant(f"with{named}", answers, other))
             if answers:
                 variants.append(_Variant(f"with{named}AndNoAnswers", [], other))
     declared = None
-    if not returns_void and method.return_type is not None and not level.allows("var"):
-        declared = _declared(method.return_type, imports=imports, lookup=lookup,
+    if not returns_void and method.return_type is not None and not context.level.allows("var"):
+        declared = _declared(scope, method.return_type,
                              bindings=bindings if bindings is not None else class_bindings(subject, None, {}),
                              method_variables=method.type_parameters)
     scenarios: list[Scenario] = []
     seen: set[tuple[tuple[str, ...], tuple[str, ...]]] = set()
     for chosen in variants:
         key = (tuple(chosen.answers), tuple(chosen.values))
-        if key in seen or (len(scenarios) >= limit and chosen.withheld is None):
+        if key in seen or (len(scenarios) >= context.module.limit and chosen.withheld is None):
             continue
         seen.add(key)
         base = scenarios[0].id if chosen.withheld is not None and scenarios and not extra_variants else None
-        scenarios.append(Scenario(id=f"{prefix}_{len(scenarios)}", method=method.name, hint=_lead(title, chosen.hint),
-                                  arrange=(*setup, *chosen.values, *chosen.answers), call=call,
+        scenarios.append(Scenario(id=f"{prefix}_{len(scenarios)}", method=method.name,
+                                  hint=_lead(receiver.title, chosen.hint),
+                                  arrange=(*receiver.arrange, *chosen.values, *chosen.answers), call=call,
                                   returns_void=returns_void,
                                   returns=method.return_type.fqn if method.return_type else None,
-                                  declared=declared, subject=receiver if instance else None, mocks=tuple(mocks),
-                                  handles=chosen.handles, handled_by=chosen.handled_by, base=base,
-                                  withheld=chosen.withheld if base else None))
+                                  declared=declared, subject=receiver.name if receiver.instance else None,
+                                  mocks=tuple(context.mocks), handles=chosen.handles, handled_by=chosen.handled_by,
+                                  base=base, withheld=chosen.withheld if base else None))
     return scenarios
 
 
-def _compensation_variants(
-    stubs: Sequence[_Stub], answers: list[str], args: list[str], compensations: Sequence[Compensation], *,
-    lookup: ClassLookup, imports: ImportSet, level: JavaLevel,
-) -> list[_Variant]:
+def _compensation_variants(scope: Scope, stubs: Sequence[Stub], answers: list[str], args: list[str],
+                           compensations: Sequence[Compensation]) -> list[_Variant]:
     """Per compensation path, the collaborator answers with the exception the code catches, the others as usual."""
     found = []
     for compensation in compensations:
         stub = next((s for s in stubs if (s.mock, s.method, s.arguments) == (
             compensation.mock, compensation.method, compensation.arguments)), None)
-        error = value_expression(compensation.exception, Scope(lookup, imports, level))
+        error = value_expression(compensation.exception, scope)
         if stub is None or error is None:
             continue
         throwing = stub.failure(error.text)
@@ -288,31 +197,9 @@ def _lead(title: str, hint: str) -> str:
     return title + _camel(hint) if title else hint
 
 
-def reachable_calls(subject: ClassInfo, method: MethodInfo) -> list[CallSite]:
-    """The method's calls and those of the class's own methods it calls (helpers), in order, once each."""
-    by_name: dict[str, list[MethodInfo]] = {}
-    for member in (*subject.methods, *subject.constructors):
-        by_name.setdefault(member.name, []).append(member)
-    calls: list[CallSite] = []
-    visited: set[int] = set()
-    pending = [method]
-    while pending:
-        current = pending.pop(0)
-        if id(current) in visited:
-            continue
-        visited.add(id(current))
-        for call in current.calls:
-            calls.append(call)
-            if call.receiver_kind in ("none", "this"):
-                pending.extend(m for m in by_name.get(call.method, ()) if len(m.parameters) == call.arguments)
-    return calls
-
-
-def _arguments(
-    params: Sequence[ParameterInfo], *, lookup: ClassLookup, imports: ImportSet, variant: int,
-    checks: Sequence[ComparedLiteral] = (), given: Mapping[str, object] | None = None,
-    bindings: Mapping[str, TypeRef] | None = None, level: JavaLevel = MODERN,
-) -> list[str] | None:
+def _arguments(scope: Scope, params: Sequence[ParameterInfo], *, variant: int, checks: Sequence[ComparedLiteral] = (),
+               given: Mapping[str, object] | None = None,
+               bindings: Mapping[str, TypeRef] | None = None) -> list[str] | None:
     """Local declarations for the parameters; None when one cannot be built or mocked.
 
     Values pass `checks` where they can; a parameter in `given` (a mock field of that name) gets an empty
@@ -323,35 +210,25 @@ def _arguments(
         if given is not None and param.name in given:
             lines.append("")
             continue
-        built = value_expression(param.type, Scope(lookup, imports, level), variant=variant, hint=param.name,
-                                 checks=checks, bindings=bindings)
+        built = value_expression(param.type, scope, variant=variant, hint=param.name, checks=checks, bindings=bindings)
         if built is None:
             return None
         lines.append(f"{built.type_text} {param.name} = {built.text};")
     return lines
 
 
-def _mined(
-    subject: ClassInfo, member: MethodInfo, *, lookup: ClassLookup, imports: ImportSet,
-    given: Mapping[str, object] | None = None, bindings: Mapping[str, TypeRef] | None = None,
-    throws: bool = False,
-) -> list[list[str]]:
+def _mined(context: ClassContext, member: MethodInfo, *, given: Mapping[str, object] | None = None,
+           bindings: Mapping[str, TypeRef] | None = None, throws: bool = False) -> list[list[str]]:
     """Local declarations for the parameters from each mined sample a test can pass, most frequent first
     (`throws`: those the repository's tests expect to be rejected); a parameter in `given` gets an empty line."""
-    samples = usable_samples(member, subject, lookup=lookup, package=imports.package, bindings=bindings,
+    scope = context.scope
+    samples = usable_samples(member, context.subject, lookup=scope.lookup, package=scope.package, bindings=bindings,
                              throws=throws)
-    if not samples:
-        return []
-
-    def name(fqn: str, in_repo: bool = True) -> str:
-        info = lookup(fqn) if in_repo else None
-        return imports.name(fqn, package=info.package if info is not None else None)
-
     found: list[list[str]] = []
     for sample in samples:
-        texts = render_arguments(sample, name)
+        texts = render_arguments(sample, scope.name)
         found.append(["" if given is not None and param.name in given else
-                      f"{java_type(param.type, name=name, bindings=bindings or {})} {param.name} = {text};"
+                      f"{java_type(param.type, name=scope.name, bindings=bindings or {})} {param.name} = {text};"
                       for param, text in zip(member.parameters, texts, strict=True)])
     return found
 
@@ -364,15 +241,13 @@ def _other_examples(mined: Sequence[list[str]], generated: list[str] | None) -> 
     return found
 
 
-def _rejected_examples(
-    subject: ClassInfo, member: MethodInfo, base: list[str], *, lookup: ClassLookup, imports: ImportSet,
-    given: Mapping[str, object] | None = None, bindings: Mapping[str, TypeRef] | None = None,
-) -> list[tuple[str, list[str]]]:
+def _rejected_examples(context: ClassContext, member: MethodInfo, base: list[str], *,
+                       given: Mapping[str, object] | None = None,
+                       bindings: Mapping[str, TypeRef] | None = None) -> list[tuple[str, list[str]]]:
     """Arguments the repository's tests expect the member to reject (`assertThrows(.., () -> Sku.of("TOOL-1"))`),
     named by the one parameter that differs from `base` where only one does."""
     found = []
-    for values in _mined(subject, member, lookup=lookup, imports=imports, given=given, bindings=bindings,
-                         throws=True):
+    for values in _mined(context, member, given=given, bindings=bindings, throws=True):
         changed = [i for i, (mine, theirs) in enumerate(zip(values, base, strict=True)) if mine != theirs]
         if len(changed) == 1:
             param = member.parameters[changed[0]]
@@ -383,54 +258,7 @@ def _rejected_examples(
     return found
 
 
-def _stubs(
-    calls: Sequence[CallSite], *, mocks: Mapping[str, str | None], lookup: ClassLookup, imports: ImportSet,
-    level: JavaLevel = MODERN,
-) -> list[_Stub]:
-    stubs: list[_Stub] = []
-    seen: set[tuple[str, str, int]] = set()
-    for call in calls:
-        mock = call.receiver
-        if call.receiver_kind != "field" or mock is None or mock not in mocks:
-            continue
-        key = (mock, call.method, call.arguments)
-        owner = mocks[mock]
-        found = find_method(owner, call.method, call.arguments, lookup) if owner else None
-        if key in seen or found is None:
-            continue
-        seen.add(key)
-        signature, bindings = found
-        matchers = ", ".join(matcher_for(p.type, bindings, imports) for p in signature.parameters)
-        returned = signature.return_type
-        if returned is None or returned.text == "void":
-            stubs.append(_Stub(mock, call.method, matchers, None, call.arguments))
-            continue
-        built = value_expression(returned, Scope(lookup, imports, level), bindings=bindings)
-        if built is not None:
-            stubs.append(_Stub(mock, call.method, matchers, built.text, call.arguments, _kind(returned)))
-    return stubs
-
-
-def answer_stub(mock: str, method: str, arguments: int, *, mocks: Mapping[str, str | None], lookup: ClassLookup,
-                imports: ImportSet, level: JavaLevel = MODERN) -> str | None:
-    """`when(mock.method(matchers)).thenReturn(built value);` for one call of a mock field, or None."""
-    call = CallSite(method=method, receiver=mock, receiver_kind="field", arguments=arguments, line=0)
-    stubs = _stubs([call], mocks=mocks, lookup=lookup, imports=imports, level=level)
-    return stubs[0].answer() if stubs else None
-
-
-def _kind(ref: TypeRef) -> str:
-    fqn = ref.fqn or ""
-    if fqn == "java.util.Optional":
-        return "optional"
-    if fqn in COLLECTIONS or ref.array:
-        return "collection"
-    if ref.text in ("boolean", "Boolean"):
-        return "boolean"
-    return "number" if ref.text in _NUMERIC else "object"
-
-
-def _declared(ref: TypeRef, *, imports: ImportSet, lookup: ClassLookup, bindings: Mapping[str, TypeRef],
+def _declared(scope: Scope, ref: TypeRef, *, bindings: Mapping[str, TypeRef],
               method_variables: Sequence[str] = ()) -> str:
     """The type a test declares a method's result as where `var` is not available (Java < 10).
 
@@ -438,21 +266,16 @@ def _declared(ref: TypeRef, *, imports: ImportSet, lookup: ClassLookup, bindings
     resolved, or not visible from the test's package) is declared `Object`, and the assertions then
     stay to what compiles against Object.
     """
-    def name(fqn: str, in_repo: bool) -> str:
-        info = lookup(fqn) if in_repo else None
-        return imports.name(fqn, package=info.package if info is not None else None)
-
     def nameable(fqn: str, in_repo: bool) -> bool:
-        info = lookup(fqn) if in_repo else None
-        return info is None or visible(info, package=imports.package, lookup=lookup)
+        info = scope.lookup(fqn) if in_repo else None
+        return info is None or scope.visible(info)
 
-    found = declared_type(ref, name=name, bindings=bindings, method_variables=method_variables, nameable=nameable)
-    return found if found is not None else imports.name("java.lang.Object")
+    found = declared_type(ref, name=scope.name, bindings=bindings, method_variables=method_variables,
+                          nameable=nameable)
+    return found if found is not None else scope.imports.name("java.lang.Object")
 
 
-def _input_variants(
-    method: MethodInfo, base: list[str], lookup: ClassLookup, imports: ImportSet
-) -> list[tuple[str, list[str]]]:
+def _input_variants(method: MethodInfo, base: list[str]) -> list[tuple[str, list[str]]]:
     """Arguments that take the other side of each comparison the method makes on a parameter."""
     params = {p.name: (i, p) for i, p in enumerate(method.parameters)}
     found: list[tuple[str, list[str]]] = []
@@ -471,10 +294,10 @@ def _input_variants(
 def _values_around(literal: str, operator: str, param: ParameterInfo) -> list[str]:
     type_text = param.type.text
     if literal == "null":
-        return ["null"] if type_text not in _NUMERIC or type_text[:1].isupper() else []
+        return ["null"] if type_text not in NUMERIC or type_text[:1].isupper() else []
     if operator == "case" and not literal[:1].isdigit():
         return [f"{type_text}.{literal.rsplit('.', 1)[-1]}"] if param.type.in_repo else []
-    if type_text in _NUMERIC and re.fullmatch(r"-?\d+[lL]?", literal):
+    if type_text in NUMERIC and re.fullmatch(r"-?\d+[lL]?", literal):
         number = int(literal.rstrip("lL"))
         suffix = "L" if type_text in ("long", "Long") else ""
         return [f"{v}{suffix}" for v in (number, number + 1, number - 1)]

@@ -13,10 +13,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from junitbot.analysis import ClassInfo, TypeRef
-from junitbot.generation.imports import ImportSet
-from junitbot.generation.javalevel import MODERN, JavaLevel
 from junitbot.generation.javatypes import class_bindings, class_ref, java_type
 from junitbot.generation.template.access import ClassLookup, Scope, is_inner
+from junitbot.generation.template.context import ClassContext
 from junitbot.generation.template.values import value_expression
 
 # Implementations tried per abstract type: each multiplies the scenarios of every instance method.
@@ -27,16 +26,16 @@ _KEYWORDS = frozenset({"default", "record", "enum", "class", "interface", "new",
 
 @dataclass(frozen=True)
 class Receiver:
-    """What a scenario calls an instance method on: the subject field, or a local its arrange step builds.
-
-    `title` (`onErr`) leads the scenario's hint when there is more than one receiver; `bindings` say what
-    the abstract type's type variables are for this instance (None: the subject's own defaults).
+    """What a scenario calls a method on: the subject field, a local its arrange step builds, or (`instance` False)
+    the class itself. `title` (`onErr`) leads the scenario's hint when there is more than one receiver; `bindings`
+    say what the abstract type's type variables are for this instance (None: the subject's own defaults).
     """
 
     name: str
     title: str = ""
     arrange: tuple[str, ...] = ()
     bindings: Mapping[str, TypeRef] | None = field(default=None, hash=False)
+    instance: bool = True
 
 
 def instantiable(info: ClassInfo, lookup: ClassLookup) -> bool:
@@ -73,31 +72,18 @@ def _bindings_through(current: ClassInfo, target: str, bindings: Mapping[str, Ty
     return None
 
 
-def subject_type(subject: ClassInfo, bindings: Mapping[str, TypeRef], imports: ImportSet,
-                 lookup: ClassLookup) -> str:
+def subject_type(scope: Scope, subject: ClassInfo, bindings: Mapping[str, TypeRef]) -> str:
     """How the test declares a variable of the subject's type (`Result<String>`)."""
-    def name(fqn: str, in_repo: bool) -> str:
-        info = lookup(fqn) if in_repo else None
-        return imports.name(fqn, package=info.package if info is not None else None)
-    return java_type(class_ref(subject), name=name, bindings=bindings)
+    return java_type(class_ref(subject), name=scope.name, bindings=bindings)
 
 
-def receivers(
-    subject: ClassInfo,
-    *,
-    field_name: str,
-    built: str | None,
-    implementations: Sequence[str],
-    lookup: ClassLookup,
-    imports: ImportSet,
-    taken: set[str],
-    level: JavaLevel = MODERN,
-) -> list[Receiver]:
+def receivers(context: ClassContext, *, field_name: str, built: str | None, implementations: Sequence[str],
+              taken: set[str]) -> list[Receiver]:
     """The subject field, then for an abstract subject each other implementation a value can be built of.
 
-    `built` is the implementation the subject field holds; `taken` the names the test already uses;
-    `level` the Java release the test compiles at.
+    `built` is the implementation the subject field holds; `taken` the names the test already uses.
     """
+    subject, scope, lookup = context.subject, context.scope, context.lookup
     if built is None or not subject.is_abstract:
         return [Receiver(field_name)]
     first = lookup(built)
@@ -108,13 +94,12 @@ def receivers(
         if fqn == built or info is None or not instantiable(info, lookup) or len(others) + 1 >= MAX_RECEIVERS:
             continue
         bindings = subject_bindings(subject, info, lookup)
-        value = value_expression(class_ref(info), Scope(lookup, imports, level),
-                                 bindings=class_bindings(info, None, {}))
+        value = value_expression(class_ref(info), scope, bindings=class_bindings(info, None, {}))
         if value is None:
             continue
         local = _local_name(info.name, taken)
         taken.add(local)
-        declared = subject_type(subject, bindings, imports, lookup)
+        declared = subject_type(scope, subject, bindings)
         others.append(Receiver(local, title=f"on{info.name}", arrange=(f"{declared} {local} = {value.text};",),
                                bindings=bindings))
     if not others:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from junitbot.analysis import ClassInfo, FieldInfo, MethodInfo, ParameterInfo, TypeKind, TypeRef
 from junitbot.generation.imports import ImportSet
-from junitbot.generation.template.bodies import BodyContext, final_body, in_assertj
+from junitbot.generation.template import ClassContext, ModuleContext, Scope
+from junitbot.generation.template.bodies import final_body, in_assertj
 from junitbot.generation.template.expected import expected_value
 from junitbot.generation.template.observations import Observation, ObservedCall, ObservedValue
 from junitbot.generation.template.probe import Scenario
@@ -28,8 +29,8 @@ _CUSTOMER = ClassInfo(fqn="com.acme.Customer", name="Customer", package="com.acm
 _CLASSES = {c.fqn: c for c in (_MONEY, _CUSTOMER)}
 
 
-def _context() -> BodyContext:
-    return BodyContext(imports=ImportSet("com.acme"), mock_types={"customers": None}, lookup=_CLASSES.get)
+def _context() -> ClassContext:
+    return ClassContext(ModuleContext(_CLASSES.get), _CUSTOMER, ImportSet("com.acme"), {"customers": None})
 
 
 def _scenario(*arrange: str, call: str = "shop.points(name)", method: str = "points") -> Scenario:
@@ -87,10 +88,10 @@ def test_the_object_a_stub_returned_is_asserted_the_same_never_field_by_field() 
 
 def test_a_value_class_is_compared_with_an_equal_value_an_entity_by_its_accessors() -> None:
     imports = ImportSet("com.acme")
-    assert expected_value(_money("250"), lookup=_CLASSES.get, imports=imports) == "Money.of(250)"
+    assert expected_value(_money("250"), Scope(_CLASSES.get, imports)) == "Money.of(250)"
     entity = ObservedValue.model_validate({"t": "object", "class": "com.acme.Customer",
                                            "components": {"points": {"t": "Integer", "v": "50"}}})
-    assert expected_value(entity, lookup=_CLASSES.get, imports=imports) is None  # equals compares an id
+    assert expected_value(entity, Scope(_CLASSES.get, imports)) is None  # equals compares an id
     returned = Observation(scenario="s", outcome="returned", value=_money("250"))
     body = final_body(_scenario("int quantity = 1;", call="shop.price(quantity)", method="price"), returned,
                      _context())

@@ -17,10 +17,11 @@ from junitbot.analysis import (
     TypeRef,
 )
 from junitbot.generation import ImportSet
-from junitbot.generation.template import Scope, value_expression
+from junitbot.generation.template import ClassContext, ModuleContext, Scope, value_expression
 from junitbot.generation.template.mined import fits, render
 from junitbot.generation.template.scaffold import test_shell
 from junitbot.generation.template.scenarios import constructor_scenarios, scenarios_for, testable_constructors
+from junitbot.generation.template.subtypes import Receiver
 from junitbot.validation import Frameworks
 from tests.generation.conftest import Indexed, index, write_files
 
@@ -185,6 +186,10 @@ def warehouse(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Indexed]:
     yield from index(root, use_git=False)
 
 
+def _context(indexed: Indexed, info: ClassInfo) -> ClassContext:
+    return ClassContext(ModuleContext(indexed.lookup), info, ImportSet(WAREHOUSE))
+
+
 def _repo_value(indexed: Indexed, name: str, variant: int = 0) -> str | None:
     ref = TypeRef(text=name, name=name, fqn=f"{WAREHOUSE}.{name}", in_repo=True)
     built = value_expression(ref, Scope(indexed.lookup, ImportSet(WAREHOUSE)), variant=variant)
@@ -201,8 +206,7 @@ def test_value_objects_get_mined_arguments_their_checks_accept(warehouse: Indexe
 def test_a_method_s_first_scenario_takes_a_mined_sample_and_rejected_ones_are_scenarios(warehouse: Indexed) -> None:
     sku = warehouse.info(f"{WAREHOUSE}.Sku")
     of = next(m for m in sku.methods if m.name == "of")
-    found = scenarios_for(sku, of, receiver="Sku", mocks={}, lookup=warehouse.lookup,
-                          imports=ImportSet(WAREHOUSE), prefix="m", limit=8, instance=False)
+    found = scenarios_for(_context(warehouse, sku), of, Receiver("Sku", instance=False), prefix="m")
     arranged = [(s.hint, s.arrange) for s in found]
     assert arranged[:4] == [
         ("", ('String code = "TOOL-000123";',)),
@@ -212,16 +216,14 @@ def test_a_method_s_first_scenario_takes_a_mined_sample_and_rejected_ones_are_sc
     ]
     restocker = warehouse.info(f"{WAREHOUSE}.Restocker")
     order = next(m for m in restocker.methods if m.name == "order")
-    (first, *_) = scenarios_for(restocker, order, receiver="restocker", mocks={}, lookup=warehouse.lookup,
-                                imports=ImportSet(WAREHOUSE), prefix="r", limit=8)
+    (first, *_) = scenarios_for(_context(warehouse, restocker), order, Receiver("restocker"), prefix="r")
     assert first.arrange == ('Sku sku = Sku.of("BOLT-000007");', "int available = 12;")
 
 
 def test_a_validating_constructor_is_tested_with_mined_values_then_each_rejected_case(warehouse: Indexed) -> None:
     policy = warehouse.info(f"{WAREHOUSE}.RestockPolicy")
     (constructor,) = testable_constructors(policy)
-    found = constructor_scenarios(policy, constructor, mocks={}, lookup=warehouse.lookup,
-                                  imports=ImportSet(WAREHOUSE), prefix="k", limit=8)
+    found = constructor_scenarios(_context(warehouse, policy), constructor, prefix="k")
     arranged = {s.hint: s.arrange for s in found}
     assert found[0].hint == "" and found[0].arrange == (
         "int reorderPoint = 20;", "int targetLevel = 100;", "int caseSize = 25;")

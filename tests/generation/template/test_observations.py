@@ -6,7 +6,7 @@ import json
 
 from junitbot.analysis import ClassInfo, MethodInfo, ParameterInfo, TypeKind, TypeRef
 from junitbot.generation.imports import ImportSet
-from junitbot.generation.template.assertions import value_assertions, verify_lines
+from junitbot.generation.template.assertions import Asserting, value_assertions, verify_lines
 from junitbot.generation.template.observations import ObservedCall, ObservedValue, parse_observations, stable
 
 
@@ -48,7 +48,7 @@ def test_value_assertions_for_each_shape() -> None:
     imports = ImportSet("com.acme")
 
     def check(value: dict[str, object]) -> list[str]:
-        return value_assertions(ObservedValue.model_validate(value), "result", imports=imports)
+        return value_assertions(ObservedValue.model_validate(value), "result", Asserting(imports))
 
     assert check({"t": "null"}) == ["assertNull(result);"]
     assert check({"t": "String", "v": 'say "hi"'}) == ['assertEquals("say \\"hi\\"", result);']
@@ -70,7 +70,7 @@ def test_values_of_another_runtime_class_are_checked_and_cast() -> None:
     imports = ImportSet("com.acme")
     value = ObservedValue.model_validate({"t": "record", "class": "com.acme.Result$Ok",
                                           "components": {"value": {"t": "record", "class": "com.acme.Id"}}})
-    lines = value_assertions(value, "result", imports=imports, declared="com.acme.Result")
+    lines = value_assertions(value, "result", Asserting(imports), declared="com.acme.Result")
     assert lines == ["assertTrue(result instanceof Result.Ok);", "assertNotNull(((Result.Ok) result).value());"]
 
 
@@ -92,8 +92,8 @@ def test_verify_lines_use_typed_matchers_and_bound_type_variables() -> None:
              ObservedCall(mock="orders", method="save", arguments=1),
              ObservedCall(mock="orders", method="count", arguments=1),
              ObservedCall(mock="orders", method="unknown", arguments=0))
-    lines = verify_lines(calls, mock_types={"orders": "com.acme.Orders"}, class_info=infos.get,
-                         imports=ImportSet("com.acme"))
+    lines = verify_lines(calls, Asserting(ImportSet("com.acme")), mock_types={"orders": "com.acme.Orders"},
+                         class_info=infos.get)
     # In the order the code made the calls.
     assert lines == ["verify(orders, times(2)).save(any(Order.class));", "verify(orders).count(anyInt());"]
 

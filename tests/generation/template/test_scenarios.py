@@ -6,8 +6,11 @@ from collections.abc import Iterator
 
 import pytest
 
+from junitbot.analysis import ClassInfo
 from junitbot.generation import ImportSet
+from junitbot.generation.template import ClassContext, ModuleContext
 from junitbot.generation.template.scenarios import constructor_scenarios, scenarios_for, testable_constructors
+from junitbot.generation.template.subtypes import Receiver
 from tests.generation.conftest import Indexed, index, write_files
 
 PACKAGE = "com.acme.catalog"
@@ -70,12 +73,15 @@ def catalog(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Indexed]:
     yield from index(root, use_git=False)
 
 
+def _context(catalog: Indexed, info: ClassInfo, mocks: dict[str, str | None] | None = None) -> ClassContext:
+    return ClassContext(ModuleContext(catalog.lookup), info, ImportSet(PACKAGE), mocks or {})
+
+
 def _scenarios(catalog: Indexed, name: str,
                mocks: dict[str, str | None] | None = None) -> list[tuple[str, tuple[str, ...]]]:
     info = catalog.info(f"{PACKAGE}.{name}")
     (constructor,) = testable_constructors(info)
-    found = constructor_scenarios(info, constructor, mocks=mocks or {}, lookup=catalog.lookup,
-                                  imports=ImportSet(PACKAGE), prefix="c0k0", limit=8)
+    found = constructor_scenarios(_context(catalog, info, mocks), constructor, prefix="c0k0")
     assert all(s.constructor and s.method == f"new{name}" and s.returns == info.fqn for s in found)
     return [(s.hint, s.arrange) for s in found]
 
@@ -112,8 +118,7 @@ def test_a_collaborator_parameter_gets_the_shell_s_mock(catalog: Indexed) -> Non
     assert scenarios[0] == ("", ("int units = 1;",))
     assert ("whenUnitsIsMinus1", ("int units = -1;",)) in scenarios
     info = catalog.info(f"{PACKAGE}.Stock")
-    call = constructor_scenarios(info, info.constructors[0], mocks={"warehouse": None}, lookup=catalog.lookup,
-                                 imports=ImportSet(PACKAGE), prefix="p", limit=8)[0].call
+    call = constructor_scenarios(_context(catalog, info, {"warehouse": None}), info.constructors[0], prefix="p")[0].call
     assert call == "new Stock(warehouse, units)"
 
 
@@ -122,8 +127,8 @@ def test_a_feedback_round_s_scenarios_keep_the_receiver_s_title(catalog: Indexed
     # coverage round was named after the last variant instead.
     info = catalog.info(f"{PACKAGE}.Counter")
     (add,) = info.methods
-    found = scenarios_for(info, add, receiver="counter", mocks={}, lookup=catalog.lookup, imports=ImportSet(PACKAGE),
-                          prefix="r1", limit=8, extra_variants=(2, 3), title="onCounter")
+    found = scenarios_for(_context(catalog, info), add, Receiver("counter", title="onCounter"), prefix="r1",
+                          extra_variants=(2, 3))
     assert [(s.hint, s.arrange) for s in found] == [
         ("onCounterWithNegativeValues", ("int amount = -1;",)),
         ("onCounterWithBoundaryValues", ("int amount = Integer.MAX_VALUE;",)),

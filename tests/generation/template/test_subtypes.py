@@ -7,6 +7,7 @@ from collections.abc import Iterator
 import pytest
 
 from junitbot.generation import ImportSet
+from junitbot.generation.template import ClassContext, ModuleContext
 from junitbot.generation.template.subtypes import instantiable, receivers, subject_bindings
 from tests.generation.conftest import Indexed, index, write_files
 
@@ -64,8 +65,9 @@ def test_type_variables_are_read_through_the_implementation(boxes: Indexed) -> N
 def test_one_receiver_per_implementation_that_can_be_built(boxes: Indexed) -> None:
     box = boxes.info(f"{PACKAGE}.Box")
     implementations = boxes.analyzer.test_context_for(box.fqn).implementations
-    found = receivers(box, field_name="box", built=f"{PACKAGE}.IntBox", implementations=implementations,
-                      lookup=boxes.lookup, imports=ImportSet(PACKAGE), taken={"box", "other"})
+    context = ClassContext(ModuleContext(boxes.lookup), box, ImportSet(PACKAGE))
+    found = receivers(context, field_name="box", built=f"{PACKAGE}.IntBox", implementations=implementations,
+                      taken={"box", "other"})
     assert [(r.name, r.title, r.arrange) for r in found] == [
         ("box", "onIntBox", ()),
         ("labelled", "onLabelled", ('Box<String> labelled = new Labelled<>("text");',)),
@@ -73,6 +75,6 @@ def test_one_receiver_per_implementation_that_can_be_built(boxes: Indexed) -> No
         ("fixedBox", "onFixedBox", ("Box<Long> fixedBox = new FixedBox();",)),
     ]
     assert found[0].bindings is not None and found[0].bindings["T"].text == "Integer"
-    alone = receivers(boxes.info(f"{PACKAGE}.FixedBox"), field_name="fixedBox", built=None, implementations=(),
-                      lookup=boxes.lookup, imports=ImportSet(PACKAGE), taken=set())
+    fixed = ClassContext(ModuleContext(boxes.lookup), boxes.info(f"{PACKAGE}.FixedBox"), ImportSet(PACKAGE))
+    alone = receivers(fixed, field_name="fixedBox", built=None, implementations=(), taken=set())
     assert [(r.name, r.title, r.arrange, r.bindings) for r in alone] == [("fixedBox", "", (), None)]

@@ -1,0 +1,80 @@
+"""The contexts the no-model generator writes a test class with: one per build module, one per class under test."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+from junitbot.analysis import ClassInfo
+from junitbot.generation.imports import ImportSet
+from junitbot.generation.javalevel import MODERN, JavaLevel
+from junitbot.generation.style import AssertionStyle, NamingStyle
+from junitbot.generation.template.access import ClassLookup, Scope
+from junitbot.generation.template.expected import Expect, expectation
+from junitbot.generation.template.observations import ObservedValue
+from junitbot.generation.template.probe import Scenario
+from junitbot.validation import Frameworks
+
+# Scenarios per method where no setting says (GenerationSettings.max_scenarios_per_method's default).
+SCENARIOS_PER_METHOD = 8
+
+
+@dataclass(frozen=True)
+class Style:
+    """How the tests are written: assertion and naming style, and whether `@ParameterizedTest` is there."""
+
+    assertions: AssertionStyle = "junit"
+    naming: NamingStyle = "underscore"
+    parameterized: bool = False
+    is_enum: Callable[[str], bool] = field(default=lambda name: False)
+
+
+@dataclass(frozen=True)
+class ModuleContext:
+    """What every test class of one build module is written with, built once per module: the repo's classes by FQN,
+    the test frameworks on its classpath, its Java release, the style of its tests, and the scenarios per method."""
+
+    lookup: ClassLookup
+    frameworks: Frameworks = field(default_factory=Frameworks)
+    level: JavaLevel = MODERN
+    style: Style = field(default_factory=Style)
+    limit: int = SCENARIOS_PER_METHOD
+
+
+@dataclass(frozen=True)
+class ClassContext:
+    """What one target's tests are written with, built once per target from its shell: its module's context, the
+    class under test, the test file's imports, and the mocks the shell declares (field name → mocked type's FQN)."""
+
+    module: ModuleContext
+    subject: ClassInfo
+    imports: ImportSet
+    mocks: Mapping[str, str | None] = field(default_factory=dict, hash=False)
+
+    @property
+    def lookup(self) -> ClassLookup:
+        return self.module.lookup
+
+    @property
+    def level(self) -> JavaLevel:
+        return self.module.level
+
+    @property
+    def scope(self) -> Scope:
+        """Where the test's Java is written: the module's classes and release, the test file's imports."""
+        return Scope(self.module.lookup, self.imports, self.module.level)
+
+    def nameable(self, fqn: str) -> bool:
+        """Whether the test may name the repo class `fqn`."""
+        info = self.lookup(fqn)
+        return info is not None and self.scope.visible(info)
+
+    def expect(self, scenario: Scenario) -> Expect:
+        """Expected values for this scenario, never built by the very call under test (that would be circular)."""
+        base = expectation(self.scope)
+        own = f"new {scenario.method[3:]}(" if scenario.constructor else f".{scenario.method}("
+
+        def expect(value: ObservedValue) -> str | None:
+            found = base(value)
+            return None if found is None or own in found else found
+        return expect

@@ -1,0 +1,147 @@
+"""Each target's plan: its test class shell, the context its tests are written with, and its first scenarios."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from junitbot.analysis import ClassInfo, DependencyAnalyzer, MethodInfo
+from junitbot.config import GenerationSettings
+from junitbot.errors import JunitbotError
+from junitbot.generation.models import GenerationJob, Skip, Target, TestShell
+from junitbot.generation.output import file_header, test_path
+from junitbot.generation.template.compensation import Compensation, compensations
+from junitbot.generation.template.context import ClassContext, ModuleContext
+from junitbot.generation.template.feedback import Refinement
+from junitbot.generation.template.graphs import exception_resolver, source_text
+from junitbot.generation.template.probe import Scenario
+from junitbot.generation.template.scaffold import test_shell
+from junitbot.generation.template.scenarios import (
+    constructor_scenarios,
+    scenarios_for,
+    testable_constructors,
+    testable_methods,
+)
+from junitbot.generation.template.subtypes import Receiver, receivers
+
+_STATIC_IMPORTS: dict[str, tuple[str, ...]] = {
+    "junit": ("org.junit.jupiter.api.Assertions.*", "org.mockito.Mockito.*"),
+    "assertj": ("org.assertj.core.api.Assertions.*", "org.mockito.Mockito.*"),
+}
+
+
+@dataclass(frozen=True)
+class ClassPlan:
+    """One target on its way through the probe rounds: where its test goes, its shell, the context its tests are
+    written with, the receivers of its instance methods, its scenarios so far and what the first probe run taught."""
+
+    target: Target
+    path: str
+    shell: TestShell
+    context: ClassContext
+    receivers: tuple[Receiver, ...] = ()
+    scenarios: tuple[Scenario, ...] = ()
+    refinement: Refinement = field(default_factory=Refinement)
+
+    @property
+    def info(self) -> ClassInfo:
+        return self.context.subject
+
+    @property
+    def test_class(self) -> str:
+        """The test class's fully qualified name."""
+        return f"{self.shell.package}.{self.shell.class_name}".lstrip(".")
+
+
+def generated_test_path(info: ClassInfo, settings: GenerationSettings) -> str:
+    """The repo-relative path of the generated test of `info` (every backend writes to the same file)."""
+    return test_path(info.fqn, info.package, info.file, suffix=settings.test_suffix)
+
+
+def class_shell(info: ClassInfo, job: GenerationJob, module: ModuleContext, *,
+                analyzer: DependencyAnalyzer) -> TestShell | Skip:
+    """The test class shell of `info` as the no-model generator writes it (the model's skeleton), or why not.
+
+    It opens with the file header (the job's licence, then the marker): every file the no-model generator writes and
+    every skeleton the model fills starts from here, so validation, the gate and the written file see the same text.
+    """
+    try:
+        context = analyzer.test_context_for(info.fqn)
+        return test_shell(info, context, module.frameworks, lookup=module.lookup,
+                          test_class_name=Path(generated_test_path(info, job.config.generation)).stem,
+                          header_comment=file_header(info.fqn, job.commit, job.licence_header), level=module.level)
+    except JunitbotError as e:
+        return Skip(target=info.fqn, reason=str(e))
+
+
+class_shell.__test__ = False  # type: ignore[attr-defined]  # pytest must not collect it where tests import it
+
+
+def plan_classes(targets: Sequence[Target], job: GenerationJob,
+                 module: ModuleContext) -> tuple[list[ClassPlan], list[Skip]]:
+    """Each target's plan with the scenarios of its methods and validating constructors; a Skip for each target
+    that is not in the graph, has no shell, or nothing to exercise."""
+    graph = job.graph
+    analyzer = DependencyAnalyzer(graph)
+    plans: list[ClassPlan] = []
+    skipped: list[Skip] = []
+    for index, target in enumerate(targets):
+        info = graph.class_info(target.fqn)
+        if info is None:
+            skipped.append(Skip(target=target.fqn, reason="not in the graph"))
+            continue
+        shell = class_shell(info, job, module, analyzer=analyzer)
+        if isinstance(shell, Skip):
+            skipped.append(shell)
+            continue
+        imports = shell.import_set(local=lambda fqn: graph.class_info(fqn) is not None)
+        for member in _STATIC_IMPORTS[module.style.assertions]:
+            imports.add_static(member)
+        context = ClassContext(module, info, imports, {mock.name: mock.fqn for mock in shell.mocks})
+        plan = ClassPlan(target=target, path=generated_test_path(info, job.config.generation), shell=shell,
+                         context=context, receivers=_receivers(context, shell, analyzer))
+        source, resolve = source_text(graph), exception_resolver(info, graph)
+        scenarios: list[Scenario] = []
+        for number, method in enumerate(testable_methods(info)):
+            paths = compensations(context, method, source=source, resolve=resolve) if context.mocks else []
+            scenarios += method_scenarios(plan, method, prefix=f"c{index}m{number}", compensations=paths)
+        for number, constructor in enumerate(testable_constructors(info)):
+            scenarios += constructor_scenarios(context, constructor, prefix=f"c{index}k{number}")
+        if scenarios:
+            plans.append(replace(plan, scenarios=tuple(scenarios)))
+        else:
+            skipped.append(Skip(target=target.fqn, reason="no public behaviour to exercise"))
+    return plans, skipped
+
+
+def _receivers(context: ClassContext, shell: TestShell, analyzer: DependencyAnalyzer) -> tuple[Receiver, ...]:
+    """What the instance methods are called on: the subject field, and for an abstract subject its other
+    implementations; none where the test holds no instance."""
+    info = context.subject
+    if shell.subject_field is None:
+        return ()
+    taken = {shell.subject_field, "result", "thrown", *(m.name for m in shell.mocks),
+             *(p.name for m in testable_methods(info) for p in m.parameters)}
+    implementations = analyzer.test_context_for(info.fqn).implementations if info.is_abstract else ()
+    return tuple(receivers(context, field_name=shell.subject_field, built=shell.subject_class,
+                           implementations=implementations, taken=taken))
+
+
+def method_scenarios(plan: ClassPlan, method: MethodInfo, *, prefix: str, extra_variants: Sequence[int] = (),
+                     compensations: Sequence[Compensation] = ()) -> list[Scenario]:
+    """A method's scenarios: on the class for a static one (or where the test holds no instance), else once per
+    receiver (per implementation of an abstract subject)."""
+    context, shell, info = plan.context, plan.shell, plan.info
+    static = "static" in method.modifiers
+    if static or not plan.receivers:
+        instance = not static and bool(shell.subject_field)
+        name = shell.subject_field if instance and shell.subject_field else context.imports.name(
+            info.fqn, package=info.package)
+        return scenarios_for(context, method, Receiver(name, instance=instance), prefix=prefix,
+                             extra_variants=extra_variants, compensations=compensations)
+    found: list[Scenario] = []
+    for number, each in enumerate(plan.receivers):
+        found += scenarios_for(context, method, each, prefix=f"{prefix}r{number}" if number else prefix,
+                               extra_variants=extra_variants, compensations=compensations)
+    return found
