@@ -45,7 +45,14 @@ from junitbot.generation.llm.prompts import prompt_environment
 from junitbot.generation.models import GenerationJob, TestShell
 from junitbot.generation.template import ModuleContext, class_shell, generated_test_path
 from junitbot.state import StateDir
-from junitbot.validation import Classpath, TestCandidate, Verdict, discover_classpath, validate_candidates
+from junitbot.validation import (
+    Classpath,
+    IndexedRepo,
+    TestCandidate,
+    Verdict,
+    discover_classpath,
+    validate_candidates,
+)
 
 PROJECT = Path(__file__).resolve().parent.parent
 SCRIPTED = ("com.acme.shop.application.InventoryService", "com.acme.shop.domain.CustomerTier",
@@ -201,8 +208,8 @@ def run_way(targets: Sequence[LoopTarget], *, skeleton: bool, graph: CodeGraph, 
     first: set[str] = set()
 
     def validate(candidates: Sequence[TestCandidate]) -> Sequence[Verdict]:
-        verdicts = validate_candidates(list(candidates), root=root, graph=graph, config=config, state=state,
-                                       classpath=classpath).verdicts
+        verdicts = validate_candidates(list(candidates), repo=IndexedRepo(root=root, graph=graph, state=state),
+                                       config=config, classpath=classpath).verdicts
         tally.verdicts += [v for v in verdicts if v.path not in first]  # each target's first attempt only
         first.update(v.path for v in verdicts)
         return verdicts

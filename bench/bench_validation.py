@@ -37,8 +37,8 @@ import junitbot
 from junitbot.config import ValidationSettings
 from junitbot.validation.compiling.javac import compile_batch
 from junitbot.validation.compiling.models import CompileResult
-from junitbot.validation.run.launcher import WHOLE_CLASS, run_junit
-from junitbot.validation.run.models import RunConditions, TestRunResult
+from junitbot.validation.run.launcher import run_junit
+from junitbot.validation.run.models import WHOLE_CLASS, JvmLaunch, RunConditions, TestRunResult
 from junitbot.validation.run.sandbox import describe_isolation, detect_isolation
 
 JARS = Path("/usr/share/java")
@@ -398,7 +398,7 @@ def measure_junit(
 
     def run(classes: Sequence[str], kind: str = isolation) -> TestRunResult:
         return run_junit(test_classes=classes, classpath=classpath, workdir=jvm_work, conditions=conditions,
-                         settings=settings, isolation=kind)
+                         launch=JvmLaunch(settings=settings, isolation=kind))
 
     n = len(suite.test_classes)
     log("2. warm-up JVM (one class, not counted)")

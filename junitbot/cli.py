@@ -572,15 +572,15 @@ def _add_validate(commands: Subcommands) -> None:
 def _cmd_validate(args: argparse.Namespace) -> int:
     from junitbot.analysis import CodeGraph
     from junitbot.runs import percent
-    from junitbot.validation import validate_candidates
+    from junitbot.validation import IndexedRepo, validate_candidates
 
     root, config, state = _setup(args)
     _refresh_graph(root, config, state, quiet=args.json)
     with CodeGraph.open(state.graph_db) as graph, _progress(not args.json) as progress:
         candidates = [_candidate(root, path, args.target, graph, config.generation.test_suffix)
                       for path in args.files]
-        report = validate_candidates(candidates, root=root, graph=graph, config=config, state=state,
-                                     progress=progress)
+        report = validate_candidates(candidates, repo=IndexedRepo(root=root, graph=graph, state=state),
+                                     config=config, progress=progress)
     if args.json:
         _print_json(report.model_dump(mode="json"))
         return 0

@@ -38,6 +38,7 @@ from junitbot.generation.models import (
 from junitbot.generation.output import file_header, licence_header
 from junitbot.generation.template import ModuleContext, class_shell, generate_tests, generated_test_path
 from junitbot.validation import (
+    IndexedRepo,
     ProjectClasspath,
     TestCandidate,
     ValidationReport,
@@ -79,8 +80,9 @@ class _Validator:
 
     def __call__(self, candidates: Sequence[TestCandidate]) -> tuple[Verdict, ...]:
         job = self.job
-        report = validate_candidates(list(candidates), root=job.root, graph=job.graph, config=job.config,
-                                     state=job.state, classpath=self.classpath)
+        report = validate_candidates(list(candidates), repo=IndexedRepo(root=job.root, graph=job.graph,
+                                                                        state=job.state),
+                                     config=job.config, classpath=self.classpath)
         self.reports.append(report)
         by_path = {c.path: c for c in candidates}
         self.seen += [(by_path[v.path], v) for v in report.verdicts if v.path in by_path]

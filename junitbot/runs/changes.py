@@ -35,6 +35,7 @@ from junitbot.runs.report import member_label, percent
 from junitbot.runs.targets import selected_by_config
 from junitbot.state import StateDir
 from junitbot.validation import (
+    Checkout,
     RerunClass,
     RerunReport,
     TestCandidate,
@@ -83,8 +84,9 @@ def check_changes(root: Path, config: JunitbotConfig, state: StateDir, plan: Run
     try:
         rerun = rerun_tests([TestCandidate(path=path, source=source, target=target)
                              for target, (path, source) in sorted(tests.items())],
-                            root=root, config=config, state=state, main_sources=graph.source_files(test=False),
-                            coverage=True, commit=plan.head) if tests else None
+                            tree=Checkout(root=root, main_sources=tuple(graph.source_files(test=False)),
+                                          commit=plan.head),
+                            settings=config.validation, state=state, coverage=True) if tests else None
     except JunitbotError as e:  # every class with tests is then regenerated ("could not run"), nothing is lost
         log.warning("the generated tests could not run on the head: %s", e)
         notes.append(f"the generated tests could not run on the head: {e}")
@@ -181,9 +183,9 @@ def _run_on_base(root: Path, config: JunitbotConfig, state: StateDir, base: str,
     """The tests compiled and run against the main classes of `base`, built in its own worktree; the head's
     dependencies (the classpath of the build) are kept, its compiled classes are not."""
     project = base_classpath(discover_classpaths(root, config.validation, state=state))
-    return rerun_tests(tests, root=base_worktree(root, base, state), config=config, state=state,
-                       main_sources=main_sources_at(root, base, ignore=config.ignore), classpath=project,
-                       coverage=False, commit=base)
+    tree = Checkout(root=base_worktree(root, base, state),
+                    main_sources=tuple(main_sources_at(root, base, ignore=config.ignore)), commit=base)
+    return rerun_tests(tests, tree=tree, settings=config.validation, state=state, classpath=project, coverage=False)
 
 
 def _generated_tests(root: Path, graph: CodeGraph, config: JunitbotConfig,

@@ -114,6 +114,6 @@ def check_kept(root: Path, config: JunitbotConfig, state: StateDir, report: RunR
     kept = {r.test_path: r.target for r in report.results if r.status == "kept" and r.test_path in on_disk}
     if report.dry_run or not kept:
         return report
-    results = recheck_files(root, config, state, kept)
+    results = recheck_files(root, config.validation, state, kept)
     failures = {r.path: r.why or "did not pass" for r in results if not r.ok}
     return report.model_copy(update={"kept_check": KeptCheck(checked=len(results), failures=failures)})

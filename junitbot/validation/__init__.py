@@ -20,9 +20,12 @@ from junitbot.validation.build.tool_choice import judging_tools
 from junitbot.validation.build.tool_specs import TOOLS, ToolName, ToolSpec, junit_console_for
 from junitbot.validation.build.tools import cached_tool, ensure_pit, ensure_tool, ensure_tools
 from junitbot.validation.candidates import safe_test_path, test_class_name
-from junitbot.validation.compiling.models import CompileResult
+from junitbot.validation.compiling.models import CompileResult, JavacOptions
+from junitbot.validation.context import IndexedRepo, ValidationContext
 from junitbot.validation.judge.gate import gate_tests, module_of
 from junitbot.validation.judge.models import (
+    Candidacy,
+    Checkout,
     GateClass,
     GateResult,
     MethodVerdict,
@@ -44,6 +47,7 @@ from junitbot.validation.measure.models import (
     Mutant,
     MutantStatus,
     MutationReport,
+    PitOptions,
     ProbeHits,
 )
 from junitbot.validation.measure.per_test import (
@@ -58,13 +62,16 @@ from junitbot.validation.measure.pit_report import parse_mutations_xml
 from junitbot.validation.models import Severity, TestCandidate, ValidationIssue
 from junitbot.validation.review.models import REVIEW_RULES, ReviewFinding, ReviewRule, ReviewSummary
 from junitbot.validation.run.expectations import expected_and_actual, thrown_value
-from junitbot.validation.run.models import RunConditions, TestCaseResult, TestRunResult
+from junitbot.validation.run.models import WHOLE_CLASS, JvmLaunch, RunConditions, TestCaseResult, TestRunResult
 from junitbot.validation.validate import as_project, merge_reports, validate_candidates
 
 __all__ = [
     "KEPT_WORKTREES",
     "REVIEW_RULES",
     "TOOLS",
+    "WHOLE_CLASS",
+    "Candidacy",
+    "Checkout",
     "ClassCoverage",
     "ClassMutation",
     "ClassProbes",
@@ -75,12 +82,16 @@ __all__ = [
     "Frameworks",
     "GateClass",
     "GateResult",
+    "IndexedRepo",
+    "JavacOptions",
+    "JvmLaunch",
     "MavenChoice",
     "MethodCoverage",
     "MethodVerdict",
     "Mutant",
     "MutantStatus",
     "MutationReport",
+    "PitOptions",
     "ProbeHits",
     "ProjectClasspath",
     "RerunClass",
@@ -100,6 +111,7 @@ __all__ = [
     "ToolChoice",
     "ToolName",
     "ToolSpec",
+    "ValidationContext",
     "ValidationIssue",
     "ValidationReport",
     "Verdict",

@@ -17,7 +17,7 @@ import pytest
 from junitbot.analysis import CodeGraph, update_graph
 from junitbot.config import load_config
 from junitbot.state import StateDir
-from junitbot.validation import TestCandidate, ValidationReport, validate_candidates
+from junitbot.validation import IndexedRepo, TestCandidate, ValidationReport, validate_candidates
 from junitbot.validation.judge.selection import NOTHING_NEW
 from tests.conftest import EXAMPLE, commit_all
 
@@ -87,7 +87,7 @@ def shop(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, State
 def _validate(root: Path, state: StateDir, candidates: list[TestCandidate]) -> ValidationReport:
     config = load_config(root, environ={})
     with CodeGraph.open(state.graph_db) as graph:
-        return validate_candidates(candidates, root=root, graph=graph, config=config, state=state)
+        return validate_candidates(candidates, repo=IndexedRepo(root=root, graph=graph, state=state), config=config)
 
 
 @pytest.fixture(scope="module")

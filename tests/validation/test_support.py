@@ -14,7 +14,7 @@ import pytest
 from junitbot.analysis import CodeGraph, update_graph
 from junitbot.config import load_config
 from junitbot.state import StateDir
-from junitbot.validation import TestCandidate, ValidationReport, Verdict, validate_candidates
+from junitbot.validation import IndexedRepo, TestCandidate, ValidationReport, Verdict, validate_candidates
 from tests.conftest import EXAMPLE, commit_all
 
 FOLDER = "src/test/java/com/acme/shop/domain"
@@ -157,8 +157,8 @@ def shop(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, State
 def _validate(shop: tuple[Path, StateDir], candidates: list[TestCandidate]) -> ValidationReport:
     root, state = shop
     with CodeGraph.open(state.graph_db) as graph:
-        return validate_candidates(candidates, root=root, graph=graph, config=load_config(root, environ={}),
-                                   state=state)
+        return validate_candidates(candidates, repo=IndexedRepo(root=root, graph=graph, state=state),
+                                   config=load_config(root, environ={}))
 
 
 @pytest.fixture(scope="module")

@@ -14,7 +14,7 @@ import pytest
 from junitbot.analysis import CodeGraph, update_graph
 from junitbot.config import load_config
 from junitbot.state import StateDir
-from junitbot.validation import TestCandidate, ValidationReport, Verdict, validate_candidates
+from junitbot.validation import IndexedRepo, TestCandidate, ValidationReport, Verdict, validate_candidates
 
 PACKAGE = "com.acme.shop.domain"
 HEADER = f"""package {PACKAGE};
@@ -215,7 +215,8 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ValidationRepor
     state = StateDir(root / ".junitbot")
     update_graph(root, state, config)
     with CodeGraph.open(state.graph_db) as graph:
-        yield validate_candidates(list(CORPUS.values()), root=root, graph=graph, config=config, state=state)
+        yield validate_candidates(list(CORPUS.values()), repo=IndexedRepo(root=root, graph=graph, state=state),
+                                  config=config)
     repo.close()
 
 
@@ -414,7 +415,8 @@ def test_what_a_test_tries_at_run_time_costs_that_method_only(shop_repo: Path) -
     update_graph(shop_repo, state, config)
     candidates = [CORPUS["good"], *GUARDED.values()]
     with CodeGraph.open(state.graph_db) as graph:
-        result = validate_candidates(candidates, root=shop_repo, graph=graph, config=config, state=state)
+        result = validate_candidates(candidates, repo=IndexedRepo(root=shop_repo, graph=graph, state=state),
+                                     config=config)
     assert next(v for v in result.verdicts if v.path == CORPUS["good"].path).kept
     methods = {(Path(v.path).stem, m.name): (m.kept, m.reason) for v in result.verdicts for m in v.methods}
     assert methods[("MoneyExitTest", "exits")] == (False, "tried to exit the JVM (status 3)")

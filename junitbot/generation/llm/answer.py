@@ -20,7 +20,7 @@ from junitbot.analysis import ClassInfo, ClassMember, JavaImport, JavaTestClass,
 from junitbot.config import ValidationSettings
 from junitbot.records import Record
 from junitbot.validation import Frameworks, Severity, TestCandidate
-from junitbot.validation.static import PASSES, run_static_checks
+from junitbot.validation.static import PASSES, KnownTypes, run_static_checks
 
 FoundBy = Literal["java-fence", "fence", "class"]
 WRAPPER = "JunitbotExtractedMembers"
@@ -175,7 +175,7 @@ def hostile_reasons(
     base = settings or ValidationSettings()
     chosen = base.model_copy(update={"disabled_passes": only_forbidden})
     issues = run_static_checks(candidate, subject=subject, context=context, frameworks=frameworks,
-                               settings=chosen, class_info=class_info)
+                               settings=chosen, known=KnownTypes(class_info))
     return _unique(f"{issue.category}: {issue.message}" for issue in issues
                    if issue.category in _HOSTILE and issue.severity is Severity.ERROR)
 

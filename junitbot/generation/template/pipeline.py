@@ -24,6 +24,7 @@ from junitbot.generation.template.probe import ProbeRun
 from junitbot.generation.template.rounds import ModuleRun, candidate, coverage_round, feedback, final_methods, probe
 from junitbot.validation import (
     Classpath,
+    IndexedRepo,
     ProjectClasspath,
     as_project,
     discover_classpaths,
@@ -108,7 +109,7 @@ def _generate_module(targets: Sequence[Target], job: GenerationJob, classpath: C
             continue
         candidates.append(candidate(plan, written[plan.target.fqn], run))
     tick = time.perf_counter()
-    validation = validate_candidates(candidates, root=root, graph=graph, config=config, state=state,
+    validation = validate_candidates(candidates, repo=IndexedRepo(root=root, graph=graph, state=state), config=config,
                                      classpath=classpath, progress=report) if candidates else None
     seconds["validate"] = time.perf_counter() - tick
     for round_number in range(1, config.generation.coverage_rounds + 1):

@@ -23,7 +23,9 @@ from junitbot.records import Record
 from junitbot.validation import Classpath
 from junitbot.validation.build.classpath import SYSTEM_JAR_DIR
 from junitbot.validation.compiling.javac import compile_batch
+from junitbot.validation.compiling.models import JavacOptions
 from junitbot.validation.run.launcher import repeat_conditions, run_junit
+from junitbot.validation.run.models import JvmLaunch
 
 log = logging.getLogger(__name__)
 
@@ -186,8 +188,9 @@ def _compile_and_run(probes: Sequence[ProbeClass], run: ProbeRun,
         files.append(file)
     out = scratch / "probe-classes"
     full_classpath = [str(out), str(recorder), *classpath]
-    compiled = compile_batch(files, classpath=full_classpath, out_dir=out, timeout_s=settings.batch_timeout_s,
-                             release=release, processor_path=processor_path, java_home=java_home)
+    javac = JavacOptions(timeout_s=settings.batch_timeout_s, release=release, processor_path=tuple(processor_path),
+                         java_home=java_home)
+    compiled = compile_batch(files, classpath=full_classpath, out_dir=out, options=javac)
     # A scenario that does not compile costs only itself: drop its probe method and compile the rest again.
     retry = []
     for probe, file in zip(probes, files, strict=True):
@@ -200,8 +203,7 @@ def _compile_and_run(probes: Sequence[ProbeClass], run: ProbeRun,
             file.write_text(remove_methods(probe.source, {b for b in broken if b}), encoding="utf-8")
             retry.append(file)
     if retry:
-        compiled.update(compile_batch(retry, classpath=full_classpath, out_dir=out, timeout_s=settings.batch_timeout_s,
-                                      release=release, processor_path=processor_path, java_home=java_home))
+        compiled.update(compile_batch(retry, classpath=full_classpath, out_dir=out, options=javac))
     failed = {probe.test_class: "; ".join(i.message for i in compiled[file].issues)[:500]
               for probe, file in zip(probes, files, strict=True) if not compiled[file].compiled}
     runnable = [p.test_class for p in probes if p.test_class not in failed]
@@ -210,7 +212,8 @@ def _compile_and_run(probes: Sequence[ProbeClass], run: ProbeRun,
         workdir = scratch / f"probe-run-{index}"
         if runnable:
             run_junit(test_classes=runnable, classpath=full_classpath, workdir=workdir, conditions=conditions,
-                      settings=settings, isolation=isolation, tools_dir=tools_dir, java_home=java_home)
+                      launch=JvmLaunch(settings=settings, isolation=isolation, tools_dir=tools_dir,
+                                       java_home=java_home))
         observed = workdir / _OBSERVATIONS
         runs.append(parse_observations(observed.read_text(encoding="utf-8")) if observed.is_file() else {})
     first, second = runs

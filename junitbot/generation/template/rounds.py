@@ -20,7 +20,7 @@ from junitbot.generation.template.plan import ClassPlan, method_scenarios
 from junitbot.generation.template.probe import ProbeClass, ProbeRun, Scenario, probe_method, run_probes
 from junitbot.generation.template.scenarios import testable_methods
 from junitbot.generation.template.sequences import MAX_DEPTH, extend, locked, prefixes
-from junitbot.validation import Classpath, TestCandidate, ValidationReport, Verdict, validate_candidates
+from junitbot.validation import Classpath, IndexedRepo, TestCandidate, ValidationReport, Verdict, validate_candidates
 
 
 @dataclass(frozen=True)
@@ -133,8 +133,8 @@ def coverage_round(run: ModuleRun, plans: Sequence[ClassPlan], written: Mapping[
             candidates.append(candidate(plan, now[fqn], run))
     if not candidates:
         return validation, now, False
-    again = validate_candidates(candidates, root=job.root, graph=job.graph, config=job.config, state=job.state,
-                                classpath=run.classpath)
+    again = validate_candidates(candidates, repo=IndexedRepo(root=job.root, graph=job.graph, state=job.state),
+                                config=job.config, classpath=run.classpath)
     improved = {v.target: v for v in again.verdicts if v.kept and _covered(v) > _covered(verdicts[v.target])}
     for fqn, previous in before.items():
         if fqn not in improved:  # the new tests added no coverage: drop them

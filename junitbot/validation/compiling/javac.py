@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from junitbot.validation.build.jdk import java_tool
-from junitbot.validation.compiling.models import CompileResult
+from junitbot.validation.compiling.models import CompileResult, JavacOptions
 from junitbot.validation.models import Severity, ValidationIssue
 from junitbot.validation.process import run_process
 
@@ -88,59 +88,49 @@ def parse_diagnostics(output: str) -> list[Diagnostic]:
 
 
 _JAVAC_STACK = "-J-Xss64m"
+_DEFAULT = JavacOptions()
 
 
 def javac_command(
-    files: Sequence[Path], *, classpath: Sequence[str], out_dir: Path, release: int | None = None,
-    processor_path: Sequence[str] = (), java_home: str | None = None, source_path: Sequence[str] = (),
+    files: Sequence[Path], *, classpath: Sequence[str], out_dir: Path, options: JavacOptions
 ) -> list[str]:
     """javac for the module: its JDK, `--release`, and its annotation processors (Lombok) when it has any.
 
-    With `source_path` (the module's test sources), a class the files use that is found there (a test base
+    With `options.source_path` (the module's test sources), a class the files use that is found there (a test base
     class, a helper) is compiled with them, as the build would; the files given win over a same-named source.
     """
-    processors = ["-processorpath", ":".join(processor_path)] if processor_path else ["-proc:none"]
-    implicit = ["-sourcepath", ":".join(source_path), "-implicit:class"] if source_path else ["-implicit:none"]
+    processors = ["-processorpath", ":".join(options.processor_path)] if options.processor_path else ["-proc:none"]
+    implicit = (["-sourcepath", ":".join(options.source_path), "-implicit:class"] if options.source_path
+                else ["-implicit:none"])
     # javac's parser recurses per nesting level: a generated file of thousands of nested terms overflows the
     # default stack and javac dies blaming no file, so every file of the batch would be lost with it (issue 27).
-    command = [java_tool(java_home, "javac"), _JAVAC_STACK, "-d", str(out_dir), "-encoding", "UTF-8", "-g",
+    command = [java_tool(options.java_home, "javac"), _JAVAC_STACK, "-d", str(out_dir), "-encoding", "UTF-8", "-g",
                *processors,
                "-Xmaxerrs", "10000", "-Xlint:none", *implicit]
     if classpath:
         command += ["-cp", ":".join(classpath)]
-    if release is not None:
-        command += ["--release", str(release)]
+    if options.release is not None:
+        command += ["--release", str(options.release)]
     return command + [str(f) for f in files]
 
 
 def compile_batch(
-    files: Sequence[Path],
-    *,
-    classpath: Sequence[str],
-    out_dir: Path,
-    release: int | None = None,
-    processor_path: Sequence[str] = (),
-    java_home: str | None = None,
-    timeout_s: float = 600.0,
-    max_output_bytes: int = 2_000_000,
-    source_path: Sequence[str] = (),
+    files: Sequence[Path], *, classpath: Sequence[str], out_dir: Path, options: JavacOptions = _DEFAULT
 ) -> dict[Path, CompileResult]:
     """Compile all files with one javac per round; files with errors are set aside and the rest retried.
 
-    When only a source found on `source_path` fails (a helper that no longer compiles), the files that name it
-    fail with its error and the rest are compiled again; if none names it, the round runs without `source_path`.
+    When only a source found on `options.source_path` fails (a helper that no longer compiles), the files that
+    name it fail with its error and the rest are compiled again; if none names it, the round runs without it.
     """
     out_dir.mkdir(parents=True, exist_ok=True)
     remaining = [f.resolve() for f in files]
     results: dict[Path, CompileResult] = {}
     while remaining:
-        result = run_process(javac_command(remaining, classpath=classpath, out_dir=out_dir, release=release,
-                                           processor_path=processor_path, java_home=java_home,
-                                           source_path=source_path), cwd=out_dir,
-                             timeout_s=timeout_s, max_output_bytes=max_output_bytes)
+        result = run_process(javac_command(remaining, classpath=classpath, out_dir=out_dir, options=options),
+                             cwd=out_dir, timeout_s=options.timeout_s, max_output_bytes=options.max_output_bytes)
         if result.timed_out:
             issue = ValidationIssue(severity=Severity.ERROR, pass_name="javac", category="compile-timeout",
-                                    message=f"javac did not finish within {timeout_s:.0f} s")
+                                    message=f"javac did not finish within {options.timeout_s:.0f} s")
             results.update({f: CompileResult(path=str(f), compiled=False, issues=(issue,)) for f in remaining})
             break
         by_file: dict[Path, list[ValidationIssue]] = {}
@@ -148,10 +138,10 @@ def compile_batch(
             by_file.setdefault(Path(diagnostic.path).resolve(), []).append(diagnostic.issue())
         failed = {f for f in remaining if any(i.severity is Severity.ERROR for i in by_file.get(f, ()))}
         helpers = set(by_file) - set(remaining)
-        if result.exit_code != 0 and not failed and source_path and helpers:
+        if result.exit_code != 0 and not failed and options.source_path and helpers:
             blamed = _users_of(helpers, remaining)
             if not blamed:
-                source_path = ()
+                options = options.model_copy(update={"source_path": ()})
                 continue
             for f, helper in blamed.items():
                 issue = ValidationIssue(severity=Severity.ERROR, pass_name="javac", category="broken-helper",

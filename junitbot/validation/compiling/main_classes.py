@@ -13,8 +13,12 @@ from junitbot.errors import JunitbotError
 from junitbot.records import Record
 from junitbot.validation.build.models import Classpath
 from junitbot.validation.compiling.javac import compile_batch
+from junitbot.validation.compiling.models import JavacOptions
 
 log = logging.getLogger(__name__)
+
+_MAIN_TIMEOUT_S = 900.0
+_MAIN_JAVAC = JavacOptions(timeout_s=_MAIN_TIMEOUT_S)
 
 
 class MainBuild(Record):
@@ -32,28 +36,26 @@ def module_main_classes(
     junitbot from `sources` for the module's release, under `cache_root/<module>`."""
     if classpath.main_classes is not None:
         return MainBuild(classes_dir=Path(classpath.main_classes), reused=True)
-    return build_main_classes(root, sources, classpath=classpath.entries, release=classpath.release,
-                              processor_path=classpath.processor_path, java_home=classpath.java_home,
+    return build_main_classes(root, sources, classpath=classpath.entries, options=main_javac(classpath),
                               cache_dir=cache_root / (classpath.module.replace("/", "_") or "_root"))
 
 
+def main_javac(module: Classpath) -> JavacOptions:
+    """How a module's main classes compile: its release, JDK and annotation processors, and more time than tests."""
+    return JavacOptions(release=module.release, processor_path=module.processor_path, java_home=module.java_home,
+                        timeout_s=_MAIN_TIMEOUT_S)
+
+
 def build_main_classes(
-    root: Path,
-    sources: Sequence[tuple[str, str]],
-    *,
-    classpath: Sequence[str],
-    cache_dir: Path,
-    release: int | None = None,
-    processor_path: Sequence[str] = (),
-    java_home: str | None = None,
-    timeout_s: float = 900.0,
+    root: Path, sources: Sequence[tuple[str, str]], *, classpath: Sequence[str], cache_dir: Path,
+    options: JavacOptions = _MAIN_JAVAC,
 ) -> MainBuild:
     """Compile `sources` ((path, blob sha) pairs) into `cache_dir/classes`, unless the same inputs already are.
 
     Files that fail to compile are reported and left out, so one broken class never blocks validation
     of tests for the others.
     """
-    inputs = [list(sources), list(classpath), release, list(processor_path), java_home]
+    inputs = [list(sources), list(classpath), options.release, list(options.processor_path), options.java_home]
     stamp = hashlib.sha256(json.dumps(inputs).encode()).hexdigest()
     classes = cache_dir / "classes"
     stamp_file = cache_dir / "stamp.json"
@@ -66,8 +68,7 @@ def build_main_classes(
     scratch = cache_dir / "classes.tmp"
     shutil.rmtree(scratch, ignore_errors=True)
     results = compile_batch([root / path for path, _ in sources], classpath=classpath, out_dir=scratch,
-                            release=release, processor_path=processor_path, java_home=java_home,
-                            timeout_s=timeout_s)
+                            options=options)
     failed = sorted(str(path.relative_to(root)) for path, result in results.items() if not result.compiled)
     if failed:
         log.warning("%d main source files do not compile and are left out: %s", len(failed), ", ".join(failed[:5]))

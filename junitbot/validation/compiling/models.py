@@ -1,4 +1,4 @@
-"""Records of compiling: javac's verdict per file and a class after the compile rounds."""
+"""Records of compiling: how javac runs for a module, its verdict per file and a class after the compile rounds."""
 
 from __future__ import annotations
 
@@ -6,6 +6,19 @@ from pydantic import Field
 
 from junitbot.records import Record
 from junitbot.validation.models import ValidationIssue
+
+
+class JavacOptions(Record):
+    """How javac compiles a module's classes: its JDK, `--release`, annotation processors, the test sources a class
+    may use (`-sourcepath`), and the limits of one javac call."""
+
+    release: int | None = None
+    processor_path: tuple[str, ...] = ()
+    java_home: str | None = None
+    source_path: tuple[str, ...] = Field(default=(), description="the module's test source folders: a class the "
+                                                                 "files use that is found there is compiled with them")
+    timeout_s: float = 600.0
+    max_output_bytes: int = 2_000_000
 
 
 class CompileResult(Record):

@@ -18,8 +18,7 @@ from pathlib import Path
 from junitbot.analysis import parse_test_class, prune_tests
 from junitbot.validation.build.classpath import test_sources
 from junitbot.validation.build.models import Classpath
-from junitbot.validation.compiling.javac import compile_batch
-from junitbot.validation.compiling.models import CompileOutcome, CompileResult
+from junitbot.validation.compiling.models import CompileOutcome, CompileResult, JavacOptions
 from junitbot.validation.compiling.repair import RepairContext, repair_compile_errors
 from junitbot.validation.models import Severity, ValidationIssue
 
@@ -30,26 +29,11 @@ REMOVAL_ROUNDS = 3
 Javac = Callable[[Sequence[Path]], Mapping[Path, CompileResult]]
 
 
-@dataclass(frozen=True)
-class ModuleJavac:
-    """How the module's tests compile: its release, annotation processors and test sources (helpers)."""
-
-    release: int | None
-    processor_path: tuple[str, ...]
-    java_home: str | None
-    timeout_s: float
-    source_path: tuple[str, ...] = ()
-
-    @classmethod
-    def for_module(cls, root: Path, module: Classpath, *, timeout_s: float) -> ModuleJavac:
-        """The module's javac: as the build compiles its tests, with its test sources on `-sourcepath`."""
-        return cls(release=module.release, processor_path=module.processor_path, java_home=module.java_home,
-                   timeout_s=timeout_s, source_path=tuple(test_sources(root, module)))
-
-    def __call__(self, files: Sequence[Path], *, classpath: Sequence[str], out_dir: Path) -> dict[Path, CompileResult]:
-        return compile_batch(files, classpath=classpath, out_dir=out_dir, release=self.release,
-                             processor_path=self.processor_path, java_home=self.java_home,
-                             timeout_s=self.timeout_s, source_path=self.source_path)
+def module_javac(root: Path, module: Classpath, *, timeout_s: float) -> JavacOptions:
+    """How the module's tests compile, as the build compiles them: its release, JDK and annotation processors, and
+    its test sources (helpers, base classes) on `-sourcepath`."""
+    return JavacOptions(release=module.release, processor_path=module.processor_path, java_home=module.java_home,
+                        timeout_s=timeout_s, source_path=tuple(test_sources(root, module)))
 
 
 @dataclass

@@ -41,7 +41,7 @@ from junitbot.validation.candidates import safe_test_path, test_class_name
 from junitbot.validation.judge.models import GateClass, GateResult, MethodVerdict
 from junitbot.validation.models import TestCandidate
 from junitbot.validation.process import ProcessResult, run_process
-from junitbot.validation.run.launcher import parse_junit_xml
+from junitbot.validation.run.junit_report import parse_junit_xml
 from junitbot.validation.run.models import TestCaseResult
 from junitbot.validation.run.sandbox import detect_isolation, sandboxed
 
@@ -112,7 +112,7 @@ class _Build:
         for folder in writable:
             folder.mkdir(parents=True, exist_ok=True)  # a sandbox binds only what exists
         wrapped = sandboxed(argv, workdir=self.work, isolation=self.isolation, readable=[*self.readable, *local],
-                            writable=writable, network=not offline)
+                            writable=writable, network="none" if offline else "host")
         self.runs += 1
         self.argv = tuple(argv)
         return run_process(wrapped, cwd=self.work, timeout_s=self.settings.batch_timeout_s,

@@ -1,7 +1,9 @@
-"""Records of judging: per-method and per-class verdicts, the validation report, the gate, reruns."""
+"""Records of judging: a candidate class's standing, per-method and per-class verdicts, the report, gate, reruns."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from pathlib import Path
 from typing import ClassVar, Literal
 
 from pydantic import Field
@@ -9,7 +11,7 @@ from pydantic import Field
 from junitbot.records import Record
 from junitbot.validation.build.models import Frameworks, MavenChoice
 from junitbot.validation.measure.models import ClassCoverage, Counter
-from junitbot.validation.models import ValidationIssue
+from junitbot.validation.models import TestCandidate, ValidationIssue
 from junitbot.validation.review.models import ReviewSummary
 
 
@@ -45,6 +47,30 @@ class SuiteGain(Record):
     generated: SuiteFigures
     after: SuiteFigures
     note: str | None = None
+
+
+class Candidacy(Record):
+    """One candidate class's standing on its way through validation: the file it is compiled from, its source as it
+    stands, and what the steps so far decided of it and its methods. Each step returns it updated (`model_copy`)."""
+
+    candidate: TestCandidate
+    test_class: str
+    file: Path
+    source: str
+    issues: tuple[ValidationIssue, ...] = ()
+    repairs: tuple[str, ...] = ()
+    compiled: bool = False
+    dropped: Mapping[str, str] = Field(default_factory=dict, description="test method -> why it was dropped")
+    flaky: tuple[str, ...] = ()
+    failure: str | None = Field(default=None, description="why the whole class is dropped; None: it is not")
+    adds: Mapping[str, str] = Field(default_factory=dict, description="kept method -> what it adds beyond the "
+                                                                      "existing tests")
+    passed_source: str | None = Field(default=None, description="every passing method, before the gain rule "
+                                                                "dropped any")
+    gain: SuiteGain | None = None
+    survivors: tuple[str, ...] = ()
+    baseline_exec: str | None = Field(default=None, description="the existing tests' JaCoCo data, for the coverage "
+                                                                "of both suites together")
 
 
 class Verdict(Record):
@@ -170,6 +196,15 @@ class RerunClass(Record):
     @property
     def ok(self) -> bool:
         return self.compiled and not self.failed and self.note is None
+
+
+class Checkout(Record):
+    """A tree written tests run against: its folder (the repository, or a base commit's worktree), its main sources
+    as (repo-relative path, blob sha) pairs, and the commit it is at (None: the work tree as it is)."""
+
+    root: Path
+    main_sources: tuple[tuple[str, str], ...]
+    commit: str | None = None
 
 
 class RerunReport(Record):

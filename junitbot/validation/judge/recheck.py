@@ -6,10 +6,10 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from junitbot.analysis import CodeGraph
-from junitbot.config import JunitbotConfig
+from junitbot.config import ValidationSettings
 from junitbot.records import Record
 from junitbot.state import StateDir
-from junitbot.validation.judge.models import RerunClass
+from junitbot.validation.judge.models import Checkout, RerunClass
 from junitbot.validation.judge.rerun import rerun_tests
 from junitbot.validation.models import TestCandidate
 
@@ -21,7 +21,9 @@ class RecheckResult(Record):
     why: str = ""
 
 
-def recheck_files(root: Path, config: JunitbotConfig, state: StateDir, files: Mapping[str, str]) -> list[RecheckResult]:
+def recheck_files(
+    root: Path, settings: ValidationSettings, state: StateDir, files: Mapping[str, str]
+) -> list[RecheckResult]:
     """Run `files` (repo-relative test path → class under test) as they are on disk, once each, as written
     (`rerun_tests`: no repairs). A file passes only when it compiles and every method passes, none flaky."""
     results: list[RecheckResult] = []
@@ -37,8 +39,8 @@ def recheck_files(root: Path, config: JunitbotConfig, state: StateDir, files: Ma
         return results
     with CodeGraph.open(state.graph_db) as graph:
         main_sources = graph.source_files(test=False)
-    report = rerun_tests(candidates, root=root, config=config, state=state, main_sources=main_sources,
-                         coverage=False)
+    report = rerun_tests(candidates, tree=Checkout(root=root, main_sources=tuple(main_sources)),
+                         settings=settings, state=state, coverage=False)
     results += [RecheckResult(path=c.path, target=c.target or "", ok=c.ok, why=_why(c)) for c in report.classes]
     return sorted(results, key=lambda r: r.path)
 

@@ -13,6 +13,7 @@ Nothing is written into the repository: the work happens in a scratch folder und
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import shutil
 import tempfile
@@ -23,46 +24,46 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from junitbot.analysis import Span, parse_test_class
-from junitbot.config import JunitbotConfig
+from junitbot.config import ValidationSettings
 from junitbot.errors import JunitbotError
 from junitbot.state import StateDir
-from junitbot.validation.build.classpath import discover_classpaths, resource_folders
+from junitbot.validation.build.classpath import discover_classpaths
 from junitbot.validation.build.models import Classpath, ProjectClasspath
 from junitbot.validation.candidates import safe_test_path, test_class_name
-from junitbot.validation.compiling.main_classes import MainBuild, module_main_classes
+from junitbot.validation.compiling.javac import compile_batch
+from junitbot.validation.compiling.main_classes import module_main_classes
 from junitbot.validation.compiling.models import CompileOutcome
-from junitbot.validation.compiling.rounds import ModuleJavac, compile_in_rounds
-from junitbot.validation.judge.models import RerunClass, RerunReport, TestOutcome
+from junitbot.validation.compiling.rounds import compile_in_rounds
+from junitbot.validation.context import ValidationContext
+from junitbot.validation.judge.models import Checkout, RerunClass, RerunReport, TestOutcome
 from junitbot.validation.measure.jacoco import agent_option, analyze_coverage, package_includes
 from junitbot.validation.measure.per_test import per_test_config, per_test_listener, per_test_owners
 from junitbot.validation.models import TestCandidate, ValidationIssue
 from junitbot.validation.run.expectations import expected_and_actual, thrown_value
 from junitbot.validation.run.isolating import run_isolating
-from junitbot.validation.run.launcher import WHOLE_CLASS
-from junitbot.validation.run.models import RunConditions, TestCaseResult
-from junitbot.validation.run.sandbox import detect_isolation
+from junitbot.validation.run.models import WHOLE_CLASS, JvmLaunch, RunConditions, TestCaseResult
 
 log = logging.getLogger(__name__)
 
 _RETRIES = 20
 """At most this many failing methods of a module run again alone (a JVM each); the rest keep their failure."""
-_Runner = Callable[[Mapping[str, Sequence[str]]], list[TestCaseResult]]
+_Runner = Callable[[Mapping[str, Sequence[str]], bool], list[TestCaseResult]]
 _SEVERITY = ("passed", "skipped", "failed", "error", "timeout", "refused")
 """A method with several cases (parameterized, repeated) ends as its worst."""
+_Figures = tuple[float | None, float | None]  # line and branch coverage of a class's target
 
 
 def rerun_tests(
-    tests: Sequence[TestCandidate], *, root: Path, config: JunitbotConfig, state: StateDir,
-    main_sources: Sequence[tuple[str, str]], classpath: ProjectClasspath | None = None, coverage: bool = True,
-    commit: str | None = None,
+    tests: Sequence[TestCandidate], *, tree: Checkout, settings: ValidationSettings, state: StateDir,
+    classpath: ProjectClasspath | None = None, coverage: bool = True,
 ) -> RerunReport:
-    """Run `tests` as written against the build of `root`: its main sources (`main_sources`, (repo-relative path,
-    blob sha) pairs, e.g. `graph.source_files(test=False)` or `worktrees.main_sources_at`) compiled for each
-    module, or the build's own output where the module's `main_classes` lies inside `root` (a head's build output
-    is never used for another tree, such as a base commit's worktree). One bad file never stops the others.
+    """Run `tests` as written against the build of `tree`: its main sources (`graph.source_files(test=False)` or
+    `main_sources_at`) compiled for each module, or the build's own output where the module's `main_classes` lies
+    inside the tree (a head's build output is never used for another tree, such as a base commit's worktree).
+    One bad file never stops the others.
     """
     started = time.perf_counter()
-    project = classpath or discover_classpaths(root, config.validation, state=state)
+    project = classpath or discover_classpaths(tree.root, settings, state=state)
     groups: dict[str, list[TestCandidate]] = defaultdict(list)
     for test in tests:
         groups[project.module_for(test.path).module].append(test)
@@ -70,16 +71,17 @@ def rerun_tests(
     classes: list[RerunClass] = []
     notes: list[str] = []
     for module, group in sorted(groups.items()):
-        classes += _rerun_module(group, root=root, config=config, state=state,
-                                 module=modules.get(module, project.primary), main_sources=main_sources,
-                                 coverage=coverage, notes=notes)
-    return RerunReport(commit=commit, classes=tuple(sorted(classes, key=lambda c: c.path)),
+        found, said = _rerun_module(group, tree=tree, settings=settings, state=state,
+                                    module=modules.get(module, project.primary), coverage=coverage)
+        classes += found
+        notes += said
+    return RerunReport(commit=tree.commit, classes=tuple(sorted(classes, key=lambda c: c.path)),
                        seconds=round(time.perf_counter() - started, 3), notes=tuple(notes))
 
 
-@dataclass
+@dataclass(frozen=True)
 class _Written:
-    """One test file on its way: as written, then as compiled."""
+    """One test file: as written, then as compiled and run (each step returns it updated)."""
 
     test: TestCandidate
     test_class: str
@@ -87,37 +89,35 @@ class _Written:
     methods: tuple[str, ...]
     spans: Mapping[str, Span]  # each test method's lines in the file as written
     compiled: CompileOutcome | None = None
-    outcomes: dict[tuple[str, str], TestOutcome] = field(default_factory=dict)
+    outcomes: Mapping[tuple[str, str], TestOutcome] = field(default_factory=dict)
     note: str | None = None
 
 
 def _rerun_module(
-    tests: Sequence[TestCandidate], *, root: Path, config: JunitbotConfig, state: StateDir, module: Classpath,
-    main_sources: Sequence[tuple[str, str]], coverage: bool, notes: list[str],
-) -> list[RerunClass]:
-    settings = config.validation
+    tests: Sequence[TestCandidate], *, tree: Checkout, settings: ValidationSettings, state: StateDir,
+    module: Classpath, coverage: bool,
+) -> tuple[list[RerunClass], list[str]]:
+    """The module's tests compiled (no repairs) and run in a scratch folder; their results, and notes on the run."""
     scratch = Path(tempfile.mkdtemp(prefix="rerun-", dir=state.ensure().root))
     written, refused = _write(tests, scratch / "src")
     try:
         try:
-            main = module_main_classes(root, main_sources, classpath=_own_build(module, root),
-                                       cache_root=_main_cache(root, state))
+            main = module_main_classes(tree.root, tree.main_sources, classpath=_own_build(module, tree.root),
+                                       cache_root=_main_cache(tree.root, state))
         except JunitbotError as e:
-            notes.append(f"module {module.module or '.'}: the main classes could not be built: {e}")
-            return [*refused, *(_whole(w, f"main classes not built: {e}", compiled=False) for w in written)]
-        if main.failed:
-            notes.append(f"main sources that do not compile, left out: {', '.join(main.failed[:10])}")
-        test_cp = [str(scratch / "classes"), str(main.classes_dir), *resource_folders(root, module), *module.entries]
-        javac = ModuleJavac.for_module(root, module, timeout_s=settings.batch_timeout_s)
-        outcomes = compile_in_rounds([w.file for w in written], repair=None,
-                                     javac=lambda files: javac(files, classpath=test_cp, out_dir=scratch / "classes"))
-        for work in written:
-            work.compiled = outcomes[work.file]
-            _not_compiled(work)
-        runnable = [w for w in written if w.compiled is not None and w.compiled.compiled]
-        measured = _run(runnable, root=root, config=config, state=state, module=module, main=main, test_cp=test_cp,
-                        scratch=scratch, coverage=coverage, notes=notes)
-        return [*refused, *(_result(w, measured.get(w.test_class)) for w in written)]
+            return ([*refused, *(_whole(w, f"main classes not built: {e}", compiled=False) for w in written)],
+                    [f"module {module.module or '.'}: the main classes could not be built: {e}"])
+        notes = [f"main sources that do not compile, left out: {', '.join(main.failed[:10])}"] if main.failed else []
+        context = ValidationContext.for_module(tree.root, module, settings=settings, state=state, scratch=scratch,
+                                               main_classes=main.classes_dir)
+        outcomes = compile_in_rounds([w.file for w in written], repair=None, javac=lambda files: compile_batch(
+            files, classpath=context.test_classpath, out_dir=context.classes_dir, options=context.javac))
+        written = [_compiled(w, outcomes[w.file]) for w in written]
+        ran, measured, said = _run([w for w in written if w.compiled is not None and w.compiled.compiled],
+                                   context, coverage=coverage)
+        latest = {w.file: w for w in ran}
+        return ([*refused, *(_result(latest.get(w.file, w), measured.get(w.test_class)) for w in written)],
+                [*notes, *said])
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 
@@ -162,78 +162,82 @@ def _main_cache(root: Path, state: StateDir) -> Path:
         "/", "_")
 
 
-def _not_compiled(work: _Written) -> None:
-    """The methods javac rejected, each with javac's message and line; the whole class when it did not compile."""
-    outcome = work.compiled
-    assert outcome is not None
-    spans = work.spans
+def _compiled(work: _Written, outcome: CompileOutcome) -> _Written:
+    """The file after the compile rounds: the methods javac rejected, each with javac's message and line; the
+    whole class's note when it did not compile."""
     first: dict[str, ValidationIssue] = {}
     for issue in outcome.issues:
         if issue.method is not None:
             first.setdefault(issue.method, issue)
     failing = set(outcome.dropped) | (set(work.methods) if not outcome.compiled else set())
+    outcomes = dict(work.outcomes)
     for method in sorted(failing):
         cause = first.get(method)
-        span = spans.get(method)
+        span = work.spans.get(method)
         line = cause.line if cause is not None else None
         if span is not None and (line is None or not span.start_line <= line <= span.end_line):
             line = span.start_line  # found in a later round, whose lines moved: the method's own line
         message = cause.message if cause is not None else outcome.failure or outcome.dropped.get(method)
-        work.outcomes[(work.test_class, method)] = TestOutcome(test_class=work.test_class, method=method,
-                                                               status="not-compiled", message=message, line=line)
-    if not outcome.compiled:
-        work.note = outcome.failure or "does not compile"
+        outcomes[(work.test_class, method)] = TestOutcome(test_class=work.test_class, method=method,
+                                                          status="not-compiled", message=message, line=line)
+    note = work.note if outcome.compiled else outcome.failure or "does not compile"
+    return dataclasses.replace(work, compiled=outcome, outcomes=outcomes, note=note)
 
 
 def _run(
-    works: Sequence[_Written], *, root: Path, config: JunitbotConfig, state: StateDir, module: Classpath,
-    main: MainBuild, test_cp: Sequence[str], scratch: Path, coverage: bool, notes: list[str],
-) -> dict[str, tuple[float | None, float | None]]:
-    """Run the compiled classes once (under JaCoCo with `coverage`), the failing methods again alone; the
-    coverage of each class's target by it, keyed by test class."""
+    works: Sequence[_Written], context: ValidationContext, *, coverage: bool,
+) -> tuple[list[_Written], dict[str, _Figures], list[str]]:
+    """Run the compiled classes once (under JaCoCo with `coverage`), the failing methods again alone; the files
+    after the run, the coverage of each class's target by it (keyed by test class), and notes on the run."""
     if not works:
-        return {}
-    settings = config.validation
-    isolation = detect_isolation(settings.isolation)
-    run_dir = scratch / "per-test"
-    targets = {w.test_class: _binary_name(w.test.target, w.test_class, main.classes_dir) for w in works} \
+        return [], {}, []
+    notes: list[str] = []
+    run_dir = context.scratch / "per-test"
+    targets = {w.test_class: _binary_name(w.test.target, w.test_class, context.main_classes) for w in works} \
         if coverage else {}
     measured = sorted({t for t in targets.values() if t is not None})
-    classpath, agent, junit_config, writable = list(test_cp), None, None, []
-    cache = state.root / "build" / "jacoco"
-    try:
-        if measured:
-            agent = agent_option(exec_file=scratch / "jacoco.exec", includes=package_includes(measured),
-                                 cache_dir=cache, settings=settings, tools_dir=state.tools)
-            classpath.append(str(per_test_listener(test_cp, cache_dir=cache, settings=settings,
-                                                   tools_dir=state.tools)))
-            junit_config, writable = per_test_config(run_dir), [run_dir]
-    except JunitbotError as e:
-        notes.append(f"coverage not measured: {e}")
-        classpath, agent, junit_config, writable, measured = list(test_cp), None, None, [], []
+    plain = (list(context.test_classpath), context.launch())
+    covering = plain
+    if measured:
+        try:
+            covering = _covering(context, measured, run_dir)
+        except JunitbotError as e:
+            notes.append(f"coverage not measured: {e}")
+            measured = []
 
-    def run(methods: Mapping[str, Sequence[str]], agent: str | None = None) -> list[TestCaseResult]:
-        return run_isolating(methods, classpath if agent else test_cp, scratch, RunConditions(order="name"), config,
-                             isolation, agent, tools_dir=state.tools, java_home=module.java_home,
-                             junit_config=junit_config if agent else None, writable=writable if agent else (),
-                             basedir=root / module.module)
+    def run(methods: Mapping[str, Sequence[str]], covered: bool = False) -> list[TestCaseResult]:
+        classpath, launch = covering if covered else plain
+        return run_isolating(methods, classpath=classpath, workdir=context.scratch / "run",
+                             conditions=RunConditions(order="name"), launch=launch)
 
     try:
         cases = run({w.test_class: [m for m in w.methods if (w.test_class, m) not in w.outcomes] for w in works},
-                    agent)
+                    True)
     except JunitbotError as e:
         notes.append(f"the tests could not run: {e}")
-        for work in works:
-            work.note = work.note or f"did not run: {e}"
-        return {}
-    for work in works:
-        _judge(work, [c for c in cases if c.test_class.partition("$")[0] == work.test_class])
-        _lines_as_written(work)
-    _retry_alone(works, run, notes)
-    return _coverage(works, targets, run_dir, main, cache, state, config, notes) if measured else {}
+        return [dataclasses.replace(w, note=w.note or f"did not run: {e}") for w in works], {}, notes
+    works = [_lines_as_written(_judge(w, [c for c in cases if c.test_class.partition("$")[0] == w.test_class]))
+             for w in works]
+    works, said = _retry_alone(works, run)
+    if not measured:
+        return works, {}, [*notes, *said]
+    figures, uncovered = _coverage(works, targets, run_dir, context)
+    return works, figures, [*notes, *said, *uncovered]
 
 
-def _judge(work: _Written, cases: Sequence[TestCaseResult]) -> None:
+def _covering(context: ValidationContext, measured: Sequence[str], run_dir: Path) -> tuple[list[str], JvmLaunch]:
+    """The classpath (with the per-test listener) and launch (with the JaCoCo agent) of a run that measures the
+    coverage of the `measured` classes, each test's exec data under `run_dir`."""
+    settings, cache = context.settings, context.jacoco_cache
+    agent = agent_option(exec_file=context.scratch / "jacoco.exec", includes=package_includes(measured),
+                         cache_dir=cache, settings=settings, tools_dir=context.tools_dir)
+    listener = per_test_listener(context.test_classpath, cache_dir=cache, settings=settings,
+                                 tools_dir=context.tools_dir)
+    return ([*context.test_classpath, str(listener)],
+            context.launch(agent=agent, junit_config=per_test_config(run_dir), writable=(run_dir,)))
+
+
+def _judge(work: _Written, cases: Sequence[TestCaseResult]) -> _Written:
     """Each method's outcome from its cases (the worst of a parameterized method's); a whole-class failure (a JVM
     that died, a failing @BeforeAll) is the class's note and every method's outcome without a case of its own."""
     whole = next((c for c in cases if c.method == WHOLE_CLASS), None)
@@ -241,26 +245,28 @@ def _judge(work: _Written, cases: Sequence[TestCaseResult]) -> None:
     for case in cases:
         if case.method != WHOLE_CLASS:
             by_method[(case.test_class, case.method)].append(case)
+    outcomes = dict(work.outcomes)
     for key, own in by_method.items():
         worst = max(own, key=lambda c: _SEVERITY.index(c.status))
-        work.outcomes[key] = _outcome(worst)
-    if whole is not None:
-        work.note = work.note or f"{whole.status}: {whole.message}"
+        outcomes[key] = _outcome(worst)
+    note = (work.note or f"{whole.status}: {whole.message}") if whole is not None else work.note
     for method in work.methods:
-        if (work.test_class, method) not in work.outcomes and not any(k[1] == method for k in by_method):
+        if (work.test_class, method) not in outcomes and not any(k[1] == method for k in by_method):
             stand_in = whole or TestCaseResult(test_class=work.test_class, method=method, status="error",
                                                message="JUnit reported no result for this method")
-            work.outcomes[(work.test_class, method)] = _outcome(stand_in.model_copy(update={"method": method}))
+            outcomes[(work.test_class, method)] = _outcome(stand_in.model_copy(update={"method": method}))
+    return dataclasses.replace(work, outcomes=outcomes, note=note)
 
 
-def _lines_as_written(work: _Written) -> None:
+def _lines_as_written(work: _Written) -> _Written:
     """The lines of the run are of the compiled source, from which methods that did not compile were removed: each
     goes back to the line of the file as written (the same line of the same member there)."""
     compiled = work.compiled
     if compiled is None or compiled.source == work.test.source:
-        return
+        return work
     written = {(m.owner, m.kind, m.names): m.span.start_line for m in parse_test_class(work.test.source).members}
     run = parse_test_class(compiled.source).members
+    outcomes = dict(work.outcomes)
     for key, outcome in work.outcomes.items():
         if outcome.line is None or outcome.status == "not-compiled":
             continue
@@ -268,7 +274,8 @@ def _lines_as_written(work: _Written) -> None:
                        and m.kind != "class"), None)
         start = written.get((member.owner, member.kind, member.names)) if member is not None else None
         if member is not None and start is not None:
-            work.outcomes[key] = outcome.model_copy(update={"line": start + outcome.line - member.span.start_line})
+            outcomes[key] = outcome.model_copy(update={"line": start + outcome.line - member.span.start_line})
+    return dataclasses.replace(work, outcomes=outcomes)
 
 
 def _outcome(case: TestCaseResult) -> TestOutcome:
@@ -282,22 +289,25 @@ def _outcome(case: TestCaseResult) -> TestOutcome:
                        expected=expected, actual=actual, line=case.line)
 
 
-def _retry_alone(works: Sequence[_Written], run: _Runner, notes: list[str]) -> None:
+def _retry_alone(works: Sequence[_Written], run: _Runner) -> tuple[list[_Written], list[str]]:
     """Each failing method once more in a JVM of its own: passing then, it is flaky, not changed behaviour."""
-    failing = [(w, key) for w in works for key, o in sorted(w.outcomes.items())
+    failing = [(w.file, key) for w in works for key, o in sorted(w.outcomes.items())
                if o.status in ("failed", "error", "timeout") and w.note is None]
-    if len(failing) > _RETRIES:
-        notes.append(f"{len(failing) - _RETRIES} failing methods were not run again alone (at most {_RETRIES})")
-    for work, (test_class, method) in failing[:_RETRIES]:
+    notes = ([f"{len(failing) - _RETRIES} failing methods were not run again alone (at most {_RETRIES})"]
+             if len(failing) > _RETRIES else [])
+    flaky: set[tuple[Path, tuple[str, str]]] = set()
+    for file, (test_class, method) in failing[:_RETRIES]:
         try:
-            again = run({f"{test_class}#{method}": ()})
+            again = run({f"{test_class}#{method}": ()}, False)
         except JunitbotError as e:
             log.info("%s#%s not run again: %s", test_class, method, e)
             continue
         own = [c for c in again if c.method == method]
         if own and all(c.status == "passed" for c in own):
-            first = work.outcomes[(test_class, method)]
-            work.outcomes[(test_class, method)] = first.model_copy(update={"status": "flaky"})
+            flaky.add((file, (test_class, method)))
+    return [dataclasses.replace(w, outcomes={key: o.model_copy(update={"status": "flaky"})
+                                             if (w.file, key) in flaky else o for key, o in w.outcomes.items()})
+            if any(f == w.file for f, _ in flaky) else w for w in works], notes
 
 
 def _binary_name(target: str | None, test_class: str, classes_dir: Path) -> str | None:
@@ -316,16 +326,15 @@ def _binary_name(target: str | None, test_class: str, classes_dir: Path) -> str 
 
 
 def _coverage(
-    works: Sequence[_Written], targets: Mapping[str, str | None], run_dir: Path, main: MainBuild, cache: Path,
-    state: StateDir, config: JunitbotConfig, notes: list[str],
-) -> dict[str, tuple[float | None, float | None]]:
-    """Line and branch coverage of each class's target from the exec files of that class and its methods."""
+    works: Sequence[_Written], targets: Mapping[str, str | None], run_dir: Path, context: ValidationContext,
+) -> tuple[dict[str, _Figures], list[str]]:
+    """Line and branch coverage of each class's target from the exec files of that class and its methods; and a
+    note when the per-test data cannot be read."""
     try:
         owners = per_test_owners(run_dir)
     except JunitbotError as e:
-        notes.append(f"coverage not measured: {e}")
-        return {}
-    figures: dict[str, tuple[float | None, float | None]] = {}
+        return {}, [f"coverage not measured: {e}"]
+    figures: dict[str, _Figures] = {}
     for work in works:
         target = targets.get(work.test_class)
         files = [f for owner, f in owners if owner.partition("#")[0].partition("$")[0] == work.test_class
@@ -333,14 +342,14 @@ def _coverage(
         if target is None or not files:
             continue
         try:
-            found = analyze_coverage(files, [main.classes_dir], cache_dir=cache, classes=[target],
-                                     tools_dir=state.tools, settings=config.validation)
+            found = analyze_coverage(files, [context.main_classes], cache_dir=context.jacoco_cache, classes=[target],
+                                     tools_dir=context.tools_dir, settings=context.settings)
         except JunitbotError as e:
             log.warning("coverage of %s by %s not measured: %s", target, work.test_class, e)
             continue
         if target in found:
             figures[work.test_class] = (found[target].lines.ratio, found[target].branches.ratio)
-    return figures
+    return figures, []
 
 
 def _whole(work: _Written, note: str, *, compiled: bool) -> RerunClass:
@@ -348,7 +357,7 @@ def _whole(work: _Written, note: str, *, compiled: bool) -> RerunClass:
                       outcomes=(), note=note)
 
 
-def _result(work: _Written, coverage: tuple[float | None, float | None] | None) -> RerunClass:
+def _result(work: _Written, coverage: _Figures | None) -> RerunClass:
     compiled = work.compiled is not None and work.compiled.compiled
     lines, branches = coverage or (None, None)
     return RerunClass(path=work.test.path, test_class=work.test_class, target=work.test.target, compiled=compiled,

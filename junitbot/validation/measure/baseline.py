@@ -16,21 +16,21 @@ import json
 import logging
 import shutil
 import tempfile
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 
 from pydantic import Field, ValidationError
 
 from junitbot.analysis import CodeGraph, DependencyAnalyzer, TypeRow
 from junitbot.analysis.marker import generated_target
-from junitbot.config import ValidationSettings
 from junitbot.errors import JunitbotError
 from junitbot.records import Record
 from junitbot.validation.build.classpath import resource_folders
 from junitbot.validation.build.models import Classpath
-from junitbot.validation.compiling.main_classes import build_main_classes
+from junitbot.validation.compiling.main_classes import build_main_classes, main_javac
+from junitbot.validation.context import ValidationContext
 from junitbot.validation.measure.jacoco import agent_option, analyze_coverage, package_includes
-from junitbot.validation.measure.models import ClassCoverage, MutationReport, ProbeHits
+from junitbot.validation.measure.models import ClassCoverage, MutationReport, PitOptions, ProbeHits
 from junitbot.validation.measure.per_test import per_test_config, per_test_hits, per_test_listener, per_test_owners
 from junitbot.validation.measure.pit import run_mutation_analysis
 from junitbot.validation.run.launcher import run_junit
@@ -79,15 +79,16 @@ def baseline_tests(targets: Sequence[str], graph: CodeGraph, *, replaced: Collec
 
 
 def measure_baselines(
-    targets: Sequence[str], *, root: Path, graph: CodeGraph, classpath: Classpath, main_classes: Path,
-    state_root: Path, tools_dir: Path, settings: ValidationSettings, isolation: str,
-    binary_name: Callable[[str], str], replaced: Collection[str] = (), mutation: bool = True,
+    targets: Sequence[str], *, context: ValidationContext, graph: CodeGraph, replaced: Collection[str] = (),
+    mutation: bool = True,
 ) -> dict[str, Baseline]:
-    """The baseline of every target (by source FQN), from the cache where nothing it depends on changed."""
+    """The baseline of every target (by source FQN) in the context's module, run against its main classes; from
+    the cache where nothing it depends on changed. `replaced`: test files the candidates will replace."""
     tests_by_target = baseline_tests(targets, graph, replaced=replaced)
     rows = {row.fqn: row for row in graph.types()}
     files = dict(graph.source_files(test=False)) | dict(graph.source_files(test=True))
-    cache = state_root / "baseline" / (classpath.module.replace("/", "_") or "_root")
+    classpath = context.module
+    cache = context.state_root / "baseline" / (classpath.module.replace("/", "_") or "_root")
     result: dict[str, Baseline] = {}
     missing: dict[str, str] = {}
     for target in targets:
@@ -102,9 +103,7 @@ def measure_baselines(
         else:
             missing[target] = key
     if missing:
-        measured = _measure({t: tests_by_target[t] for t in missing}, root=root, graph=graph, rows=rows,
-                            classpath=classpath, main_classes=main_classes, state_root=state_root,
-                            tools_dir=tools_dir, settings=settings, isolation=isolation, binary_name=binary_name,
+        measured = _measure({t: tests_by_target[t] for t in missing}, context=context, graph=graph, rows=rows,
                             mutation=mutation, exec_files={t: cache / f"{k}.exec" for t, k in missing.items()})
         for target, key in missing.items():
             result[target] = measured[target]
@@ -153,12 +152,12 @@ def _test_files(tests: Collection[str], graph: CodeGraph, rows: Mapping[str, Typ
 
 
 def _measure(
-    tests_by_target: Mapping[str, Sequence[str]], *, root: Path, graph: CodeGraph, rows: Mapping[str, TypeRow],
-    classpath: Classpath, main_classes: Path, state_root: Path, tools_dir: Path, settings: ValidationSettings,
-    isolation: str, binary_name: Callable[[str], str], mutation: bool, exec_files: Mapping[str, Path],
+    tests_by_target: Mapping[str, Sequence[str]], *, context: ValidationContext, graph: CodeGraph,
+    rows: Mapping[str, TypeRow], mutation: bool, exec_files: Mapping[str, Path],
 ) -> dict[str, Baseline]:
     """Run the existing tests of every target in one JVM (per-test coverage) and one PIT run; each target's
     baseline counts only its own tests, and its exec file is written to `exec_files[target]`."""
+    root, classpath, main_classes = context.root, context.module, context.main_classes
     all_tests = sorted({t for tests in tests_by_target.values() for t in tests})
     paths = _test_files(all_tests, graph, rows)
     jupiter = {p for p in paths if _is_jupiter(root / p)}
@@ -169,10 +168,9 @@ def _measure(
     shas = dict(graph.source_files(test=True))
     build = build_main_classes(root, [(p, shas.get(p, "")) for p in sorted(jupiter)],
                                classpath=[str(main_classes), *classpath.entries],
-                               cache_dir=state_root / "build" / "baseline-tests" / (
+                               cache_dir=context.state_root / "build" / "baseline-tests" / (
                                    classpath.module.replace("/", "_") or "_root"),
-                               release=classpath.release, processor_path=classpath.processor_path,
-                               java_home=classpath.java_home)
+                               options=main_javac(classpath))
     runnable = [t for t in all_tests if rows[t].path in jupiter
                 and rows[t].path not in build.failed and rows[t].outer is None]
     notes: dict[str, str] = {}
@@ -184,21 +182,21 @@ def _measure(
     if not runnable:
         return {t: Baseline(target=t, tests=tuple(ts), note=notes.get(t)) for t, ts in tests_by_target.items()}
     test_cp = [str(build.classes_dir), str(main_classes), *resource_folders(root, classpath), *classpath.entries]
-    targets = {binary_name(t): t for t in tests_by_target}
-    scratch = Path(tempfile.mkdtemp(prefix="baseline-", dir=state_root))
+    targets = {graph.binary_name(t): t for t in tests_by_target}
+    settings = context.settings
+    scratch = Path(tempfile.mkdtemp(prefix="baseline-", dir=context.state_root))
     result = {}
     try:
-        per_test = _run_with_coverage(runnable, test_cp, scratch, state_root=state_root, tools_dir=tools_dir,
-                                      settings=settings, isolation=isolation, java_home=classpath.java_home,
-                                      classes=list(targets), basedir=root / classpath.module)
+        per_test = _run_with_coverage(runnable, test_cp, scratch, context=context, classes=list(targets))
         hits = per_test_hits(per_test)
         owners = per_test_owners(per_test)
         mutants = run_mutation_analysis(
             target_classes=list(targets), test_classes=runnable, classpath=test_cp, workdir=scratch / "pit",
-            history_file=state_root / "baseline" / "pit-history.bin", tools_dir=tools_dir, settings=settings,
-            java_home=classpath.java_home,
-            # A human suite runs many more tests per mutant than the generated one, once (then cached).
-            budget_s=_BASELINE_BUDGET_FACTOR * settings.mutation_budget_s_per_class * len(targets) + 30,
+            settings=settings, options=PitOptions(
+                tools_dir=context.tools_dir, java_home=classpath.java_home, isolation=context.isolation,
+                history_file=context.state_root / "baseline" / "pit-history.bin",
+                # A human suite runs many more tests per mutant than the generated one, once (then cached).
+                budget_s=_BASELINE_BUDGET_FACTOR * settings.mutation_budget_s_per_class * len(targets) + 30),
         ) if mutation else None
         for binary, target in targets.items():
             tests = tuple(tests_by_target[target])
@@ -208,7 +206,7 @@ def _measure(
                 probes = probes.union(hits[owner].restricted_to([binary]))
             exec_file = _concatenated([path for owner, path in owners if owner.split("#")[0] in tests],
                                       exec_files[target])
-            coverage = _coverage(exec_file, main_classes, binary, state_root, tools_dir, settings)
+            coverage = _coverage(exec_file, binary, context)
             result[target] = Baseline(target=target, tests=tests, probes=probes, coverage=coverage,
                                       exec_file=str(exec_file) if exec_file else None,
                                       note=_mutation_note(mutants, notes.get(target)),
@@ -231,13 +229,12 @@ def _concatenated(files: Sequence[Path], target: Path) -> Path | None:
     return target
 
 
-def _coverage(exec_file: Path | None, main_classes: Path, binary: str, state_root: Path, tools_dir: Path,
-              settings: ValidationSettings) -> ClassCoverage | None:
+def _coverage(exec_file: Path | None, binary: str, context: ValidationContext) -> ClassCoverage | None:
     if exec_file is None:
         return None
     try:
-        return analyze_coverage(exec_file, [main_classes], cache_dir=state_root / "build" / "jacoco",
-                                classes=[binary], tools_dir=tools_dir, settings=settings).get(binary)
+        return analyze_coverage(exec_file, [context.main_classes], cache_dir=context.jacoco_cache,
+                                classes=[binary], tools_dir=context.tools_dir, settings=context.settings).get(binary)
     except JunitbotError as e:
         log.warning("the existing tests' coverage of %s could not be measured: %s", binary, e)
         return None
@@ -252,21 +249,19 @@ def _is_jupiter(path: Path) -> bool:
 
 
 def _run_with_coverage(
-    tests: Sequence[str], classpath: Sequence[str], scratch: Path, *, state_root: Path, tools_dir: Path,
-    settings: ValidationSettings, isolation: str, java_home: str | None, classes: Sequence[str],
-    basedir: Path | None = None,
+    tests: Sequence[str], classpath: Sequence[str], scratch: Path, *, context: ValidationContext,
+    classes: Sequence[str],
 ) -> Path:
     """Run `tests` once, in name order, with per-test coverage of `classes`; the folder of per-test data.
     Failing tests count all the same: what they ran before failing is what the suite exercises."""
-    cache = state_root / "build" / "jacoco"
+    settings, tools_dir, cache = context.settings, context.tools_dir, context.jacoco_cache
     agent = agent_option(exec_file=scratch / "jacoco.exec", includes=package_includes(list(classes)),
                          cache_dir=cache, settings=settings, tools_dir=tools_dir)
     per_test = scratch / "per-test"
     listener = per_test_listener(classpath, cache_dir=cache, settings=settings, tools_dir=tools_dir)
     run_junit(test_classes=tests, classpath=[*classpath, str(listener)], workdir=scratch / "run",
-              conditions=RunConditions(order="name"), settings=settings, isolation=isolation,
-              java_agent_option=agent, tools_dir=tools_dir, java_home=java_home,
-              junit_config=per_test_config(per_test), writable=[per_test], basedir=basedir)
+              conditions=RunConditions(order="name"),
+              launch=context.launch(agent=agent, junit_config=per_test_config(per_test), writable=(per_test,)))
     return per_test
 
 

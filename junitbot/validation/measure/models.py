@@ -1,8 +1,9 @@
-"""Records of measuring: coverage counters, mutants and PIT's report, per-test probe hits."""
+"""Records of measuring: coverage counters, how PIT runs, mutants and PIT's report, per-test probe hits."""
 
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping
+from pathlib import Path
 from typing import Literal
 
 from pydantic import Field, field_validator
@@ -50,6 +51,24 @@ MutantStatus = Literal["KILLED", "SURVIVED", "NO_COVERAGE", "TIMED_OUT", "MEMORY
 # What PIT counts as detected (DetectionStatus.isDetected in 1.30): the mutant made the tests fail in some way.
 DETECTED: frozenset[MutantStatus] = frozenset({"KILLED", "TIMED_OUT", "MEMORY_ERROR", "RUN_ERROR", "NON_VIABLE",
                                                "EQUIVALENT"})
+
+
+class PitOptions(Record):
+    """How one mutation analysis runs: PIT from the tools cache, on the module's JDK, isolated as the JUnit runs,
+    with junitbot's history of earlier results, a time budget and PIT's threads, and the lines that count."""
+
+    tools_dir: Path
+    java_home: str | None = None
+    isolation: str | None = Field(default=None, description="as for JUnit runs; None: the strongest that works here")
+    history_file: Path | None = Field(default=None, description="junitbot's record of earlier results (read, then "
+                                                                "rewritten); None runs everything")
+    budget_s: float | None = Field(default=None, description="the whole run's time limit; None: "
+                                                             "`validation.mutation_budget_s_per_class` per class run, "
+                                                             "plus start-up")
+    threads: int = 2
+    changed_lines: dict[str, frozenset[int]] | None = Field(
+        default=None, description="class -> source lines (a nested class under its own or its top-level class's "
+                                  "name): only mutants on them count, and classes without any are not run")
 
 
 class Mutant(Record):

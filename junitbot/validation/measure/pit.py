@@ -56,7 +56,7 @@ from junitbot.validation.build.models import Tool
 from junitbot.validation.build.tool_choice import is_console_launcher
 from junitbot.validation.build.tool_specs import PLATFORM_LAUNCHER
 from junitbot.validation.build.tools import ensure_pit
-from junitbot.validation.measure.models import Mutant, MutationReport
+from junitbot.validation.measure.models import Mutant, MutationReport, PitOptions
 from junitbot.validation.measure.pit_report import parse_mutations_xml
 from junitbot.validation.process import ProcessResult, run_process
 from junitbot.validation.run.launcher import jvm_environment
@@ -85,24 +85,17 @@ def run_mutation_analysis(
     test_classes: Sequence[str],
     classpath: Sequence[str],
     workdir: Path,
-    history_file: Path | None,
-    tools_dir: Path,
     settings: ValidationSettings,
-    java_home: str | None = None,
-    budget_s: float | None = None,
-    threads: int = 2,
-    changed_lines: Mapping[str, Collection[int]] | None = None,
-    isolation: str | None = None,
+    options: PitOptions,
 ) -> MutationReport:
     """Mutate `target_classes` (binary names; their nested classes too) and run `test_classes` against each mutant.
 
-    `classpath`: the compiled main and test classes and the test-scope jars. `history_file`: junitbot's record
-    of earlier results (read, then rewritten); None runs everything. `budget_s`: the whole run's time limit
-    (default: `validation.mutation_budget_s_per_class` per class run, plus start-up). `isolation`: as for JUnit
-    runs (default: the strongest that works here). PIT failing, or stopped at the limit, gives a report with
-    `error` set, never an exception; only a missing tool raises (ToolUnavailableError).
+    `classpath`: the compiled main and test classes and the test-scope jars; `options`: PIT's tools, JDK, isolation,
+    history, budget and the lines that count. PIT failing, or stopped at the limit, gives a report with `error`
+    set, never an exception; only a missing tool raises (ToolUnavailableError).
     """
     started = time.monotonic()
+    changed_lines, history_file = options.changed_lines, options.history_file
     targets = _targets(target_classes, changed_lines)
     classpath = [str(Path(entry).absolute()) for entry in classpath]
     present = [name for name in targets if _class_file(name, classpath) is not None]
@@ -110,8 +103,7 @@ def run_mutation_analysis(
     if not targets or problem:
         return MutationReport(error=problem, seconds=_since(started))
     try:
-        run = _pit_run(test_classes, classpath, tools_dir=tools_dir, settings=settings, java_home=java_home,
-                       threads=threads)
+        run = _pit_run(test_classes, classpath, settings=settings, options=options)
     except ToolUnavailableError:
         raise
     except JunitbotError as e:
@@ -123,8 +115,9 @@ def run_mutation_analysis(
     pending = [name for name in present if name not in reused]
     measured = MutationReport()
     if pending:
-        limit = budget_s if budget_s is not None else settings.mutation_budget_s_per_class * len(pending) + _STARTUP_S
-        measured = _run_pit(run, pending, workdir=workdir, timeout_s=limit, isolation=isolation)
+        limit = (options.budget_s if options.budget_s is not None
+                 else settings.mutation_budget_s_per_class * len(pending) + _STARTUP_S)
+        measured = _run_pit(run, pending, workdir=workdir, timeout_s=limit, isolation=options.isolation)
         if measured.error is None and history_file is not None:
             _write_history(history_file, history, _by_target(measured.mutants, pending), fingerprint)
     mutants = [*(m for name in present if name in reused for m in reused[name]), *measured.mutants]
@@ -150,11 +143,12 @@ def _nothing_to_run(targets: Sequence[str], present: Sequence[str], test_classes
     return None
 
 
-def _pit_run(test_classes: Sequence[str], classpath: Sequence[str], *, tools_dir: Path,
-             settings: ValidationSettings, java_home: str | None, threads: int) -> _PitRun:
+def _pit_run(test_classes: Sequence[str], classpath: Sequence[str], *, settings: ValidationSettings,
+             options: PitOptions) -> _PitRun:
     """PIT, the minions' classpath (with JUnit 5 support when the platform is there) and the JVM to run them."""
     platform, launcher_version = _junit_platform(classpath)
-    pit, launcher = ensure_pit(launcher_version, tools_dir=tools_dir, settings=settings)
+    pit, launcher = ensure_pit(launcher_version, tools_dir=options.tools_dir, settings=settings)
+    java_home = options.java_home
     # Without the platform, PIT's built-in JUnit 4 support runs the tests; with it, the plugin does.
     junit5 = [*(str(jar) for jar in pit.classpath if platform and jar.name.startswith(_JUNIT5_PLUGIN)),
               *([str(launcher.path)] if launcher else [])]
@@ -163,7 +157,7 @@ def _pit_run(test_classes: Sequence[str], classpath: Sequence[str], *, tools_dir
     return _PitRun(tests=tests, classpath=(*classpath, *junit5), pit=pit,
                    java=java_tool(java_home, "java"),
                    jdk=jdk_version(Path(java_home)) if java_home else default_jdk_version(),
-                   threads=max(1, threads), settings=settings)
+                   threads=max(1, options.threads), settings=settings)
 
 
 class _PitRun(Record):
@@ -226,7 +220,7 @@ def _run_pit(
         try:
             # PIT drives its test JVMs over sockets on 127.0.0.1.
             sandbox = sandboxed(argv, workdir=workdir, isolation=isolation or detect_isolation(run.settings.isolation),
-                                readable=readable, loopback=True)
+                                readable=readable, network="loopback")
             result = run_process(sandbox, cwd=workdir, timeout_s=timeout_s, env=jvm_environment(os.environ),
                                  max_output_bytes=run.settings.max_output_bytes)
         except JunitbotError as e:  # no JVM to start, no way to isolate it

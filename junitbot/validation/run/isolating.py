@@ -7,10 +7,9 @@ import logging
 from collections.abc import Callable, Collection, Mapping, Sequence
 from pathlib import Path
 
-from junitbot.config import JunitbotConfig
 from junitbot.errors import JunitbotError
-from junitbot.validation.run.launcher import WHOLE_CLASS, run_junit
-from junitbot.validation.run.models import RunConditions, TestCaseResult, TestRunResult
+from junitbot.validation.run.launcher import run_junit
+from junitbot.validation.run.models import WHOLE_CLASS, JvmLaunch, RunConditions, TestCaseResult, TestRunResult
 
 log = logging.getLogger(__name__)
 
@@ -19,23 +18,20 @@ _MAX_DEATHS_PER_CLASS = 3
 
 
 def run_isolating(
-    methods: Mapping[str, Collection[str]], classpath: Sequence[str], scratch: Path, conditions: RunConditions,
-    config: JunitbotConfig, isolation: str, agent: str | None = None, *, tools_dir: Path | None = None,
-    java_home: str | None = None, junit_config: Mapping[str, str] | None = None, writable: Sequence[Path] = (),
-    basedir: Path | None = None,
+    methods: Mapping[str, Collection[str]], *, classpath: Sequence[str], workdir: Path, conditions: RunConditions,
+    launch: JvmLaunch,
 ) -> list[TestCaseResult]:
-    """Run the test classes `methods` names (class -> its test methods) in one guarded JVM under `scratch/run`; if
-    it died early (a crash, a kill, or an exit where the JDK has no guard), each class again in a JVM of its own,
-    and a class that still dies without the method that was running then. `methods` may also hold one key that is
-    one method, "pkg.FooTest#method" (with no methods), to run that method alone."""
+    """Run the test classes `methods` names (class -> its test methods) in one JVM in `workdir`, launched as `launch`
+    says but always guarded; if it died early (a crash, a kill, or an exit where the JDK has no guard), each class
+    again in a JVM of its own, and a class that still dies without the method that was running then. `methods` may
+    also hold one key that is one method, "pkg.FooTest#method" (with no methods), to run that method alone."""
     if not methods:
         return []
+    guarded = launch.model_copy(update={"guard": True})
 
     def run(classes: Sequence[str], exclude: Sequence[str] = ()) -> TestRunResult:
-        return run_junit(test_classes=classes, classpath=classpath, workdir=scratch / "run", conditions=conditions,
-                         settings=config.validation, isolation=isolation, java_agent_option=agent,
-                         tools_dir=tools_dir, java_home=java_home, junit_config=junit_config, writable=writable,
-                         guard=True, exclude_methods=exclude, basedir=basedir)
+        return run_junit(test_classes=classes, classpath=classpath, workdir=workdir, conditions=conditions,
+                         launch=guarded, exclude_methods=exclude)
 
     known = {name: set(names) for name, names in methods.items()}
     batch = run(list(known))

@@ -1,4 +1,4 @@
-"""Run test classes in one JUnit Platform console launcher JVM and read its legacy XML report.
+"""Run test classes in one JUnit Platform console launcher JVM; its report is read by junit_report.py.
 
 The launcher is the pinned one for the project's Jupiter major (toolchoice.py: 1.14 for Jupiter 5, 6.x for
 Jupiter 6), else one on the classpath, else Debian's. It runs with `-jar`, the project's classpath as
@@ -25,7 +25,7 @@ status "error" (or "timeout"), saying why (the JVM could not start, crashed, ran
 caller isolates by running classes one at a time, leaving out (`exclude_methods`) the method that a guarded
 run's log names as running when it died (`TestRunResult.running`).
 
-Guarded runs (`guard=True`, guard.py) refuse what a test must not do in the test itself, so System.exit fails
+Guarded runs (`JvmLaunch.guard`, guard.py) refuse what a test must not do in the test itself, so System.exit fails
 one test instead of ending the JVM; such a test's cases are "refused", with what it tried as the message.
 """
 
@@ -36,7 +36,6 @@ import os
 import re
 import shutil
 import tempfile
-import xml.etree.ElementTree as ET
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -46,19 +45,14 @@ from junitbot.validation.build.helpers import compiled_helper
 from junitbot.validation.build.jdk import java_tool, java_version
 from junitbot.validation.build.models import ToolChoice
 from junitbot.validation.build.tool_choice import choose_launcher, is_console_launcher
-from junitbot.validation.process import ProcessResult, run_process
+from junitbot.validation.process import run_process
 from junitbot.validation.run.guard import guard_config, guard_folder, guard_jvm_options, read_guard_log
-from junitbot.validation.run.models import GuardLog, RunConditions, TestCaseResult, TestRunResult, TestStatus
+from junitbot.validation.run.junit_report import run_cases
+from junitbot.validation.run.models import GuardLog, JvmLaunch, RunConditions, TestRunResult
 from junitbot.validation.run.sandbox import sandboxed
-
-WHOLE_CLASS = "*"
-"""The method of a case that stands for a whole class whose tests left no individual results."""
-
 
 log = logging.getLogger(__name__)
 _REPORT = "TEST-junit-jupiter.xml"
-_MESSAGE_CHARS = 2000
-_DETAIL_CHARS = 20_000
 _TAIL_CHARS = 4000
 # Variables through which a runner's JVM options would leak into test runs and change their outcome.
 _JVM_OPTION_VARIABLES = ("JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS")
@@ -68,24 +62,11 @@ _PASSED_VARIABLES = frozenset({"PATH", "HOME", "USER", "LOGNAME", "LANG", "LANGU
 _TIMEZONES = ("Pacific/Kiritimati", "America/St_Johns", "Asia/Kathmandu")
 _LOCALES = ("de-DE", "tr-TR", "ja-JP")
 _CHARSETS = ("ISO-8859-1", "UTF-8")
-_TIMEOUT_EXCEPTION = "java.util.concurrent.TimeoutException"
-# How launchers say discovery failed (a selector not resolved, a class JUnit cannot order): 1.9 aborts; 1.13 and
-# later fail the engine with a DiscoveryIssueException, and write a report without the selected tests.
-_DISCOVERY_FAILED = ("failed to discover tests", "DiscoveryIssueException")
-# 1.13 and later: a DiscoveryIssueException's issues, `(1) [ERROR] ...` with a `Cause: ...` line each.
-_ISSUE_LINE = re.compile(r"^\s*(?:\(\d+\) \[ERROR\]|Cause:) ")
-_EXCEPTION_LINE = re.compile(r"^(?:Caused by: )?[\w$.]+(?:Exception|Error)\b.*$", re.MULTILINE)
-# How a JVM says it could not start (a heap it cannot reserve, an option it rejects), first line of its own words.
-_START_FAILED = ("Error occurred during initialization of VM", "Error: Could not create the Java Virtual Machine")
-_START_NOISE = re.compile(r"^(?:Error occurred during initialization of VM|Error: Could not create the Java Virtual "
-                          r"Machine\.?|Error: A fatal exception has occurred\. Program will exit\.)$")
 _GUARD_LOG = "guard.log"
 # What JDK 17 to 23 print when the guard installs its SecurityManager: noise in a run's output.
 _SECURITY_MANAGER_WARNING = re.compile(
     r"^WARNING: A terminally deprecated method in java\.lang\.System has been called\n"
     r"(?:WARNING: .*(?:setSecurityManager|SandboxGuard).*\n)*", re.MULTILINE)
-# HotSpot's crash banner; the line after the blank "#" says what (e.g. "SIGSEGV (0xb) at pc=...").
-_CRASH = re.compile(r"A fatal error has been detected by the Java Runtime Environment:\s*#\s*#\s*(.+)")
 
 
 def repeat_conditions(repetitions: int) -> list[RunConditions]:
@@ -111,164 +92,57 @@ def repeat_conditions(repetitions: int) -> list[RunConditions]:
     return runs
 
 
-def parse_junit_xml(text: str | bytes) -> list[TestCaseResult]:
-    """The test cases of a legacy JUnit XML report (TEST-junit-jupiter.xml), in report order.
-
-    `method` is the Java method name; parameterized, repeated and dynamic tests give one case per
-    invocation, all with that name and the invocation (e.g. "[2]") leading a non-passing message.
-    Raises JunitbotError when the text is not such a report.
-    """
-    try:
-        root = ET.fromstring(text)
-    except ET.ParseError as e:
-        raise JunitbotError(f"malformed JUnit XML report: {e}") from e
-    if root.tag not in ("testsuite", "testsuites"):
-        raise JunitbotError(f"not a JUnit XML report: root element <{root.tag}>")
-    return [_case(element) for element in root.iter("testcase")]
-
-
-def _case(element: ET.Element) -> TestCaseResult:
-    name = element.get("name", "")
-    method, _, rest = name.partition("(")
-    invocation = rest[rest.index(")") + 1 :] if ")" in rest else ""
-    status, message = _outcome(element)
-    if message is not None and invocation:
-        message = f"{invocation} {message}"
-    test_class = element.get("classname", "")
-    thrown = element.find("failure") if element.find("failure") is not None else element.find("error")
-    return TestCaseResult(
-        test_class=test_class,
-        method=method,
-        status=status,
-        message=message[:_MESSAGE_CHARS] if message is not None else None,
-        seconds=_seconds(element.get("time")),
-        line=_failing_line(thrown.text or "", test_class) if thrown is not None else None,
-        detail=_detail(thrown) if thrown is not None else None,
-    )
-
-
-def _failing_line(trace: str, test_class: str) -> int | None:
-    """The line of the first stack frame in the test class itself (its nested classes and lambdas included):
-    `at pkg.FooTest.method(FooTest.java:42)` -> 42. AssertJ quotes the thrown exception's frames in its message;
-    the first such frame is the test's own line all the same."""
-    top = re.escape(test_class.partition("$")[0])
-    frame = re.search(rf"^\s*at {top}(?:\$[\w$]+)?\.[\w$<>]+\([\w$]+\.java:(\d+)\)", trace, re.MULTILINE)
-    return int(frame.group(1)) if frame else None
-
-
-def _detail(thrown: ET.Element) -> str | None:
-    """The whole message of a failure or exception: the `message` attribute as JUnit wrote it, else the stack
-    trace's text before its first frame (without the exception's type)."""
-    message = thrown.get("message")
-    if message is None:
-        head = re.split(r"\n\s*at ", thrown.text or "", maxsplit=1)[0].strip()
-        message = head.partition(": ")[2] if ": " in head else None
-    return message[:_DETAIL_CHARS] if message is not None else None
-
-
-def _outcome(element: ET.Element) -> tuple[TestStatus, str | None]:
-    skipped = element.find("skipped")
-    if skipped is not None:
-        # A reason, or an aborted test's whole stack trace, whose first line says why.
-        lines = (skipped.text or "").strip().splitlines()
-        return "skipped", skipped.get("message") or (lines[0] if lines else None)
-    failure = element.find("failure")
-    if failure is not None:
-        return "failed", failure.get("message") or failure.get("type") or "failed"
-    error = element.find("error")
-    if error is None:
-        return "passed", None
-    if error.get("type") == _TIMEOUT_EXCEPTION:
-        return "timeout", _error_message(error, with_cause=False)  # the cause only names JUnit's thread
-    return "error", _error_message(error, with_cause=True)
-
-
-def _error_message(error: ET.Element, *, with_cause: bool) -> str:
-    """`Type: message`, plus the root cause when there is one (ExceptionInInitializerError says little alone)."""
-    lines = [line for line in (error.text or "").splitlines() if line.strip()]
-    first = lines[0] if lines else ": ".join(part for part in (error.get("type"), error.get("message")) if part)
-    issues = [line.strip() for line in lines if _ISSUE_LINE.match(line)][:2]
-    if issues and with_cause:
-        return f"{first} {' '.join(issues)}"
-    causes = [line for line in lines if line.startswith("Caused by: ")]
-    return f"{first}; {causes[-1]}" if causes and with_cause else first or "error"
-
-
-def _seconds(value: str | None) -> float:
-    try:
-        return max(0.0, float(value or 0))
-    except ValueError:
-        return 0.0
-
-
 def run_junit(
     *,
     test_classes: Sequence[str],
     classpath: Sequence[str],
     workdir: Path,
     conditions: RunConditions,
-    settings: ValidationSettings,
-    isolation: str,
-    java_agent_option: str | None = None,
-    writable: Sequence[Path] = (),
-    tools_dir: Path | None = None,
-    java_home: str | None = None,
-    junit_config: Mapping[str, str] | None = None,
-    guard: bool = False,
+    launch: JvmLaunch,
     exclude_methods: Sequence[str] = (),
-    basedir: Path | None = None,
 ) -> TestRunResult:
-    """Run `test_classes` ("com.acme.FooTest", or "com.acme.FooTest#method") in one sandboxed JVM.
-
-    `classpath` holds the compiled tests and code under test and their libraries; `workdir` is the
-    JVM's writable working directory; `writable` names other paths it must write (the agent's jar
-    and a JaCoCo `destfile=` are bound by themselves). Every selected class gets cases: its tests'
-    results, or one `WHOLE_CLASS` case saying why there are none. `tools_dir`: the pinned tools' cache
-    (`StateDir.tools`) to take the launcher from; None uses the classpath's or Debian's. `java_home`: the JDK
-    for a module whose release is above the default JDK's (`jdk.java_home_for`). `junit_config`: more JUnit
-    configuration parameters (`--config key=value`), over junitbot's own, e.g. a listener's (testcoverage.py).
-    `guard`: run under the recording guard (guard.py): what a test tries that it refuses makes its cases "refused",
-    saying what, and a JVM that dies early says which test was running (`TestRunResult.running`).
-    `exclude_methods`: "com.acme.FooTest#method"s not to run (a launcher of 1.10 or later; else JunitbotError).
-    `basedir`: the module's folder, which Maven Surefire runs the tests in: its entries are seen, read-only, from
-    the working directory (`src/test/resources/data.txt` opens as in the build) and it is the `basedir` property.
+    """Run `test_classes` ("com.acme.FooTest", or "com.acme.FooTest#method") on `classpath` in one sandboxed JVM
+    working in `workdir`, launched as `launch` says. Every selected class gets cases: its tests' results, or one
+    `WHOLE_CLASS` case saying why there are none; under the guard a JVM that dies early names the test that ran
+    (`TestRunResult.running`). `exclude_methods`: "com.acme.FooTest#method"s not to run (launcher 1.10 or later).
     """
     if not test_classes:
         raise JunitbotError("run_junit: no test classes selected")
+    settings = launch.settings
     workdir.mkdir(parents=True, exist_ok=True)
     # The JVM runs in `workdir`: relative paths of the caller would point elsewhere there.
     workdir = workdir.resolve()
     classpath = [str(Path(entry).absolute()) for entry in classpath]
-    launcher = choose_launcher(classpath, tools_dir=tools_dir, settings=settings)
+    launcher = choose_launcher(classpath, tools_dir=launch.tools_dir, settings=settings)
     if exclude_methods and not _launcher_at_least(launcher.version, (1, 10)):
         raise JunitbotError(f"{launcher.summary} cannot leave test methods out (1.10 and later can)")
-    cache = (tools_dir or workdir) / "compiled"
+    cache = (launch.tools_dir or workdir) / "compiled"
     if conditions.order == "reversed":
         classpath = [*classpath, *orderer_classes([*classpath, str(launcher.path)], cache)]
     # The run's own folder: JUnit's report and, when guarded, the guard's log and the tests' java.io.tmpdir.
     reports = Path(tempfile.mkdtemp(prefix="junit-reports-", dir=workdir))
     try:
-        agent_jar, agent_output = _agent_paths(java_agent_option, workdir)
+        agent_jar, agent_output = _agent_paths(launch.agent, workdir)
         config = _junit_config(conditions, settings)
         jvm_options: list[str] = []
-        if basedir is not None:
-            _mirror(basedir, workdir)
-            jvm_options.append(f"-Dbasedir={basedir.resolve()}")
-        if guard:
+        if launch.basedir is not None:
+            _mirror(launch.basedir, workdir)
+            jvm_options.append(f"-Dbasedir={launch.basedir.resolve()}")
+        if launch.guard:
             classpath = [*classpath, str(guard_folder(launcher.path, cache_dir=cache))]
             (reports / "tmp").mkdir()
-            jvm_options += guard_jvm_options(java_version(java_home), tmpdir=reports / "tmp")
-            config |= guard_config(reports / _GUARD_LOG, [workdir, *writable, *agent_output],
+            jvm_options += guard_jvm_options(java_version(launch.java_home), tmpdir=reports / "tmp")
+            config |= guard_config(reports / _GUARD_LOG, [workdir, *launch.writable, *agent_output],
                                    out_of_memory_extension=_launcher_at_least(launcher.version, (1, 11)))
-        config |= dict(junit_config or {})
-        java = _java_argv(test_classes, classpath, launcher, reports, config, conditions, settings,
-                          [*jvm_options, *([java_agent_option] if java_agent_option else [])], exclude_methods)
-        java[0] = java_tool(java_home, "java")
+        config |= launch.junit_config
+        java = [*_jvm_argv(launcher, conditions, settings, [*jvm_options, *([launch.agent] if launch.agent else [])]),
+                *_launcher_options(launcher, reports=reports, classpath=classpath, test_classes=test_classes,
+                                   exclude_methods=exclude_methods, config=config)]
+        java[0] = java_tool(launch.java_home, "java")
         readable = [launcher.path, *(Path(entry) for entry in classpath), *agent_jar,
-                    *([basedir] if basedir is not None else [])]
-        argv = sandboxed(
-            java, workdir=workdir, isolation=isolation, readable=readable, writable=[*writable, *agent_output]
-        )
+                    *([launch.basedir] if launch.basedir is not None else [])]
+        argv = sandboxed(java, workdir=workdir, isolation=launch.isolation, readable=readable,
+                         writable=[*launch.writable, *agent_output])
         result = run_process(
             argv,
             cwd=workdir,
@@ -276,12 +150,12 @@ def run_junit(
             env=jvm_environment(os.environ),
             max_output_bytes=settings.max_output_bytes,
         )
-        guarded = read_guard_log(reports / _GUARD_LOG) if guard else GuardLog(guarded=False)
-        cases = _cases(test_classes, reports / _REPORT, result, settings, guarded)
+        guarded = read_guard_log(reports / _GUARD_LOG) if launch.guard else GuardLog(guarded=False)
+        cases = run_cases(test_classes, reports / _REPORT, result, settings, guarded)
         ended_early = not (reports / _REPORT).is_file()
     finally:
         shutil.rmtree(reports, ignore_errors=True)
-    if guard and not guarded.guarded:
+    if launch.guard and not guarded.guarded:
         log.info("test run not guarded: %s", guarded.note or "the guard did not start")
     output = _SECURITY_MANAGER_WARNING.sub("", result.stdout + result.stderr).strip()
     return TestRunResult(
@@ -290,26 +164,19 @@ def run_junit(
         exit_code=None if result.timed_out else result.exit_code,
         timed_out=result.timed_out,
         output_tail=output[-_TAIL_CHARS:],
-        isolation=isolation,
+        isolation=launch.isolation,
         seconds=result.seconds,
         launcher=launcher.summary,
         running=guarded.running[-1] if guarded.running and ended_early else None,
     )
 
 
-def _java_argv(
-    test_classes: Sequence[str],
-    classpath: Sequence[str],
-    launcher: ToolChoice,
-    reports: Path,
-    config: Mapping[str, str],
-    conditions: RunConditions,
-    settings: ValidationSettings,
-    jvm_options: Sequence[str],
-    exclude_methods: Sequence[str],
+def _jvm_argv(
+    launcher: ToolChoice, conditions: RunConditions, settings: ValidationSettings, jvm_options: Sequence[str]
 ) -> list[str]:
+    """The JVM's part of the command line: heap, assertions, the run's zone, locale and charset, then the launcher."""
     language, _, country = conditions.locale.replace("_", "-").partition("-")
-    jvm = [
+    return [
         "java",
         f"-Xmx{settings.max_heap}",
         # Java `assert`s on, as Maven Surefire and Gradle run tests: a test expecting an AssertionError passes.
@@ -323,7 +190,14 @@ def _java_argv(
         "-jar",
         str(launcher.path),
     ]
-    launcher_options = [
+
+
+def _launcher_options(
+    launcher: ToolChoice, *, reports: Path, classpath: Sequence[str], test_classes: Sequence[str],
+    exclude_methods: Sequence[str], config: Mapping[str, str],
+) -> list[str]:
+    """The console launcher's part: the Jupiter engine, the report folder, the classpath, what to run and not."""
+    return [
         # Since 1.10 the options belong to the `execute` command; 6.x no longer takes them without it.
         *(["execute"] if _has_execute_command(launcher.version) else []),
         "--disable-banner",
@@ -340,7 +214,6 @@ def _java_argv(
         *(f"--exclude-methodname={re.escape(name)}" for name in exclude_methods),
         *(f"--config={key}={value}" for key, value in config.items()),
     ]
-    return [*jvm, *launcher_options]
 
 
 def _has_execute_command(version: str | None) -> bool:
@@ -437,90 +310,3 @@ def jvm_environment(environ: Mapping[str, str]) -> dict[str, str]:
             if (key in _PASSED_VARIABLES or key.startswith("LC_")) and key not in _JVM_OPTION_VARIABLES}
 
 
-def _cases(
-    test_classes: Sequence[str], report: Path, result: ProcessResult, settings: ValidationSettings, guarded: GuardLog,
-) -> list[TestCaseResult]:
-    cases: list[TestCaseResult] = []
-    reason: str | None = None
-    try:
-        cases = _with_refusals(parse_junit_xml(report.read_bytes()), guarded)
-    except FileNotFoundError:
-        reason = _early_exit_reason(result, settings, guarded.running[-1] if guarded.running else None)
-    except JunitbotError as e:
-        reason = f"{e} (exit code {result.exit_code})"
-    if reason is None and (result.timed_out or _discovery_failed(result)):
-        reason = _early_exit_reason(result, settings, None)
-    status: TestStatus = "timeout" if result.timed_out else "error"
-    for name in test_classes:
-        test_class, _, method = name.partition("#")
-        if not any(_belongs(case, test_class, method) for case in cases):
-            message = reason or ("no such test method" if method else "JUnit found no test methods in this class")
-            cases.append(
-                TestCaseResult(
-                    test_class=test_class,
-                    method=method.partition("(")[0] or WHOLE_CLASS,
-                    status=status if reason else "error",
-                    message=message,
-                )
-            )
-    return cases
-
-
-def _belongs(case: TestCaseResult, test_class: str, method: str) -> bool:
-    """Whether `case` is a result of selecting `test_class` (nested classes included) or that method."""
-    if method:
-        return case.test_class == test_class and case.method == method.partition("(")[0]
-    return case.test_class == test_class or case.test_class.startswith(test_class + "$")
-
-
-def _discovery_failed(result: ProcessResult) -> bool:
-    return any(marker in result.stdout or marker in result.stderr for marker in _DISCOVERY_FAILED)
-
-
-def _with_refusals(cases: Sequence[TestCaseResult], guarded: GuardLog) -> list[TestCaseResult]:
-    """`cases` with each case of a test that tried something the guard refused "refused", saying what it tried,
-    whatever JUnit said (a test may catch the SecurityException and pass). What a class tried itself (@BeforeAll,
-    construction) is tried by each of its cases."""
-    tried: dict[str, list[str]] = {}
-    for attempt in guarded.attempts:
-        if not attempt.owner:
-            log.warning("the test JVM's guard refused something outside any test: %s", attempt.describe())
-        said = tried.setdefault(attempt.owner, [])
-        if attempt.describe() not in said:
-            said.append(attempt.describe())
-    refused = []
-    for case in cases:
-        why = tried.get(f"{case.test_class}#{case.method}") or tried.get(case.test_class)
-        refused.append(case.model_copy(update={"status": "refused", "message": "; ".join(why)[:_MESSAGE_CHARS]})
-                       if why else case)
-    return refused
-
-
-def _early_exit_reason(result: ProcessResult, settings: ValidationSettings, running: str | None) -> str:
-    """Why the JVM left no report: it could not start, ran past the batch timeout, ran out of memory, failed
-    discovery, or died (with the test the guard saw running, when it did)."""
-    during = f" while {running} ran" if running else ""
-    if result.timed_out:
-        return (
-            f"the test JVM ran past the batch timeout ({settings.batch_timeout_s:g} s) and was killed{during} "
-            "before this class reported; a constructor or static initializer may hang"
-        )
-    output = result.stderr + result.stdout
-    if any(marker in output for marker in _START_FAILED):
-        said = [line.strip() for line in output.splitlines() if line.strip() and not _START_NOISE.match(line.strip())]
-        return f"the test JVM could not start: {said[0][:300] if said else output.strip()[:300]}"
-    hints = _EXCEPTION_LINE.findall(output)
-    last = f"; last error: {hints[-1].strip()[:300]}" if hints else ""
-    if _discovery_failed(result):
-        return f"JUnit could not discover the selected tests, so none ran{last}"
-    how = f"was killed by signal {-result.exit_code}" if result.exit_code < 0 else f"exited with {result.exit_code}"
-    crash = _CRASH.search(output)
-    if crash:
-        return f"the test JVM crashed{during} ({crash.group(1).partition(' at pc=')[0].strip()[:200]}) and {how}"
-    if "java.lang.OutOfMemoryError" in output:
-        return (f"the test JVM ran out of memory (java.lang.OutOfMemoryError; its heap is -Xmx{settings.max_heap}, "
-                f"validation.max_heap) and {how}{during} before writing its report{last}")
-    return (
-        f"the test JVM {how}{during} before writing its report (a test called System.exit(), the JVM crashed, "
-        f"or discovery failed){last}; run the classes one at a time to find the cause"
-    )

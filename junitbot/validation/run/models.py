@@ -1,12 +1,17 @@
-"""Records of test runs: each test's outcome, the run's conditions, the runtime guard's log."""
+"""Records of test runs: how a test JVM launches, each test's outcome, the run's conditions, the guard's log."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import ClassVar, Literal
 
 from pydantic import Field
 
+from junitbot.config import ValidationSettings
 from junitbot.records import Record
+
+WHOLE_CLASS = "*"
+"""The method of a case that stands for a whole class whose tests left no individual results."""
 
 TestStatus = Literal["passed", "failed", "error", "skipped", "timeout", "refused"]
 
@@ -25,6 +30,27 @@ class TestCaseResult(Record):
                                                        "of the test class itself")
     detail: str | None = Field(default=None, description="the failure's or exception's whole message, uncut "
                                                          "(`message` is its short form)")
+
+
+class JvmLaunch(Record):
+    """How a test JVM starts: its limits (the settings' heap, timeouts and output), isolation, JDK and pinned tools;
+    for a JUnit run also a JaCoCo agent, more JUnit configuration, the paths it may write, the module folder it runs
+    in (as Surefire's `basedir`) and whether the recording guard watches it."""
+
+    settings: ValidationSettings
+    isolation: str
+    java_home: str | None = Field(default=None, description="the JDK of a module whose release is above the "
+                                                            "default JDK's (`jdk.java_home_for`); None: the default")
+    tools_dir: Path | None = Field(default=None, description="the pinned tools' cache (`StateDir.tools`) to take the "
+                                                             "launcher from; None: the classpath's or Debian's")
+    agent: str | None = Field(default=None, description="a `-javaagent:<jar>[=options]` option (JaCoCo's)")
+    junit_config: dict[str, str] = Field(default_factory=dict, description="more JUnit configuration parameters "
+                                                                           "(`--config`), over junitbot's own")
+    writable: tuple[Path, ...] = Field(default=(), description="paths outside the working directory it writes (the "
+                                                               "agent's jar and destfile are bound by themselves)")
+    basedir: Path | None = Field(default=None, description="the module's folder: its entries are seen, read-only, "
+                                                           "from the working directory, and it is `basedir`")
+    guard: bool = Field(default=False, description="run under the recording guard (guard.py)")
 
 
 class RunConditions(Record):

@@ -29,6 +29,7 @@ import shutil
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Literal
 
 from junitbot.errors import JunitbotError
 from junitbot.validation.process import run_process
@@ -36,8 +37,13 @@ from junitbot.validation.process import run_process
 logger = logging.getLogger(__name__)
 
 ISOLATIONS = ("bwrap", "unshare", "none")
-DEFAULT_MAX_FILE_BYTES = 256 * 1024 * 1024
+MAX_FILE_BYTES = 256 * 1024 * 1024
+"""The largest file a sandboxed command may write (RLIMIT_FSIZE)."""
 DEFAULT_TMP_BYTES = 256 * 1024 * 1024
+
+Network = Literal["none", "loopback", "host"]
+"""What network a sandboxed command keeps: none, a loopback of its own (PIT and its test JVMs talk over 127.0.0.1),
+or the host's (only the build gate's one online Maven run, which must resolve what is missing)."""
 
 _PROBE_TIMEOUT_S = 15.0
 _UNSHARE = ("unshare", "--user", "--map-root-user", "--net", "--pid", "--fork", "--kill-child", "--mount-proc")
@@ -87,29 +93,25 @@ def sandboxed(
     isolation: str,
     readable: Sequence[Path] = (),
     writable: Sequence[Path] = (),
-    max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
-    network: bool = False,
-    loopback: bool = False,
+    network: Network = "none",
 ) -> list[str]:
-    """`argv` wrapped in `isolation` and resource limits, to run with cwd `workdir`.
-
-    Under bwrap, /tmp is private, so `readable` must name what the command reads (class dirs, jars;
-    only those under /tmp get bound) and `writable` what it writes outside `workdir`. `network` keeps
-    the network: only for the build gate's one online Maven run, which must resolve what is missing.
-    `loopback`: the command talks to itself over 127.0.0.1 (PIT and its test JVMs), so unshare's new
-    network namespace gets its loopback brought up (bwrap's is up already); the host stays out of reach.
+    """`argv` wrapped in `isolation` and resource limits, to run with cwd `workdir`. Under bwrap, /tmp is private,
+    so `readable` must name what the command reads (class dirs, jars; only those under /tmp get bound) and
+    `writable` what it writes outside `workdir`. `network`: "loopback" brings unshare's own loopback up (bwrap's is
+    up already), the host staying out of reach; "host" keeps the host's network.
     """
+    host = network == "host"
     if isolation == "bwrap":
-        wrapped = [*_bwrap_prefix(workdir.resolve(), readable, writable, network=network), *argv]
+        wrapped = [*_bwrap_prefix(workdir.resolve(), readable, writable, network=host), *argv]
     elif isolation == "unshare":
-        if loopback and not network:
+        if network == "loopback":
             argv = _with_loopback_up(argv)
-        wrapped = [*(part for part in _UNSHARE if not (network and part == "--net")), *argv]
+        wrapped = [*(part for part in _UNSHARE if not (host and part == "--net")), *argv]
     elif isolation == "none":
         wrapped = list(argv)
     else:
         raise JunitbotError(f"unknown isolation {isolation!r}; expected one of {', '.join(ISOLATIONS)}")
-    return [*_limits(max_file_bytes), *wrapped]
+    return [*_limits(), *wrapped]
 
 
 def _bwrap_prefix(workdir: Path, readable: Sequence[Path], writable: Sequence[Path], *,
@@ -149,11 +151,11 @@ def _with_loopback_up(argv: Sequence[str]) -> list[str]:
     return ["sh", "-c", f'{shlex.quote(ip)} link set lo up && exec "$@"', "sh", *argv]
 
 
-def _limits(max_file_bytes: int) -> list[str]:
+def _limits() -> list[str]:
     if shutil.which("prlimit") is None:
         _warn_no_prlimit()
         return []
-    return ["prlimit", f"--fsize={max_file_bytes}", "--core=0", "--"]
+    return ["prlimit", f"--fsize={MAX_FILE_BYTES}", "--core=0", "--"]
 
 
 @functools.cache

@@ -7,20 +7,15 @@ The parsed candidate and its node helpers are exported too, for other readers of
 
 from __future__ import annotations
 
-from junitbot.validation.static.facts import (
-    CheckInput,
-    KnownTypes,
-    ParsedTest,
-    Variable,
+from junitbot.validation.static.facts import CheckInput, KnownTypes, ParsedTest, Variable, assertion_calls, parse_test
+from junitbot.validation.static.nodes import (
     annotation_names,
     arguments_of,
-    assertion_calls,
     compact,
     enclosing,
     is_call,
     line_of,
     name_of,
-    parse_test,
     stubbed_mock,
     text_of,
     variable_name,

@@ -8,10 +8,9 @@ from __future__ import annotations
 
 from junitbot.analysis import Node
 from junitbot.validation.models import ValidationIssue
-from junitbot.validation.static.facts import (
+from junitbot.validation.static.facts import CheckInput, ParsedTest
+from junitbot.validation.static.nodes import (
     WARNING,
-    CheckInput,
-    ParsedTest,
     arguments_of,
     call_target,
     compact,

@@ -9,14 +9,8 @@ import re
 
 from junitbot.analysis import BuilderInfo, Node
 from junitbot.validation.models import ValidationIssue
-from junitbot.validation.static.facts import (
-    WARNING,
-    CheckInput,
-    closest_first,
-    compact,
-    issue_at,
-    name_of,
-)
+from junitbot.validation.static.facts import CheckInput
+from junitbot.validation.static.nodes import WARNING, closest_first, compact, issue_at, name_of
 from junitbot.validation.static.symbols import constructor_issues
 
 

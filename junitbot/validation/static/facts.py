@@ -1,24 +1,21 @@
-"""What the static passes read: the candidate parsed once, its inputs and the node helpers they share (pure).
+"""What the static passes read: the candidate parsed once, and their inputs (pure).
 
 The candidate is parsed by `analysis.parse_test_class_tree`: its package, imports and which methods are
 tests or helpers come from that one parser; the passes' own query then captures the nodes they inspect.
 A pass is a plain function `CheckInput -> list[ValidationIssue]`. It reports only what the source decides
 on its own: a type or method it cannot resolve (outside the repo, or behind an unknown supertype) is
-skipped, never guessed at, so javac stays the judge of everything else.
+skipped, never guessed at, so javac stays the judge of everything else. The node helpers are in nodes.py.
 """
 
 from __future__ import annotations
 
 import bisect
-import difflib
-import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Literal, NamedTuple
 
 from junitbot.analysis import (
-    TEST_ANNOTATIONS,
     ClassInfo,
     JavaImport,
     JavaTestClass,
@@ -27,7 +24,6 @@ from junitbot.analysis import (
     Tree,
     TypeKind,
     member_node,
-    node_text,
     package_query,
     parse_test_class_tree,
     query_captures,
@@ -35,15 +31,23 @@ from junitbot.analysis import (
 from junitbot.config import ValidationSettings
 from junitbot.errors import JunitbotError
 from junitbot.validation.build.models import Frameworks
-from junitbot.validation.models import Severity, TestCandidate, ValidationIssue
+from junitbot.validation.models import TestCandidate, ValidationIssue
+from junitbot.validation.static.nodes import (
+    annotation_names,
+    created_type,
+    enclosing,
+    is_call,
+    name_of,
+    simple_name,
+    text_of,
+    type_name,
+    variable_name,
+)
 
 ClassLookup = Callable[[str], ClassInfo | None]
 Role = Literal["mock", "spy", "inject", "captor"]
 
-ERROR, WARNING = Severity.ERROR, Severity.WARNING
-_COMMENTS = frozenset({"line_comment", "block_comment"})
 ROLES: Mapping[str, Role] = {"Mock": "mock", "Spy": "spy", "InjectMocks": "inject", "Captor": "captor"}
-MOCKITO_HOLDERS = frozenset({"Mockito", "org.mockito.Mockito", "BDDMockito", "org.mockito.BDDMockito"})
 _KNOWN_PREFIXES = ("java", "javax", "org.junit", "org.mockito", "org.assertj", "org.hamcrest")
 
 
@@ -188,157 +192,10 @@ def _vars_of(node: Node) -> Iterator[Variable]:
                        declarator, scope)
 
 
-# -- small node helpers ------------------------------------------------------------------------------
-
-
-text_of = node_text  # the passes' name for a node's source text
-
-
-def compact(node: Node | None) -> str:
-    """A node's source text without whitespace: `Mockito . mock` -> `Mockito.mock`."""
-    return re.sub(r"\s+", "", text_of(node))
-
-
-def line_of(node: Node) -> int:
-    """The 1-based line a node starts on."""
-    return node.start_point[0] + 1
-
-
-def name_of(node: Node) -> str:
-    """The text of a node's `name` field: a method's, call's or declaration's name."""
-    return text_of(node.child_by_field_name("name"))
-
-
-def simple_name(name: str) -> str:
-    """`Money` for `com.acme.Money`."""
-    return name.rsplit(".", 1)[-1]
-
-
-def enclosing(node: Node, *types: str) -> Node | None:
-    """The nearest ancestor of one of `types`."""
-    parent = node.parent
-    while parent is not None and parent.type not in types:
-        parent = parent.parent
-    return parent
-
-
-def _annotations(node: Node) -> list[Node]:
-    modifiers = next((c for c in node.children if c.type == "modifiers"), None)
-    if modifiers is None:
-        return []
-    return [c for c in modifiers.children if c.type in ("marker_annotation", "annotation")]
-
-
-def annotation_names(node: Node) -> set[str]:
-    """The simple names of a declaration's annotations."""
-    return {simple_name(compact(a.child_by_field_name("name"))) for a in _annotations(node)}
-
-
-def type_name(node: Node | None) -> str:
-    """A type as written without its generic arguments: `Repository<A, B>` -> `Repository`."""
-    if node is None:
-        return ""
-    if node.type == "generic_type":
-        return type_name(node.named_children[0])
-    if node.type == "array_type":
-        return type_name(node.child_by_field_name("element")) + "[]"
-    return compact(node)
-
-
-def arguments_of(call: Node) -> list[Node]:
-    """A call's or `new`'s arguments, without comments."""
-    args = call.child_by_field_name("arguments")
-    return [] if args is None else [c for c in args.named_children if c.type not in _COMMENTS]
-
-
-def statements_of(block: Node | None) -> list[Node]:
-    """A block's statements, without comments."""
-    return [] if block is None else [c for c in block.named_children if c.type not in _COMMENTS]
-
-
-def variable_name(node: Node | None) -> str | None:
-    """`x` for `x` and `this.x`; None for any other expression."""
-    if node is None:
-        return None
-    if node.type == "identifier":
-        return text_of(node)
-    if node.type == "field_access" and text_of(node.child_by_field_name("object")) == "this":
-        return text_of(node.child_by_field_name("field"))
-    return None
-
-
-def is_call(node: Node | None, names: Iterable[str], holders: frozenset[str] = MOCKITO_HOLDERS) -> bool:
-    """A call of one of `names`, statically imported or on one of `holders` (`Mockito.mock(...)`)."""
-    if node is None or node.type != "method_invocation" or name_of(node) not in names:
-        return False
-    receiver = node.child_by_field_name("object")
-    return receiver is None or compact(receiver) in holders
-
-
 def _value_role(value: Node | None) -> Role | None:
     if is_call(value, ("mock",)):
         return "mock"
     return "spy" if is_call(value, ("spy",)) else None
-
-
-def created_type(value: Node | None) -> str | None:
-    """The type a value makes: `new X(..)`, `mock(X.class)`, `spy(new X(..))`; None when unknown."""
-    if value is None:
-        return None
-    if value.type == "object_creation_expression":
-        return type_name(value.child_by_field_name("type"))
-    if is_call(value, ("mock", "spy")):
-        args = arguments_of(value)
-        if args and args[0].type == "class_literal":
-            return type_name(args[0].named_children[0])
-        if args:
-            return created_type(args[0])
-    return None
-
-
-def _test_method_name(node: Node) -> str | None:
-    method = node if node.type == "method_declaration" else enclosing(node, "method_declaration")
-    while method is not None and TEST_ANNOTATIONS.isdisjoint(annotation_names(method)):
-        method = enclosing(method, "method_declaration")
-    return None if method is None else name_of(method)
-
-
-def issue_at(pass_name: str, severity: Severity, category: str, message: str, at: Node | int,
-             suggestion: str) -> ValidationIssue:
-    """An issue at a node (its line, and its test method if inside one) or at a bare line number."""
-    if isinstance(at, int):
-        line, method = at, None
-    else:
-        line, method = line_of(at), _test_method_name(at)
-    return ValidationIssue(severity=severity, pass_name=pass_name, category=category, message=message,
-                           suggestion=suggestion, line=line, method=method)
-
-
-def name_node(node: Node) -> Node:
-    """A declaration's name, where an issue about the whole declaration points (not at its annotations)."""
-    return node.child_by_field_name("name") or node
-
-
-def closest_first(name: str, choices: Iterable[str]) -> list[str]:
-    """Every choice, the closest to `name` first."""
-    unique = sorted(set(choices))
-    close = difflib.get_close_matches(name, unique, n=len(unique), cutoff=0.0)
-    return list(dict.fromkeys([*close, *unique]))
-
-
-def call_target(call: Node) -> Node | None:
-    """What a call is made on: `m` for `m.f()`, `verify(m).f()`, `doReturn(x).when(m).f()`, `then(m).should().f()`."""
-    receiver = call.child_by_field_name("object")
-    if receiver is None or receiver.type != "method_invocation":
-        return receiver
-    name, holder = name_of(receiver), receiver.child_by_field_name("object")
-    args = arguments_of(receiver)
-    if name == "verify" or (name == "when" and holder is not None and holder.type == "method_invocation"):
-        return args[0] if args else None
-    if name == "should" and holder is not None and is_call(holder, ("then",)):
-        inner = arguments_of(holder)
-        return inner[0] if inner else None
-    return None
 
 
 def assertion_calls(test: ParsedTest, method: Node, on_subject: Callable[[Node | None], bool],
@@ -362,19 +219,6 @@ def assertion_calls(test: ParsedTest, method: Node, on_subject: Callable[[Node |
                 and not on_subject(receiver):
             found.append(call)
     return found
-
-
-def stubbed_mock(call: Node) -> Node | None:
-    """The mock a stubbing call sets up: `m` in `when(m.f())`, `given(m.f())` and `doReturn(x).when(m)`."""
-    if is_call(call, ("when", "given")):
-        args = arguments_of(call)
-        if args and args[0].type == "method_invocation":
-            return args[0].child_by_field_name("object")
-    elif name_of(call) == "when" and (holder := call.child_by_field_name("object")) is not None \
-            and holder.type == "method_invocation" and name_of(holder).startswith("do"):
-        args = arguments_of(call)
-        return args[0] if args else None
-    return None
 
 
 # -- inputs ------------------------------------------------------------------------------------------

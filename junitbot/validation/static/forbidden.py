@@ -13,10 +13,10 @@ from typing import NamedTuple
 
 from junitbot.analysis import Node
 from junitbot.validation.models import Severity, ValidationIssue
-from junitbot.validation.static.facts import (
+from junitbot.validation.static.facts import CheckInput
+from junitbot.validation.static.nodes import (
     ERROR,
     WARNING,
-    CheckInput,
     arguments_of,
     compact,
     issue_at,

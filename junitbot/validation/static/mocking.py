@@ -13,12 +13,10 @@ from typing import Literal, NamedTuple
 from junitbot.analysis import ClassInfo, Node, TypeKind
 from junitbot.validation.build.models import Frameworks
 from junitbot.validation.models import ValidationIssue
-from junitbot.validation.static.facts import (
+from junitbot.validation.static.facts import ROLES, CheckInput, ParsedTest
+from junitbot.validation.static.nodes import (
     MOCKITO_HOLDERS,
-    ROLES,
     WARNING,
-    CheckInput,
-    ParsedTest,
     arguments_of,
     compact,
     created_type,

@@ -14,7 +14,7 @@ from junitbot.validation.build.models import Frameworks
 from junitbot.validation.models import Severity, TestCandidate, ValidationIssue
 from junitbot.validation.static.anti_patterns import check_anti_patterns
 from junitbot.validation.static.builders import check_builders
-from junitbot.validation.static.facts import Check, CheckInput, ClassLookup, KnownTypes, parse_test
+from junitbot.validation.static.facts import Check, CheckInput, KnownTypes, parse_test
 from junitbot.validation.static.forbidden import check_forbidden
 from junitbot.validation.static.mocking import check_mocking
 from junitbot.validation.static.structure import check_structure, check_syntax
@@ -40,17 +40,16 @@ def run_static_checks(
     context: TestContext | None,
     frameworks: Frameworks,
     settings: ValidationSettings,
-    class_info: ClassLookup,
-    known_packages: Iterable[str] = (),
+    known: KnownTypes,
 ) -> list[ValidationIssue]:
     """Run the enabled static passes over one candidate, in `STATIC_PASSES` order.
 
-    `class_info` looks repo types up by FQN; `known_packages` are external packages (beyond the JDK,
-    JUnit, Mockito, AssertJ and Hamcrest) that imports may name. After a syntax error the tree is
-    partly guesswork, so the later passes are skipped rather than report noise.
+    `known`: the repository's types by FQN and the external packages (beyond the JDK, JUnit, Mockito, AssertJ and
+    Hamcrest) that imports may name; one for many candidates looks each type up once. After a syntax error the
+    tree is partly guesswork, so the later passes are skipped rather than report noise.
     """
     inp = CheckInput(candidate=candidate, test=parse_test(candidate.source), subject=subject, context=context,
-                     frameworks=frameworks, settings=settings, known=KnownTypes(class_info, known_packages))
+                     frameworks=frameworks, settings=settings, known=known)
     issues: list[ValidationIssue] = []
     for name, check in PASSES.items():
         if name in settings.disabled_passes or (subject is None and name in SUBJECT_PASSES):

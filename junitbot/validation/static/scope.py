@@ -12,7 +12,8 @@ from typing import NamedTuple
 
 from junitbot.analysis import Node, member_node
 from junitbot.validation.models import Severity, ValidationIssue
-from junitbot.validation.static.facts import ParsedTest, name_of, parse_test, text_of
+from junitbot.validation.static.facts import ParsedTest, parse_test
+from junitbot.validation.static.nodes import name_of, text_of
 
 
 class ErrorScope(NamedTuple):

@@ -12,12 +12,11 @@ from pathlib import PurePosixPath
 
 from junitbot.analysis import Node, syntax_errors
 from junitbot.validation.models import ValidationIssue
-from junitbot.validation.static.facts import (
+from junitbot.validation.static.facts import CheckInput, assertion_calls
+from junitbot.validation.static.nodes import (
     ERROR,
     WARNING,
-    CheckInput,
     annotation_names,
-    assertion_calls,
     compact,
     enclosing,
     issue_at,

@@ -12,9 +12,9 @@ from typing import NamedTuple
 
 from junitbot.analysis import ClassInfo, MethodInfo, Node, TypeKind
 from junitbot.validation.models import ValidationIssue
-from junitbot.validation.static.facts import (
+from junitbot.validation.static.facts import CheckInput
+from junitbot.validation.static.nodes import (
     WARNING,
-    CheckInput,
     arguments_of,
     call_target,
     closest_first,

@@ -27,6 +27,7 @@ from junitbot.validation import (
     ClassCoverage,
     Counter,
     Frameworks,
+    IndexedRepo,
     MethodVerdict,
     Severity,
     TestCandidate,
@@ -65,8 +66,8 @@ def real_validate(shop: Indexed) -> Callable[[Sequence[TestCandidate]], Sequence
     classpath = discover_classpath(shop.root, shop.config.validation)
 
     def validate(candidates: Sequence[TestCandidate]) -> Sequence[Verdict]:
-        return validate_candidates(candidates, root=shop.root, graph=shop.graph, config=shop.config,
-                                   state=shop.state, classpath=classpath).verdicts
+        return validate_candidates(candidates, repo=IndexedRepo(root=shop.root, graph=shop.graph, state=shop.state),
+                                   config=shop.config, classpath=classpath).verdicts
 
     return validate
 

@@ -15,8 +15,15 @@ import pytest
 from junitbot.analysis import ClassInfo, TypeRef
 from junitbot.generation import ImportSet, Skip, TestShell
 from junitbot.generation.template import Scope, test_shell, value_expression
-from junitbot.validation import Frameworks, TestCandidate, ValidationReport, discover_classpath, validate_candidates
-from junitbot.validation.static import run_static_checks
+from junitbot.validation import (
+    Frameworks,
+    IndexedRepo,
+    TestCandidate,
+    ValidationReport,
+    discover_classpath,
+    validate_candidates,
+)
+from junitbot.validation.static import KnownTypes, run_static_checks
 from tests.conftest import EXAMPLE
 from tests.generation.conftest import Indexed, copy_shop, index
 
@@ -218,8 +225,8 @@ def report(shop: Indexed, candidates: dict[str, TestCandidate]) -> tuple[Validat
     # The shells' one trivial test each is judged on compiling and passing, not on what it adds to the shop's tests.
     config = shop.config.model_copy(update={"validation": shop.config.validation.model_copy(
         update={"require_gain": False, "mutation": False})})
-    validated = validate_candidates(list(candidates.values()), root=shop.root, graph=shop.graph, config=config,
-                                    state=shop.state)
+    validated = validate_candidates(list(candidates.values()),
+                                    repo=IndexedRepo(root=shop.root, graph=shop.graph, state=shop.state), config=config)
     return validated, time.perf_counter() - started
 
 
@@ -347,7 +354,8 @@ def _static_issues(indexed: Indexed, shell: TestShell, frameworks: Frameworks) -
     candidate = TestCandidate(path=_test_path(info, shell.class_name), target=info.fqn,
                               source=shell.render([_method(shell, f"assertNotNull({shell.subject_field});")]))
     issues = run_static_checks(candidate, subject=info, context=indexed.analyzer.test_context_for(info.fqn),
-                               frameworks=frameworks, settings=indexed.config.validation, class_info=indexed.lookup)
+                               frameworks=frameworks, settings=indexed.config.validation,
+                               known=KnownTypes(indexed.lookup))
     return [f"{i.severity} {i.category}: {i.message}" for i in issues]
 
 

@@ -15,7 +15,13 @@ import pytest
 from junitbot.analysis import CodeGraph, update_graph
 from junitbot.config import load_config
 from junitbot.state import StateDir
-from junitbot.validation import ProjectClasspath, TestCandidate, discover_classpaths, validate_candidates
+from junitbot.validation import (
+    IndexedRepo,
+    ProjectClasspath,
+    TestCandidate,
+    discover_classpaths,
+    validate_candidates,
+)
 from junitbot.validation.process import ProcessResult, run_process
 from tests.conftest import PROJECT
 
@@ -176,7 +182,8 @@ class ItemTest {
     candidate = TestCandidate(path="core/src/test/java/com/acme/core/ItemTest.java", source=source,
                               target="com.acme.core.Item")
     with CodeGraph.open(state.graph_db) as graph:
-        report = validate_candidates([candidate], root=two_modules, graph=graph, config=config, state=state)
+        report = validate_candidates([candidate], repo=IndexedRepo(root=two_modules, graph=graph, state=state),
+                                     config=config)
     (verdict,) = report.verdicts
     assert report.classpath_source == "maven" and report.frameworks.mockito_extension
     # `var` at release 8 costs its method, not the class.
@@ -187,7 +194,8 @@ class ItemTest {
                for issue in verdict.issues if issue.pass_name == "javac")
     fixed = candidate.model_copy(update={"source": source.replace("var item", "Item item")})
     with CodeGraph.open(state.graph_db) as graph:
-        (verdict,) = validate_candidates([fixed], root=two_modules, graph=graph, config=config, state=state).verdicts
+        repo = IndexedRepo(root=two_modules, graph=graph, state=state)
+        (verdict,) = validate_candidates([fixed], repo=repo, config=config).verdicts
     assert verdict.kept and {m.name for m in verdict.methods if m.kept} == {
         "anItemWithoutQuantityIsEmpty", "javaTenSyntaxDoesNotCompileAtRelease8"}
     assert verdict.coverage is not None and verdict.coverage.lines.covered > 0

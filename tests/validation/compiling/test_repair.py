@@ -7,6 +7,7 @@ from pathlib import Path
 
 from junitbot.analysis import ClassInfo, MethodInfo, TypeKind, TypeRef
 from junitbot.validation.compiling.javac import compile_batch
+from junitbot.validation.compiling.models import JavacOptions
 from junitbot.validation.compiling.repair import RepairContext, repair_compile_errors
 from junitbot.validation.models import ValidationIssue
 
@@ -29,7 +30,7 @@ def _compile(tmp_path: Path, sources: dict[str, str], release: int | None = None
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text)
         files.append(path)
-    results = compile_batch(files, classpath=[], out_dir=tmp_path / "out", release=release)
+    results = compile_batch(files, classpath=[], out_dir=tmp_path / "out", options=JavacOptions(release=release))
     return {p.name: r.issues for p, r in results.items()}
 
 

@@ -16,6 +16,7 @@ import pytest
 from junitbot.config import load_config
 from junitbot.state import StateDir
 from junitbot.validation import (
+    Checkout,
     ProjectClasspath,
     RerunClass,
     RerunReport,
@@ -126,9 +127,9 @@ def _tests() -> list[TestCandidate]:
 
 @pytest.fixture(scope="module")
 def on_head(repo: Repo) -> RerunReport:
-    return rerun_tests(_tests(), root=repo.root, config=load_config(repo.root, environ={}), state=repo.state,
-                       main_sources=main_sources_at(repo.root, repo.head), classpath=repo.classpath,
-                       commit=repo.head)
+    tree = Checkout(root=repo.root, main_sources=tuple(main_sources_at(repo.root, repo.head)), commit=repo.head)
+    return rerun_tests(_tests(), tree=tree, settings=load_config(repo.root, environ={}).validation, state=repo.state,
+                       classpath=repo.classpath)
 
 
 def _class(report: RerunReport, path: str = TEST_PATH) -> RerunClass:
@@ -187,9 +188,9 @@ def test_the_coverage_of_the_target_by_the_class_is_measured(on_head: RerunRepor
 def test_on_the_base_worktree_the_changed_behaviour_passes(repo: Repo) -> None:
     worktree = base_worktree(repo.root, repo.base, repo.state)
     assert (worktree / CALC).read_text(encoding="utf-8") == CALC_A
-    report = rerun_tests(_tests()[:1], root=worktree, config=load_config(worktree, environ={}), state=repo.state,
-                         main_sources=main_sources_at(repo.root, repo.base), classpath=base_classpath(repo.classpath),
-                         coverage=False, commit=repo.base)
+    tree = Checkout(root=worktree, main_sources=tuple(main_sources_at(repo.root, repo.base)), commit=repo.base)
+    report = rerun_tests(_tests()[:1], tree=tree, settings=load_config(worktree, environ={}).validation,
+                         state=repo.state, classpath=base_classpath(repo.classpath), coverage=False)
     assert _outcome(report, "greetSaysHello").status == "passed"
     assert _outcome(report, "addSums").status == "passed"
     assert _class(report).line_coverage is None
@@ -203,11 +204,13 @@ def test_the_heads_main_classes_never_reach_the_base_run(repo: Repo) -> None:
         repo.classpath.primary.model_copy(update={"main_classes": str(build.classes_dir)}),)})
     assert base_classpath(head).primary.main_classes is None
     worktree = base_worktree(repo.root, repo.base, repo.state)
-    report = rerun_tests(_tests()[:1], root=worktree, config=load_config(worktree, environ={}), state=repo.state,
-                         main_sources=main_sources_at(repo.root, repo.base), classpath=head, coverage=False)
+    tree = Checkout(root=worktree, main_sources=tuple(main_sources_at(repo.root, repo.base)))
+    report = rerun_tests(_tests()[:1], tree=tree, settings=load_config(worktree, environ={}).validation,
+                         state=repo.state, classpath=head, coverage=False)
     assert _outcome(report, "greetSaysHello").status == "passed"
     # and on the head itself, its own build output is what runs
-    on_head = rerun_tests(_tests()[:1], root=repo.root, config=load_config(repo.root, environ={}),
-                          state=repo.state, main_sources=main_sources_at(repo.root, repo.head), classpath=head,
+    on_head = rerun_tests(_tests()[:1], tree=Checkout(root=repo.root,
+                                                      main_sources=tuple(main_sources_at(repo.root, repo.head))),
+                          settings=load_config(repo.root, environ={}).validation, state=repo.state, classpath=head,
                           coverage=False)
     assert _outcome(on_head, "greetSaysHello").status == "failed"

@@ -14,7 +14,7 @@ from junitbot.validation.measure.execdata import read_exec, read_exec_file
 from junitbot.validation.measure.jacoco import agent_option
 from junitbot.validation.process import run_process
 from junitbot.validation.run.launcher import run_junit
-from junitbot.validation.run.models import RunConditions
+from junitbot.validation.run.models import JvmLaunch, RunConditions
 from junitbot.validation.run.sandbox import detect_isolation
 from tests.validation.run.test_launcher import TEST_JARS, compile_java
 
@@ -54,8 +54,9 @@ def test_a_live_agent_run_reads_as_jacocos_execinfo_says(fetched: Path, tmp_path
     option = agent_option(exec_file=exec_file, includes=["com.acme.fixture.*"], cache_dir=tmp_path / "cache",
                           settings=settings, tools_dir=fetched)
     result = run_junit(test_classes=["com.acme.fixture.BucketTest"], classpath=[str(classes), *TEST_JARS],
-                       workdir=tmp_path / "work", conditions=RunConditions(), settings=settings,
-                       isolation=detect_isolation(), java_agent_option=option, tools_dir=fetched)
+                       workdir=tmp_path / "work", conditions=RunConditions(),
+                       launch=JvmLaunch(settings=settings, isolation=detect_isolation(), agent=option,
+                                        tools_dir=fetched))
     assert {c.status for c in result.cases} == {"passed"}, result.output_tail
 
     probes = read_exec_file(exec_file)

@@ -16,7 +16,7 @@ from junitbot.validation.build.jdk import installed_jdks
 from junitbot.validation.measure.jacoco import agent_option, analyze_coverage, package_includes
 from junitbot.validation.measure.models import ClassCoverage, Counter, MethodCoverage
 from junitbot.validation.run.launcher import run_junit
-from junitbot.validation.run.models import RunConditions
+from junitbot.validation.run.models import JvmLaunch, RunConditions
 from junitbot.validation.run.sandbox import detect_isolation
 from tests.validation.run.test_launcher import TEST_JARS, compile_java
 
@@ -93,10 +93,7 @@ def _covered_run(
         classpath=[str(main), str(tests), *TEST_JARS],
         workdir=tmp_path / "work",
         conditions=RunConditions(),
-        settings=settings,
-        isolation=detect_isolation(),
-        java_agent_option=option,
-        tools_dir=tools_dir,
+        launch=JvmLaunch(settings=settings, isolation=detect_isolation(), agent=option, tools_dir=tools_dir),
     )
     assert result.cases and {c.status for c in result.cases} == {"passed"}, result.output_tail
     return exec_file

@@ -20,7 +20,7 @@ from junitbot.validation.measure.per_test import (
     per_test_listener,
 )
 from junitbot.validation.run.launcher import run_junit
-from junitbot.validation.run.models import RunConditions, TestRunResult
+from junitbot.validation.run.models import JvmLaunch, RunConditions, TestRunResult
 from junitbot.validation.run.sandbox import detect_isolation
 from tests.validation.run.test_launcher import TEST_JARS, compile_java
 
@@ -113,9 +113,9 @@ def _run(compiled: tuple[Path, Path], root: Path, test_class: str, tools_dir: Pa
                           settings=SETTINGS, tools_dir=tools_dir)
     result = run_junit(
         test_classes=[test_class], classpath=[*classpath, str(listener)], workdir=root / "work",
-        conditions=RunConditions(), settings=SETTINGS, isolation=detect_isolation(),
-        java_agent_option=option if agent else None, writable=[root], tools_dir=tools_dir,
-        junit_config=per_test_config(root / "per-test"),
+        conditions=RunConditions(),
+        launch=JvmLaunch(settings=SETTINGS, isolation=detect_isolation(), agent=option if agent else None,
+                         writable=(root,), tools_dir=tools_dir, junit_config=per_test_config(root / "per-test")),
     )
     assert result.cases and {c.status for c in result.cases} == {"passed"}, result.output_tail
     return result

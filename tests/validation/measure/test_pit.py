@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from junitbot.config import ValidationSettings
-from junitbot.validation.measure.models import MutationReport
+from junitbot.validation.measure.models import MutationReport, PitOptions
 from junitbot.validation.measure.pit import run_mutation_analysis
 from tests.conftest import session_tools_dir
 from tests.validation.run.test_launcher import compile_java
@@ -88,9 +88,11 @@ class Project:
     def analyse(self, targets: list[str], tests: list[str], *, history_file: Path | None = None, work: str = "work",
                 budget_s: float | None = None, changed_lines: Mapping[str, Collection[int]] | None = None,
                 ) -> MutationReport:
+        options = PitOptions(tools_dir=self.tools_dir, history_file=history_file, budget_s=budget_s,
+                             changed_lines=None if changed_lines is None
+                             else {name: frozenset(lines) for name, lines in changed_lines.items()})
         return run_mutation_analysis(target_classes=targets, test_classes=tests, classpath=self.classpath,
-                                     workdir=self.root / work, history_file=history_file, tools_dir=self.tools_dir,
-                                     settings=SETTINGS, budget_s=budget_s, changed_lines=changed_lines)
+                                     workdir=self.root / work, settings=SETTINGS, options=options)
 
 
 @pytest.fixture(scope="module")
@@ -139,7 +141,7 @@ def test_tests_on_jupiter_6_run_with_the_6_launcher(maven_jars: Callable[[str], 
     tests = compile_java({"com/acme/AdderTest.java": ADDER_TEST}, tmp_path / "test-classes", [main], jars=jars)
     report = run_mutation_analysis(target_classes=["com.acme.Adder"], test_classes=["com.acme.AdderTest"],
                                    classpath=[main, str(tests), *jars], workdir=tmp_path / "work",
-                                   history_file=None, tools_dir=project.tools_dir, settings=SETTINGS)
+                                   settings=SETTINGS, options=PitOptions(tools_dir=project.tools_dir))
     assert report.error is None
     assert _by_key(report) == _by_key(project.first)  # the same verdicts as on Jupiter 5
     assert (project.tools_dir / "junit-platform-launcher-6.0.0").is_dir()

@@ -16,8 +16,8 @@ from junitbot.config import ValidationSettings
 from junitbot.validation.build.jdk import installed_jdks
 from junitbot.validation.build.tool_choice import choose_launcher
 from junitbot.validation.run.guard import SECURITY_MANAGER_REMOVED, guard_note, read_guard_log
-from junitbot.validation.run.launcher import WHOLE_CLASS, run_junit
-from junitbot.validation.run.models import GuardAttempt, RunConditions, TestRunResult
+from junitbot.validation.run.launcher import run_junit
+from junitbot.validation.run.models import WHOLE_CLASS, GuardAttempt, JvmLaunch, RunConditions, TestRunResult
 from junitbot.validation.run.sandbox import detect_isolation
 from tests.validation.run.test_launcher import compile_java
 
@@ -133,8 +133,9 @@ def _run(classes: Path, mockito: list[str], fetched: Path, workdir: Path, tests:
          settings: ValidationSettings = SETTINGS, java_home: str | None = None,
          exclude_methods: Sequence[str] = ()) -> TestRunResult:
     return run_junit(test_classes=tests, classpath=[str(classes), *mockito], workdir=workdir,
-                     conditions=RunConditions(order="name"), settings=settings, isolation=detect_isolation(),
-                     tools_dir=fetched, java_home=java_home, guard=True, exclude_methods=exclude_methods)
+                     conditions=RunConditions(order="name"), exclude_methods=exclude_methods,
+                     launch=JvmLaunch(settings=settings, isolation=detect_isolation(), tools_dir=fetched,
+                                      java_home=java_home, guard=True))
 
 
 def test_what_a_test_tries_is_refused_and_named_however_it_is_spelled(
@@ -177,7 +178,7 @@ def test_the_guard_refuses_writes_that_unshare_lets_through(
     (workdir / "guard.txt").write_text(f"{outside}\n")
     result = run_junit(test_classes=["com.acme.HostileTest#writesOutsideThroughReflection"],
                        classpath=[str(classes), *mockito], workdir=workdir, conditions=RunConditions(),
-                       settings=SETTINGS, isolation=isolation, tools_dir=fetched, guard=True)
+                       launch=JvmLaunch(settings=SETTINGS, isolation=isolation, tools_dir=fetched, guard=True))
     assert [(c.status, c.message) for c in result.cases] == [
         ("refused", f"tried to write outside its working directory: {outside}")]
     assert not outside.exists()

@@ -1,4 +1,4 @@
-"""run_junit against real javac-compiled JUnit 5 and 6 tests, on the pinned launchers and Debian's; parse_junit_xml."""
+"""run_junit against real javac-compiled JUnit 5 and 6 tests, on the pinned launchers and Debian's."""
 
 from __future__ import annotations
 
@@ -13,9 +13,8 @@ import pytest
 
 from junitbot.config import ValidationSettings
 from junitbot.errors import JunitbotError
-from junitbot.validation import models
-from junitbot.validation.run.launcher import WHOLE_CLASS, parse_junit_xml, repeat_conditions, run_junit
-from junitbot.validation.run.models import RunConditions
+from junitbot.validation.run.launcher import repeat_conditions, run_junit
+from junitbot.validation.run.models import WHOLE_CLASS, JvmLaunch, RunConditions, TestRunResult
 from junitbot.validation.run.sandbox import detect_isolation
 from tests.validation.test_process import pids_with, unique_marker
 
@@ -237,22 +236,19 @@ def tools_dir(request: pytest.FixtureRequest) -> Path | None:
 
 
 def _run(
-    classes: Path, test_classes: Sequence[str], workdir: Path, isolation: str, **options: object
-) -> models.TestRunResult:
-    conditions = options.pop("conditions", RunConditions())
-    settings = options.pop("settings", SETTINGS)
+    classes: Path, test_classes: Sequence[str], workdir: Path, isolation: str, *,
+    conditions: RunConditions | None = None, settings: ValidationSettings = SETTINGS, tools_dir: Path | None = None,
+) -> TestRunResult:
     return run_junit(
         test_classes=test_classes,
         classpath=[str(classes), *TEST_JARS],
         workdir=workdir,
-        conditions=conditions,  # type: ignore[arg-type]
-        settings=settings,  # type: ignore[arg-type]
-        isolation=isolation,
-        **options,  # type: ignore[arg-type]
+        conditions=conditions or RunConditions(),
+        launch=JvmLaunch(settings=settings, isolation=isolation, tools_dir=tools_dir),
     )
 
 
-def _outcomes(result: models.TestRunResult) -> dict[tuple[str, str], list[str]]:
+def _outcomes(result: TestRunResult) -> dict[tuple[str, str], list[str]]:
     outcomes: dict[tuple[str, str], list[str]] = {}
     for case in result.cases:
         outcomes.setdefault((case.test_class.removeprefix("com.acme."), case.method), []).append(case.status)
@@ -410,8 +406,7 @@ def test_sandbox_blocks_network_and_kills_forked_processes(
         classpath=[str(classes), str(outside_dir), *TEST_JARS],
         workdir=workdir,
         conditions=RunConditions(),
-        settings=SETTINGS,
-        isolation=isolation,
+        launch=JvmLaunch(settings=SETTINGS, isolation=isolation),
     )
     outcomes = {c.method: (c.status, c.message or "") for c in result.cases}
     assert outcomes["connects"][0] == "error"
@@ -478,8 +473,8 @@ def test_a_project_on_jupiter_5_11_runs_on_the_pinned_launchers_platform(
     sources = {"com/acme/Calculator.java": CALCULATOR, "com/acme/JupiterTest.java": JUPITER_TEST}
     compiled = compile_java(sources, tmp_path / "classes", jars=jars)
     result = run_junit(test_classes=["com.acme.JupiterTest"], classpath=[str(compiled), *jars],
-                       workdir=tmp_path / "work", conditions=RunConditions(), settings=SETTINGS, isolation=isolation,
-                       tools_dir=fetched)
+                       workdir=tmp_path / "work", conditions=RunConditions(),
+                       launch=JvmLaunch(settings=SETTINGS, isolation=isolation, tools_dir=fetched))
     assert result.launcher == "junit-platform-console-standalone 1.14.4 (pinned)"
     assert _outcomes(result) == {
         ("JupiterTest", "recordsWhichJupiterRuns"): ["passed"],
@@ -499,15 +494,16 @@ def test_a_project_on_jupiter_6_runs_on_the_6_launcher(
     compiled = compile_java(sources, tmp_path / "classes", jars=jars)
     settings = ValidationSettings(class_timeout_s=2.0, batch_timeout_s=120.0)
     result = run_junit(test_classes=["com.acme.SixTest"], classpath=[str(compiled), *jars],
-                       workdir=tmp_path / "work", conditions=RunConditions(), settings=settings, isolation=isolation,
-                       tools_dir=fetched)
+                       workdir=tmp_path / "work", conditions=RunConditions(),
+                       launch=JvmLaunch(settings=settings, isolation=isolation, tools_dir=fetched))
     assert result.launcher == "junit-platform-console-standalone 6.1.3 (pinned)"
     # The timeout configuration holds under 6.x as under 1.x.
     assert _outcomes(result) == {("SixTest", "adds"): ["passed"], ("SixTest", "spins"): ["timeout"]}, result.output_tail
     # Why the launcher follows the project's Jupiter: the 1.x one (here found on the classpath) shadows Jupiter 6.
     old = fetched / "junit-console-1.14.4" / "junit-platform-console-standalone-1.14.4.jar"
     result = run_junit(test_classes=["com.acme.SixTest"], classpath=[str(compiled), *jars, str(old)],
-                       workdir=tmp_path / "old", conditions=RunConditions(), settings=settings, isolation=isolation)
+                       workdir=tmp_path / "old", conditions=RunConditions(),
+                       launch=JvmLaunch(settings=settings, isolation=isolation))
     assert result.launcher == "junit-platform-console-standalone 1.14.4 (from the classpath)"
     assert _outcomes(result) == {("SixTest", "adds"): ["error"], ("SixTest", "spins"): ["error"]}
     message = result.cases[0].message or ""
@@ -525,8 +521,8 @@ def test_without_the_pinned_launcher_debians_runs_and_maven_is_tried_once(
     where = "from the classpath" if on_classpath else "Debian's"
     for run in range(2):
         result = run_junit(test_classes=["com.acme.MockTest"], classpath=[str(classes), *jars],
-                           workdir=tmp_path / f"run{run}", conditions=RunConditions(), settings=SETTINGS,
-                           isolation=isolation, tools_dir=tmp_path / "tools")
+                           workdir=tmp_path / f"run{run}", conditions=RunConditions(),
+                           launch=JvmLaunch(settings=SETTINGS, isolation=isolation, tools_dir=tmp_path / "tools"))
         assert {c.method: c.status for c in result.cases} == {"stubs": "passed"}, result.output_tail
         assert result.launcher.startswith(f"junit-platform-console-standalone 1.9.1 ({where}; fallback: Maven could "
                                           "not download from Maven Central"), result.launcher
@@ -547,106 +543,3 @@ def test_repeat_conditions_vary_everything_after_the_first_run() -> None:
     assert repeat_conditions(4) == runs  # deterministic, so a flake reproduces
     with pytest.raises(JunitbotError):
         repeat_conditions(0)
-
-
-REPORT = """<?xml version="1.0" encoding="UTF-8"?>
-<testsuite name="JUnit Jupiter" tests="6" skipped="1" failures="2" errors="2" time="2.175">
-<testcase name="fails()" classname="com.acme.CalcTest" time="0.002">
-<failure message="math ==&gt; expected: &lt;3&gt; but was: &lt;2&gt;"
- type="org.opentest4j.AssertionFailedError"><![CDATA[
-org.opentest4j.AssertionFailedError: math ==> expected: <3> but was: <2>
-	at com.acme.CalcTest.fails(CalcTest.java:6)
-]]></failure>
-<system-out><![CDATA[unique-id: [engine:junit-jupiter]/[class:com.acme.CalcTest]/[method:fails()]]]></system-out>
-</testcase>
-<testcase name="one()" classname="com.acme.StaticTest" time="0">
-<error type="java.lang.ExceptionInInitializerError"><![CDATA[java.lang.ExceptionInInitializerError
-	at com.acme.StaticTest.one(StaticTest.java:5)
-Caused by: java.lang.NumberFormatException: For input string: "nope"
-	... 75 more
-]]></error>
-</testcase>
-<testcase name="assume()" classname="com.acme.Aborted" time="0.002">
-<skipped><![CDATA[org.opentest4j.TestAbortedException: Assumption failed: no
-	at org.junit.jupiter.api.Assumptions.throwAssumptionFailed(Assumptions.java:316)
-]]></skipped>
-</testcase>
-<testcase name="p(int)[2]" classname="com.acme.OtherTest" time="0.013">
-<failure message="expected: &lt;1&gt; but was: &lt;2&gt;" type="org.opentest4j.AssertionFailedError"/>
-</testcase>
-<testcase name="loops()" classname="com.acme.CalcTest" time="2.008">
-<error message="loops() timed out after 2 seconds" type="java.util.concurrent.TimeoutException"><![CDATA[
-java.util.concurrent.TimeoutException: loops() timed out after 2 seconds
-]]></error>
-</testcase>
-<testcase name="deep()" classname="com.acme.OtherTest$Inner" time="0.008"/>
-</testsuite>
-"""
-
-
-def test_parse_junit_xml_reads_statuses_messages_and_times() -> None:
-    cases = parse_junit_xml(REPORT)
-    assert [(c.test_class, c.method, c.status, c.message, c.seconds) for c in cases] == [
-        ("com.acme.CalcTest", "fails", "failed", "math ==> expected: <3> but was: <2>", 0.002),
-        (
-            "com.acme.StaticTest", "one", "error",
-            "java.lang.ExceptionInInitializerError; "
-            'Caused by: java.lang.NumberFormatException: For input string: "nope"',
-            0.0,
-        ),
-        ("com.acme.Aborted", "assume", "skipped", "org.opentest4j.TestAbortedException: Assumption failed: no", 0.002),
-        ("com.acme.OtherTest", "p", "failed", "[2] expected: <1> but was: <2>", 0.013),
-        (
-            "com.acme.CalcTest", "loops", "timeout",
-            "java.util.concurrent.TimeoutException: loops() timed out after 2 seconds", 2.008,
-        ),
-        ("com.acme.OtherTest$Inner", "deep", "passed", None, 0.008),
-    ]
-    assert parse_junit_xml(REPORT.encode("utf-8")) == cases
-
-
-@pytest.mark.parametrize("text", ["<testsuite><testcase", "<html><body/></html>", ""])
-def test_parse_junit_xml_rejects_what_is_not_a_report(text: str) -> None:
-    with pytest.raises(JunitbotError, match="JUnit XML report"):
-        parse_junit_xml(text)
-
-
-# From a real JUnit 1.14 report (cut after the frames that matter): a nested class's failure, and AssertJ's
-# hasMessage, whose message quotes the thrown exception's own frames.
-REPORT_WITH_LINES = """<testsuite name="JUnit Jupiter">
-<testcase name="nested()" classname="p.MsgTest$Inner" time="0">
-<failure message="expected: &lt;1&gt; but was: &lt;2&gt;" type="org.opentest4j.AssertionFailedError">\
-org.opentest4j.AssertionFailedError: expected: &lt;1&gt; but was: &lt;2&gt;
-\tat org.junit.jupiter.api.AssertionFailureBuilder.build(AssertionFailureBuilder.java:151)
-\tat org.junit.jupiter.api.Assertions.assertEquals(Assertions.java:531)
-\tat p.MsgTest$Inner.nested(MsgTest.java:33)
-</failure>
-</testcase>
-<testcase name="ajMessage()" classname="p.MsgTest" time="0">
-<failure message="&#10;Expecting message to be:&#10;  &quot;a&quot;&#10;but was:&#10;  &quot;b&quot;&#10;\
-&#10;Throwable that failed the check:&#10;&#10;java.lang.IllegalArgumentException: b&#10;\
-&#9;at p.MsgTest.lambda$ajMessage$3(MsgTest.java:23)" type="org.opentest4j.AssertionFailedError">\
-org.opentest4j.AssertionFailedError: \nExpecting message to be:
-  "a"
-but was:
-  "b"
-
-Throwable that failed the check:
-
-java.lang.IllegalArgumentException: b
-\tat p.MsgTest.lambda$ajMessage$3(MsgTest.java:23)
-\tat org.assertj.core.api.ThrowableAssert.catchThrowable(ThrowableAssert.java:63)
-\tat p.MsgTest.ajMessage(MsgTest.java:23)
-</failure>
-</testcase>
-<testcase name="passes()" classname="p.MsgTest" time="0"/>
-</testsuite>
-"""
-
-
-def test_a_failure_keeps_the_test_classs_line_and_its_whole_message() -> None:
-    nested, assertj, passing = parse_junit_xml(REPORT_WITH_LINES)
-    assert (nested.line, nested.detail) == (33, "expected: <1> but was: <2>")
-    assert assertj.line == 23
-    assert assertj.detail is not None and assertj.detail.startswith('\nExpecting message to be:\n  "a"\nbut was:')
-    assert (passing.line, passing.detail) == (None, None)

@@ -15,6 +15,7 @@ import pytest
 
 from junitbot.errors import JunitbotError
 from junitbot.validation.process import ProcessResult, run_process
+from junitbot.validation.run import sandbox
 from junitbot.validation.run.sandbox import ISOLATIONS, describe_isolation, detect_isolation, sandboxed
 from tests.validation.test_process import pids_with, unique_marker
 
@@ -98,7 +99,7 @@ def test_a_loopback_of_its_own_leaves_the_host_out_of_reach(tmp_path: Path, serv
     script = ("import socket\nwith socket.socket() as own:\n    own.bind(('127.0.0.1', 0)); own.listen()\n"
               "    socket.create_connection(own.getsockname(), timeout=5).close()\nprint('own loopback', flush=True)\n"
               f"socket.create_connection(('127.0.0.1', {server}), timeout=5)\n")
-    result = _run([os.path.realpath(sys.executable), "-c", script], tmp_path, isolation, loopback=True)
+    result = _run([os.path.realpath(sys.executable), "-c", script], tmp_path, isolation, network="loopback")
     assert result.stdout == "own loopback\n", result.stderr
     assert result.exit_code != 0 and "Connection refused" in result.stderr
 
@@ -144,9 +145,8 @@ def test_unshare_does_not_make_the_filesystem_read_only(tmp_path: Path) -> None:
     assert (outside / "escape.txt").read_text() == "out\n"
 
 
-def test_file_size_limit_stops_a_runaway_write(tmp_path: Path) -> None:
-    result = _run(
-        ["sh", "-c", "head -c 5000000 /dev/zero > big.bin"], tmp_path, "none", max_file_bytes=1_000_000
-    )
+def test_file_size_limit_stops_a_runaway_write(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sandbox, "MAX_FILE_BYTES", 1_000_000)  # the limit is 256 MB: too much to write in a test
+    result = _run(["sh", "-c", "head -c 5000000 /dev/zero > big.bin"], tmp_path, "none")
     assert not result.ok
     assert os.path.getsize(tmp_path / "big.bin") == 1_000_000

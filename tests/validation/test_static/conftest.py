@@ -19,7 +19,7 @@ from junitbot.state import StateDir
 from junitbot.validation.build.models import Frameworks
 from junitbot.validation.models import Severity, ValidationIssue
 from junitbot.validation.models import TestCandidate as Candidate
-from junitbot.validation.static import passed, run_static_checks
+from junitbot.validation.static import KnownTypes, passed, run_static_checks
 from tests.conftest import PROJECT
 
 GOOD = (PROJECT / "tests" / "fixtures" / "static" / "PlaceOrderServiceTest.java").read_text(encoding="utf-8")
@@ -48,14 +48,13 @@ class Repo:
             context=self.contexts[subject],
             frameworks=frameworks,
             settings=settings or ValidationSettings(),
-            class_info=self.infos.get,
-            known_packages=known_packages,
+            known=KnownTypes(self.infos.get, known_packages),
         )
 
     def check_without_subject(self, source: str, *, path: str = TEST_PATH) -> list[ValidationIssue]:
         """The passes over a test that names no class of the repository."""
         return run_static_checks(Candidate(path=path, source=source), subject=None, context=None,
-                                 frameworks=EXTENSION, settings=ValidationSettings(), class_info=self.infos.get)
+                                 frameworks=EXTENSION, settings=ValidationSettings(), known=KnownTypes(self.infos.get))
 
     def with_types(self, sources: dict[str, str]) -> Repo:
         """This repo with more types (a base test class), parsed from source; `sources` maps FQN to source."""

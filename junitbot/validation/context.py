@@ -1,0 +1,84 @@
+"""What one module's validation shares, built once and passed down: the repository and the module's run context.
+
+Layer: above build/, compiling/ and run/ (it holds their records), below measure/, judge/ and validate.py, which
+take it instead of the same list of folders, classpaths and settings at every step.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from junitbot.analysis import CodeGraph
+from junitbot.config import ValidationSettings
+from junitbot.records import Record
+from junitbot.state import StateDir
+from junitbot.validation.build.classpath import resource_folders
+from junitbot.validation.build.models import Classpath
+from junitbot.validation.compiling.models import JavacOptions
+from junitbot.validation.compiling.rounds import module_javac
+from junitbot.validation.run.models import JvmLaunch
+from junitbot.validation.run.sandbox import detect_isolation
+
+
+@dataclass(frozen=True)
+class IndexedRepo:
+    """The repository validation works on: its folder, its code graph (open) and its state directory."""
+
+    root: Path
+    graph: CodeGraph
+    state: StateDir
+
+
+class ValidationContext(Record):
+    """What every step of one module's validation (or rerun) reads: the tree and module, the settings, the isolation
+    that works here, the scratch folder and main classes, the tests' classpath, javac's options and the caches."""
+
+    root: Path
+    module: Classpath
+    settings: ValidationSettings
+    isolation: str
+    scratch: Path
+    main_classes: Path
+    test_classpath: tuple[str, ...]
+    javac: JavacOptions
+    state_root: Path
+    tools_dir: Path
+
+    @classmethod
+    def for_module(
+        cls, root: Path, module: Classpath, *, settings: ValidationSettings, state: StateDir, scratch: Path,
+        main_classes: Path,
+    ) -> ValidationContext:
+        """The context of `module` of the tree at `root`: the test classpath is the scratch folder's classes, the
+        main classes, the module's resources and its entries; javac compiles as the build compiles its tests."""
+        test_classpath = (str(scratch / "classes"), str(main_classes), *resource_folders(root, module),
+                          *module.entries)
+        return cls(root=root, module=module, settings=settings, isolation=detect_isolation(settings.isolation),
+                   scratch=scratch, main_classes=main_classes, test_classpath=test_classpath,
+                   javac=module_javac(root, module, timeout_s=settings.batch_timeout_s), state_root=state.root,
+                   tools_dir=state.tools)
+
+    @property
+    def classes_dir(self) -> Path:
+        """Where the tests compile to (first on `test_classpath`)."""
+        return self.scratch / "classes"
+
+    @property
+    def java_home(self) -> str | None:
+        """The module's JDK (None: the default one)."""
+        return self.module.java_home
+
+    @property
+    def jacoco_cache(self) -> Path:
+        """Where JaCoCo's compiled helpers are cached."""
+        return self.state_root / "build" / "jacoco"
+
+    def launch(
+        self, *, agent: str | None = None, junit_config: dict[str, str] | None = None, writable: tuple[Path, ...] = ()
+    ) -> JvmLaunch:
+        """How this module's test JVMs start: isolated as detected, on its JDK, in its folder (Surefire's basedir),
+        with the pinned tools; `agent`, `junit_config` and `writable` for a run under JaCoCo."""
+        return JvmLaunch(settings=self.settings, isolation=self.isolation, java_home=self.java_home,
+                         tools_dir=self.tools_dir, agent=agent, junit_config=junit_config or {}, writable=writable,
+                         basedir=self.root / self.module.module)
