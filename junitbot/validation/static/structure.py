@@ -64,15 +64,17 @@ def check_syntax(inp: CheckInput) -> list[ValidationIssue]:
     misplaced = bool(inp.test.package) and \
         folder.parts[-inp.test.package.count(".") - 1:] != tuple(inp.test.package.split("."))
     subject = inp.subject
+    # javac and Maven compile a class whose package is not its folder: in a person's file that is a finding, never
+    # a reason to reject it (issue 27); junitbot's own file would be written under a name its path does not give.
+    misplaced_severity = WARNING if inp.candidate.written_by == "person" else ERROR
     if subject is not None and inp.test.package != subject.package:
         # Legal Java in the path's package (javac judges what the test reaches from there); impossible elsewhere.
-        issues.append(issue_at("syntax", ERROR if misplaced else WARNING, "wrong-package",
+        issues.append(issue_at("syntax", misplaced_severity if misplaced else WARNING, "wrong-package",
                                f"package {inp.test.package or '(default)'} differs from the package of "
                                f"{subject.name}, {subject.package or '(default)'}", at,
                                f"declare `package {subject.package};`"))
     elif misplaced:
-        # The class would be compiled, run and written under a name its path does not give it.
-        issues.append(issue_at("syntax", ERROR, "wrong-package",
+        issues.append(issue_at("syntax", misplaced_severity, "wrong-package",
                                f"package {inp.test.package} does not match the file's folder {folder}", at,
                                f"declare the package that {folder} stands for"))
     return issues

@@ -8,7 +8,7 @@ import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 import pytest
 
@@ -21,6 +21,8 @@ from junitbot.validation.models import Severity, ValidationIssue
 from junitbot.validation.models import TestCandidate as Candidate
 from junitbot.validation.static import KnownTypes, passed, run_static_checks
 from tests.conftest import PROJECT
+
+WrittenBy = Literal["junitbot", "person"]
 
 GOOD = (PROJECT / "tests" / "fixtures" / "static" / "PlaceOrderServiceTest.java").read_text(encoding="utf-8")
 SUBJECT = "com.acme.shop.application.PlaceOrderService"
@@ -41,9 +43,9 @@ class Repo:
 
     def check(self, source: str, *, subject: str = SUBJECT, path: str = TEST_PATH,
               frameworks: Frameworks = EXTENSION, settings: ValidationSettings | None = None,
-              known_packages: tuple[str, ...] = ()) -> list[ValidationIssue]:
+              known_packages: tuple[str, ...] = (), written_by: WrittenBy = "junitbot") -> list[ValidationIssue]:
         return run_static_checks(
-            Candidate(path=path, source=source, target=subject),
+            Candidate(path=path, source=source, target=subject, written_by=written_by),
             subject=self.infos[subject],
             context=self.contexts[subject],
             frameworks=frameworks,
@@ -51,9 +53,11 @@ class Repo:
             known=KnownTypes(self.infos.get, known_packages),
         )
 
-    def check_without_subject(self, source: str, *, path: str = TEST_PATH) -> list[ValidationIssue]:
+    def check_without_subject(self, source: str, *, path: str = TEST_PATH,
+                              written_by: WrittenBy = "junitbot") -> list[ValidationIssue]:
         """The passes over a test that names no class of the repository."""
-        return run_static_checks(Candidate(path=path, source=source), subject=None, context=None,
+        return run_static_checks(Candidate(path=path, source=source, written_by=written_by), subject=None,
+                                 context=None,
                                  frameworks=EXTENSION, settings=ValidationSettings(), known=KnownTypes(self.infos.get))
 
     def with_types(self, sources: dict[str, str]) -> Repo:

@@ -134,6 +134,14 @@ def test_a_package_that_is_not_the_path_is_an_error_without_a_subject(shop: Repo
     assert ("ERROR", "wrong-package", 1) in summary(issues)
 
 
+def test_a_persons_file_whose_package_is_not_its_folder_is_a_warning(shop: Repo) -> None:
+    # javac and Maven compile it; the gate on a person's tests must not reject what their build accepts.
+    source = variant("package com.acme.shop.application;", "package com.acme.shop.other;")
+    for issues in (shop.check(source, written_by="person"), shop.check_without_subject(source, written_by="person")):
+        assert ("WARNING", "wrong-package", 1) in summary(issues)
+        assert not [i for i in issues if i.category == "wrong-package" and i.severity is ERROR]
+
+
 OVERRIDDEN = """\
 package com.acme.shop.application;
 
