@@ -76,12 +76,26 @@ def shop(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, State
     root = tmp_path_factory.mktemp("gain") / "shop"
     shutil.copytree(EXAMPLE, root, ignore=shutil.ignore_patterns(".junitbot", "target", "*GeneratedTest.java"))
     (root / ".junitbot.yml").write_text("validation:\n  class_timeout_s: 20\n")
+    _move_helper_out_of_money_test(root / "src/test/java/com/acme/shop/domain")
     repo = git.Repo.init(root)
     commit_all(repo, "shop")
     state = StateDir(root / ".junitbot")
     update_graph(root, state, load_config(root, environ={}))
     yield root, state
     repo.close()
+
+
+def _move_helper_out_of_money_test(folder: Path) -> None:
+    """MoneyTest builds its values with a helper class of the test sources, as real suites do: the baseline runs
+    it all the same."""
+    test = folder / "MoneyTest.java"
+    text = test.read_text()
+    helper = "    private static Money eur(String amount) {\n        return Money.of(amount, Currency.EUR);\n    }\n"
+    assert helper in text
+    test.write_text(text.replace(helper, "").replace("eur(", "Moneys.eur("))
+    (folder / "Moneys.java").write_text("package com.acme.shop.domain;\n\nfinal class Moneys {\n"
+                                        "    static Money eur(String amount) {\n"
+                                        "        return Money.of(amount, Currency.EUR);\n    }\n}\n")
 
 
 def _validate(root: Path, state: StateDir, candidates: list[TestCandidate]) -> ValidationReport:

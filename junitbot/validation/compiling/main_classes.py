@@ -48,14 +48,15 @@ def main_javac(module: Classpath) -> JavacOptions:
 
 def build_main_classes(
     root: Path, sources: Sequence[tuple[str, str]], *, classpath: Sequence[str], cache_dir: Path,
-    options: JavacOptions = _MAIN_JAVAC,
+    options: JavacOptions = _MAIN_JAVAC, kind: str = "main",
 ) -> MainBuild:
     """Compile `sources` ((path, blob sha) pairs) into `cache_dir/classes`, unless the same inputs already are.
 
-    Files that fail to compile are reported and left out, so one broken class never blocks validation
-    of tests for the others.
+    Files that fail to compile are reported (as `kind` source files: main, or the existing tests the baseline
+    runs) and left out, so one broken class never blocks validation of tests for the others.
     """
-    inputs = [list(sources), list(classpath), options.release, list(options.processor_path), options.java_home]
+    inputs = [list(sources), list(classpath), options.release, list(options.processor_path), options.java_home,
+              list(options.source_path)]
     stamp = hashlib.sha256(json.dumps(inputs).encode()).hexdigest()
     classes = cache_dir / "classes"
     stamp_file = cache_dir / "stamp.json"
@@ -64,14 +65,15 @@ def build_main_classes(
         if recorded.get("stamp") == stamp:
             return MainBuild(classes_dir=classes, reused=True, failed=tuple(recorded.get("failed", ())))
     if not sources:
-        raise JunitbotError(f"no main Java sources to compile under {root}: run `junitbot index` first")
+        raise JunitbotError(f"no {kind} Java sources to compile under {root}: run `junitbot index` first")
     scratch = cache_dir / "classes.tmp"
     shutil.rmtree(scratch, ignore_errors=True)
     results = compile_batch([root / path for path, _ in sources], classpath=classpath, out_dir=scratch,
                             options=options)
     failed = sorted(str(path.relative_to(root)) for path, result in results.items() if not result.compiled)
     if failed:
-        log.warning("%d main source files do not compile and are left out: %s", len(failed), ", ".join(failed[:5]))
+        log.warning("%d %s source files do not compile and are left out: %s", len(failed), kind,
+                    ", ".join(failed[:5]))
     shutil.rmtree(classes, ignore_errors=True)
     scratch.rename(classes)
     stamp_file.write_text(json.dumps({"stamp": stamp, "failed": failed}))

@@ -25,7 +25,7 @@ from junitbot.analysis import CodeGraph, DependencyAnalyzer, TypeRow
 from junitbot.analysis.marker import generated_target
 from junitbot.errors import JunitbotError
 from junitbot.records import Record
-from junitbot.validation.build.classpath import resource_folders
+from junitbot.validation.build.classpath import resource_folders, test_sources
 from junitbot.validation.build.models import Classpath
 from junitbot.validation.compiling.main_classes import build_main_classes, main_javac
 from junitbot.validation.context import ValidationContext
@@ -166,11 +166,14 @@ def _measure(
                                                             "JUnit 5 (Jupiter); not measured")
                 for t, ts in tests_by_target.items()}
     shas = dict(graph.source_files(test=True))
+    # The existing tests compile as their build compiles them: with the module's other test sources (base
+    # classes, helpers) on the source path, else a test that uses one is lost from the baseline.
+    options = main_javac(classpath).model_copy(update={"source_path": tuple(test_sources(root, classpath))})
     build = build_main_classes(root, [(p, shas.get(p, "")) for p in sorted(jupiter)],
                                classpath=[str(main_classes), *classpath.entries],
                                cache_dir=context.state_root / "build" / "baseline-tests" / (
                                    classpath.module.replace("/", "_") or "_root"),
-                               options=main_javac(classpath))
+                               options=options, kind="existing test")
     runnable = [t for t in all_tests if rows[t].path in jupiter
                 and rows[t].path not in build.failed and rows[t].outer is None]
     notes: dict[str, str] = {}
