@@ -68,9 +68,9 @@ def class_shell(info: ClassInfo, job: GenerationJob, module: ModuleContext, *,
     """
     try:
         context = analyzer.test_context_for(info.fqn)
-        return test_shell(info, context, module.frameworks, lookup=module.lookup,
+        return test_shell(info, context, module,
                           test_class_name=Path(generated_test_path(info, job.config.generation)).stem,
-                          header_comment=file_header(info.fqn, job.commit, job.licence_header), level=module.level)
+                          header_comment=file_header(info.fqn, job.commit, job.licence_header))
     except JunitbotError as e:
         return Skip(target=info.fqn, reason=str(e))
 

@@ -8,7 +8,7 @@ from junitbot.analysis import insert_members, parse_java
 from junitbot.generation import TestShell
 from junitbot.generation.llm.answer import extract_java
 from junitbot.generation.llm.skeleton import fit_class, merge_into_shell
-from junitbot.generation.template import test_shell
+from junitbot.generation.template import ModuleContext, test_shell
 from tests.generation.conftest import Indexed
 from tests.generation.llm.conftest import FRAMEWORKS, GOOD_METHODS, INVENTORY
 
@@ -51,8 +51,9 @@ void stockReport_whenEmpty_isEmpty() {
 
 @pytest.fixture
 def shell(shop: Indexed) -> TestShell:
-    made = test_shell(shop.info(INVENTORY), shop.analyzer.test_context_for(INVENTORY), FRAMEWORKS,
-                      lookup=shop.lookup, test_class_name="InventoryServiceGeneratedTest", header_comment="generated")
+    made = test_shell(shop.info(INVENTORY), shop.analyzer.test_context_for(INVENTORY),
+                      ModuleContext(shop.lookup, FRAMEWORKS), test_class_name="InventoryServiceGeneratedTest",
+                      header_comment="generated")
     assert isinstance(made, TestShell)
     return made
 

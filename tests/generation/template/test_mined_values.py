@@ -235,8 +235,9 @@ def test_a_validating_constructor_is_tested_with_mined_values_then_each_rejected
 def test_the_shell_builds_the_instance_under_test_from_a_mined_factory_call(warehouse: Indexed) -> None:
     frameworks = Frameworks(junit_jupiter="5.10.2", mockito="5.11.0", mockito_extension=True)
     shells = {name: test_shell(warehouse.info(f"{WAREHOUSE}.{name}"),
-                               warehouse.analyzer.test_context_for(f"{WAREHOUSE}.{name}"), frameworks,
-                               lookup=warehouse.lookup, test_class_name=f"{name}GeneratedTest", header_comment="//")
+                               warehouse.analyzer.test_context_for(f"{WAREHOUSE}.{name}"),
+                               ModuleContext(warehouse.lookup, frameworks), test_class_name=f"{name}GeneratedTest",
+                               header_comment="//")
               for name in ("Sku", "RestockPolicy")}
     assert shells["Sku"].set_up[-1] == 'sku = Sku.of("TOOL-000123");'  # type: ignore[union-attr]
     assert shells["RestockPolicy"].set_up[-1] == (  # type: ignore[union-attr]

@@ -14,7 +14,7 @@ import pytest
 
 from junitbot.analysis import ClassInfo, TypeRef
 from junitbot.generation import ImportSet, Skip, TestShell
-from junitbot.generation.template import Scope, test_shell, value_expression
+from junitbot.generation.template import ModuleContext, Scope, test_shell, value_expression
 from junitbot.validation import (
     Frameworks,
     IndexedRepo,
@@ -188,8 +188,9 @@ def production(shop: Indexed) -> list[ClassInfo]:
 def shells(shop: Indexed, production: list[ClassInfo], frameworks: Frameworks) -> dict[str, TestShell | Skip]:
     result: dict[str, TestShell | Skip] = {}
     for info in production:
-        result[info.fqn] = test_shell(info, shop.analyzer.test_context_for(info.fqn), frameworks, lookup=shop.lookup,
-                                      test_class_name=_test_name(info), header_comment=HEADER)
+        result[info.fqn] = test_shell(info, shop.analyzer.test_context_for(info.fqn),
+                                      ModuleContext(shop.lookup, frameworks), test_class_name=_test_name(info),
+                                      header_comment=HEADER)
     return result
 
 
@@ -210,7 +211,7 @@ def candidates(shop: Indexed, production: list[ClassInfo], shells: dict[str, Tes
         source = shell.render([method], imports=imports)
         result[info.fqn] = TestCandidate(path=_test_path(info, shell.class_name), source=source, target=info.fqn)
     abstract = shop.info(f"{SHOP}.domain.DomainException")
-    subtype = test_shell(abstract, shop.analyzer.test_context_for(abstract.fqn), frameworks, lookup=shop.lookup,
+    subtype = test_shell(abstract, shop.analyzer.test_context_for(abstract.fqn), ModuleContext(shop.lookup, frameworks),
                          test_class_name=_test_name(abstract), header_comment=HEADER,
                          concrete=shop.info(f"{SHOP}.domain.InvalidEmailException"))
     assert isinstance(subtype, TestShell)
@@ -345,7 +346,7 @@ NO_MOCKITO = Frameworks(junit_jupiter="5.10.2")
 
 def _shell(indexed: Indexed, fqn: str, frameworks: Frameworks, **options: ClassInfo) -> TestShell | Skip:
     info = indexed.info(fqn)
-    return test_shell(info, indexed.analyzer.test_context_for(fqn), frameworks, lookup=indexed.lookup,
+    return test_shell(info, indexed.analyzer.test_context_for(fqn), ModuleContext(indexed.lookup, frameworks),
                       test_class_name=_test_name(info), header_comment=HEADER, **options)
 
 
