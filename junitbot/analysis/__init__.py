@@ -66,12 +66,14 @@ from junitbot.analysis.source import SourceText
 from junitbot.analysis.sources import is_candidate, is_test_path, matches_any, module_of
 from junitbot.analysis.testclass import (
     add_imports,
+    check_statements,
     insert_members,
     member_node,
     parse_test_class,
     parse_test_class_tree,
     remove_imports,
     remove_methods,
+    remove_statements,
     rename_class,
 )
 from junitbot.analysis.typeref import type_ref
@@ -132,6 +134,7 @@ __all__ = [
     "ValueType",
     "add_imports",
     "changed_members",
+    "check_statements",
     "class_named_by_test",
     "class_tested_by",
     "descendants",
@@ -156,6 +159,7 @@ __all__ = [
     "query_captures",
     "remove_imports",
     "remove_methods",
+    "remove_statements",
     "remove_unused_imports",
     "remove_unused_private_members",
     "rename_class",

@@ -261,6 +261,48 @@ def remove_imports(source: str, imports: Iterable[str | JavaImport]) -> str:
     return (head.rstrip("\n") + "\n\n" if head.strip() else "") + tail.lstrip("\n")
 
 
+def check_statements(source: str) -> dict[str, tuple[Span, ...]]:
+    """Each test method's checking statements (`assert...(..)`, `assertThat(..)...`, `verify(..)...`, `fail(..)`
+    as statements of its body), in source order."""
+    parsed, tree = parse_test_class_tree(source)
+    found: dict[str, tuple[Span, ...]] = {}
+    for member in parsed.test_methods:
+        body = member_node(tree, member).child_by_field_name("body")
+        statements = body.named_children if body is not None else []
+        found[member.name] = tuple(_span(s) for s in statements if s.type == "expression_statement" and _checks(s))
+    return found
+
+
+def remove_statements(source: str, spans: Iterable[Span]) -> str:
+    """The source without the statements at `spans` (from `check_statements`), each with its own line when it
+    stood alone on it."""
+    data = source.encode("utf-8")
+    edits = []
+    for span in spans:
+        start, end = span.start_byte, span.end_byte
+        line_start = data.rfind(b"\n", 0, start) + 1
+        line_end = data.find(b"\n", end)
+        if not data[line_start:start].strip() and line_end >= 0 and not data[end:line_end].strip():
+            start, end = line_start, line_end + 1
+        edits.append((start, end, ""))
+    return _apply(data, edits)
+
+
+def _checks(statement: Node) -> bool:
+    """Whether an expression statement is a check: its call chain starts with an assert, verify or fail."""
+    node = statement.named_children[0] if statement.named_children else None
+    while node is not None and node.type == "method_invocation":
+        inner = node.child_by_field_name("object")
+        if inner is None or inner.type not in ("method_invocation", "identifier"):
+            name = node_text(node.child_by_field_name("name"))
+            return name.startswith(("assert", "verify", "fail"))
+        if inner.type == "identifier":  # `Assertions.assertEquals(..)`, `Mockito.verify(..)`
+            name = node_text(node.child_by_field_name("name"))
+            return name.startswith(("assert", "verify", "fail"))
+        node = inner
+    return False
+
+
 def rename_class(source: str, name: str) -> str:
     """The source with its top-level class, and that class's constructors, renamed to `name`.
 

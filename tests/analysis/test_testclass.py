@@ -7,6 +7,7 @@ import pytest
 from junitbot.analysis import (
     JavaImport,
     add_imports,
+    check_statements,
     insert_members,
     member_node,
     node_text,
@@ -14,6 +15,7 @@ from junitbot.analysis import (
     parse_test_class,
     parse_test_class_tree,
     remove_methods,
+    remove_statements,
     rename_class,
 )
 from junitbot.errors import ClassEditError, JunitbotError
@@ -332,3 +334,32 @@ def test_a_removed_method_leaves_no_blank_or_indented_lines_behind() -> None:
     source = f"class T {{\n\n{a}\n{b}\n{c}}}\n"
     assert remove_methods(source, {"b"}) == f"class T {{\n\n{a}\n{c}}}\n"
     assert remove_methods(source, {"a", "b"}) == f"class T {{\n\n{c}}}\n"
+
+
+def test_check_statements_are_the_assertions_and_verifications_of_each_test_and_can_be_removed() -> None:
+    source = """package p;
+
+class CheckTest {
+    @Test
+    void checks() {
+        List<String> names = new ArrayList<>();
+        names.add("a");
+        assertEquals(1, names.size());
+        assertThat(names).contains("a").hasSize(1);
+        Assertions.assertTrue(names.contains("a"));
+        verify(mock).save(names);
+    }
+
+    void helper() {
+        assertEquals(1, 1);
+    }
+}
+"""
+    checks = check_statements(source)
+    assert list(checks) == ["checks"]
+    texts = [source.encode()[s.start_byte:s.end_byte].decode() for s in checks["checks"]]
+    assert texts == ["assertEquals(1, names.size());", 'assertThat(names).contains("a").hasSize(1);',
+                     'Assertions.assertTrue(names.contains("a"));', "verify(mock).save(names);"]
+    edited = remove_statements(source, checks["checks"][1:3])
+    assert "assertThat" not in edited and "assertTrue" not in edited
+    assert "        assertEquals(1, names.size());\n        verify(mock).save(names);\n" in edited

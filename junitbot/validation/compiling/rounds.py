@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from junitbot.analysis import parse_test_class, prune_tests
+from junitbot.analysis import Span, check_statements, parse_test_class, prune_tests, remove_statements
 from junitbot.validation.build.classpath import test_sources
 from junitbot.validation.build.models import Classpath
 from junitbot.validation.compiling.models import CompileOutcome, CompileResult, JavacOptions
@@ -51,6 +51,7 @@ class _File:
     seen: set[frozenset[tuple[str, str]]] = field(default_factory=set)
     repaired: int = 0
     removed: int = 0
+    salvaged: bool = False
 
     def edit(self, source: str) -> None:
         self.source = source
@@ -85,7 +86,8 @@ def _next_round(state: _File, result: CompileResult, context: RepairContext | No
         state.compiled, state.issues = True, (*state.costs, *result.issues)  # what cost a method stays said
         return False
     errors = [i for i in result.issues if i.severity is Severity.ERROR]
-    return (context is not None and _repair(state, errors, context)) or _remove_failing_tests(state, errors)
+    return (context is not None and (_repair(state, errors, context) or _drop_failing_checks(state, errors))) or \
+        _remove_failing_tests(state, errors)
 
 
 def _repair(state: _File, errors: Sequence[ValidationIssue], context: RepairContext) -> bool:
@@ -101,6 +103,34 @@ def _repair(state: _File, errors: Sequence[ValidationIssue], context: RepairCont
     state.repaired += 1
     state.repairs.extend(applied)
     state.edit(fixed)
+    return True
+
+
+def _drop_failing_checks(state: _File, errors: Sequence[ValidationIssue]) -> bool:
+    """Salvage at statement level (issue 29: a model's twelve right set-ups were lost to one assertion each on a
+    method that does not exist): where every error of a test method lies in its checking statements and the method
+    keeps another check, those statements go and the method stays. False when nothing could be salvaged."""
+    if state.salvaged:
+        return False
+    checks = check_statements(state.source)
+    parsed = parse_test_class(state.source)
+    doomed: dict[str, list[Span]] = {}
+    for error in errors:
+        owner = parsed.test_at(error.line)
+        span = next((s for s in checks.get(owner or "", ()) if error.line is not None
+                     and s.start_line <= error.line <= s.end_line), None)
+        if owner is None or span is None:
+            doomed.pop(owner or "", None)
+            checks.pop(owner or "", None)  # an error outside its checks: the method is judged whole
+            continue
+        doomed.setdefault(owner, []).append(span)
+    spans = [s for owner, found in doomed.items() if len(set(found)) < len(checks.get(owner, ())) for s in found]
+    if not spans:
+        return False
+    state.salvaged = True
+    state.repairs.append(f"removed {len(set(spans))} checking statements that do not compile, keeping their "
+                         f"methods: {', '.join(sorted(o for o in doomed if any(s in spans for s in doomed[o])))}")
+    state.edit(remove_statements(state.source, set(spans)))
     return True
 
 

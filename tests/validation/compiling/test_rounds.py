@@ -197,3 +197,41 @@ def test_rounds_not_files_set_the_number_of_javac_calls(tmp_path: Path) -> None:
     removal = by_name["RemovalThenRepairTest"]
     assert list(removal.dropped) == ["callsWhatDoesNotExist"]
     assert removal.repairs == ("line 11: `throws Exception` added to readsAResource() (rule: unreported-exception)",)
+
+
+# A model's test with the right set-up and one assertion on a member that does not exist (issue 29).
+ONE_BAD_CHECK = HEADER + """import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+
+class SalvagedTest {
+    @Test
+    void keepsWhatCompiles() {
+        List<String> names = new ArrayList<>();
+        names.add("a");
+        assertEquals(1, names.size());
+        assertEquals(1, names.getCount());
+        assertTrue(names.contains("a"));
+    }
+
+    @Test
+    void onlyABadCheck() {
+        List<String> names = new ArrayList<>();
+        assertEquals(0, names.getCount());
+    }
+}
+"""
+
+
+def test_a_check_that_does_not_compile_goes_and_its_method_stays_when_it_still_checks(tmp_path: Path) -> None:
+    [file] = _write(tmp_path, {"SalvagedTest": ONE_BAD_CHECK})
+
+    outcome = compile_in_rounds([file], javac=CountingJavac(tmp_path / "classes"), repair=CONTEXT)[file]
+
+    assert outcome.compiled and outcome.failure is None
+    assert "getCount" not in outcome.source
+    assert "assertEquals(1, names.size());" in outcome.source and 'assertTrue(names.contains("a"));' in outcome.source
+    # A method whose only check does not compile has nothing left to say: it goes whole.
+    assert list(outcome.dropped) == ["onlyABadCheck"]
+    assert any("removed 1 checking statements" in r and "keepsWhatCompiles" in r for r in outcome.repairs)
