@@ -24,7 +24,7 @@ from junitbot.analysis import CodeGraph, update_graph
 from junitbot.config import load_config
 from junitbot.errors import JunitbotError
 from junitbot.generation.llm.backends import GenerationRequest, LLMSettings, TransformersBackend, render_chat
-from junitbot.generation.llm.context import ContextBuilder, token_counter
+from junitbot.generation.llm.context import ContextBuilder, Examples, token_counter
 from junitbot.generation.llm.prompts import generation_messages, prompt_environment
 from junitbot.state import StateDir
 from junitbot.validation import discover_classpath
@@ -42,7 +42,7 @@ def requests_for(root: Path, state: StateDir, model: str, count: int, budget: in
     built: list[GenerationRequest] = []
     with CodeGraph.open(state.graph_db) as graph:
         builder = ContextBuilder(graph, frameworks=frameworks, budget=budget, counter=token_counter(model),
-                                 k_similar=0)
+                                 examples=Examples(k=0))
         for row in graph.types():
             if row.is_test or len(built) == count:
                 continue

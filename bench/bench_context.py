@@ -21,7 +21,7 @@ from rich.table import Table
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # for tests.generation.llm.tiny_model
 
-from junitbot.analysis import CodeGraph, DependencyAnalyzer, update_graph
+from junitbot.analysis import CodeGraph, update_graph
 from junitbot.config import load_config
 from junitbot.errors import JunitbotError
 from junitbot.generation.llm.context import TIERS, ContextBuilder, TargetContext, TokenCounter, token_counter
@@ -46,8 +46,7 @@ def contexts(root: Path, state: StateDir, counter: TokenCounter, budget: int) ->
     update_graph(root, state, config)
     frameworks = discover_classpath(root, config.validation).frameworks
     with CodeGraph.open(state.graph_db) as graph:
-        builder = ContextBuilder(graph, frameworks=frameworks, budget=budget, counter=counter,
-                                 analyzer=DependencyAnalyzer(graph))
+        builder = ContextBuilder(graph, frameworks=frameworks, budget=budget, counter=counter)
         started = time.perf_counter()
         built = []
         for row in graph.types():

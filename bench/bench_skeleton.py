@@ -38,9 +38,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # for tests.gen
 
 from junitbot.analysis import CodeGraph, DependencyAnalyzer, update_graph
 from junitbot.config import JunitbotConfig, load_config
+from junitbot.generation import TargetOutcome
+from junitbot.generation.llm import LoopContext, LoopTarget, run_llm_loop
 from junitbot.generation.llm.backends import LLMSettings, OpenAIBackend
 from junitbot.generation.llm.context import ContextBuilder
-from junitbot.generation.llm.loop import LoopTarget, TargetOutcome, run_llm_loop
 from junitbot.generation.llm.prompts import prompt_environment
 from junitbot.generation.models import GenerationJob, TestShell
 from junitbot.generation.template import ModuleContext, class_shell, generated_test_path
@@ -216,8 +217,9 @@ def run_way(targets: Sequence[LoopTarget], *, skeleton: bool, graph: CodeGraph, 
 
     builder = ContextBuilder(graph, frameworks=classpath.frameworks, budget=settings.context_tokens)
     started = time.perf_counter()
-    tally.outcomes = run_llm_loop(targets, backend=backend, builder=builder, env=prompt_environment(root),
-                                  validate=validate, settings=settings.model_copy(update={"use_skeleton": skeleton}))
+    loop = LoopContext(backend=backend, builder=builder, env=prompt_environment(root), validate=validate,
+                       settings=settings.model_copy(update={"use_skeleton": skeleton}))
+    tally.outcomes = run_llm_loop(targets, loop)
     tally.seconds = time.perf_counter() - started
     return tally
 

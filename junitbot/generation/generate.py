@@ -19,9 +19,9 @@ from dataclasses import dataclass, field
 from junitbot.analysis import DependencyAnalyzer
 from junitbot.generation.javalevel import JavaLevel
 from junitbot.generation.llm.backends import Backend, LLMSettings, SaysContextLength
-from junitbot.generation.llm.context import ContextBuilder, TokenCounter, token_counter
+from junitbot.generation.llm.context import ContextBuilder, Examples, TokenCounter, token_counter
 from junitbot.generation.llm.corrections import correct_expected
-from junitbot.generation.llm.loop import LoopTarget, run_llm_loop
+from junitbot.generation.llm.loop import LoopContext, LoopTarget, run_llm_loop
 from junitbot.generation.llm.prompts import prompt_environment
 from junitbot.generation.llm.similar import open_similar_tests
 from junitbot.generation.llm.transcripts import Transcripts
@@ -104,11 +104,11 @@ def _with_model(targets: list[Target], backend: Backend, settings: LLMSettings,
     with open_similar_tests(job.state, job.config, job.root) as similar:
         builder = ContextBuilder(job.graph, frameworks=validator.classpath.primary.frameworks,
                                  budget=context_budget(settings, backend), counter=_counter(settings, backend),
-                                 similar_tests=similar, k_similar=settings.similar_tests,
+                                 examples=Examples(similar, settings.similar_tests),
                                  level=_lowest_level(validator.classpath))
-        outcomes = run_llm_loop(loop_targets, backend=backend, builder=builder,
-                                env=prompt_environment(job.root), validate=validator, settings=settings,
-                                transcripts=Transcripts(job.run_directory)) if loop_targets else []
+        loop = LoopContext(backend=backend, builder=builder, env=prompt_environment(job.root), validate=validator,
+                           settings=settings, transcripts=Transcripts(job.run_directory))
+        outcomes = run_llm_loop(loop_targets, loop) if loop_targets else []
     seconds["llm"] = time.perf_counter() - tick
     job.progress("llm", len(loop_targets), len(loop_targets))
     tick = time.perf_counter()

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from junitbot.generation.llm.backends import Backend, BackendChoice, LLMSettings, choose_backend, get_backend
-from junitbot.generation.llm.loop import LoopTarget, Validate, run_llm_loop
+from junitbot.generation.llm.loop import LoopContext, LoopTarget, Validate, run_llm_loop
 
 __all__ = [
     "Backend",
     "BackendChoice",
     "LLMSettings",
+    "LoopContext",
     "LoopTarget",
     "Validate",
     "choose_backend",

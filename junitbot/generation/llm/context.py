@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import math
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, Protocol
 
 from junitbot.analysis import (
@@ -169,25 +170,34 @@ class _Candidate:
                            full_tokens=self.full_tokens, text=text, reason=self.reason)
 
 
+@dataclass(frozen=True)
+class Examples:
+    """Where a prompt's style examples come from and how many it shows: `similar(target_fqn, k)` gives (path, source)
+    of the repo's most similar tests (retrieval; None: the target's own tests and its package's stand in); `k` 0
+    shows none."""
+
+    similar: SimilarTests | None = None
+    k: int = 2
+
+
 class ContextBuilder:
     """Per-target context from the code graph, within `budget` tokens of the model's tokenizer.
 
-    `similar_tests(target_fqn, k)` returns (path, source) of the repo's most similar tests (retrieval);
-    without it, the target's own existing tests and tests of its package stand in. `level` is the Java
-    release the module compiles at, which the prompt's rules name.
+    `examples` says where the style examples come from; `level` is the Java release the module compiles at, which
+    the prompt's rules name.
     """
 
     def __init__(self, graph: CodeGraph, *, frameworks: Frameworks, budget: int, counter: TokenCounter | None = None,
-                 similar_tests: SimilarTests | None = None, k_similar: int = 2,
-                 analyzer: DependencyAnalyzer | None = None, level: JavaLevel = MODERN) -> None:
+                 examples: Examples | None = None, level: JavaLevel = MODERN) -> None:
+        examples = examples or Examples()
         self.graph = graph
         self.frameworks = frameworks
         self.level = level
         self.budget = budget
         self.counter = counter or EstimatedCounter()
-        self.similar_tests = similar_tests or self._tests_nearby
-        self.k_similar = k_similar
-        self.analyzer = analyzer or DependencyAnalyzer(graph)
+        self.similar_tests = examples.similar or self._tests_nearby
+        self.k_similar = examples.k
+        self.analyzer = DependencyAnalyzer(graph)
         self._conventions: Conventions | None = None
 
     @property

@@ -13,6 +13,7 @@ from junitbot.generation.llm.context import (
     TIERS,
     ContextBuilder,
     EstimatedCounter,
+    Examples,
     TargetContext,
     token_counter,
 )
@@ -97,7 +98,7 @@ def test_similar_tests_come_from_the_injected_retrieval(graph: CodeGraph) -> Non
                 ("src/test/java/x/BTest.java", "class BTest { @Test void b() {} }"),
                 ("src/test/java/x/CTest.java", "class CTest { }")]
 
-    builder = ContextBuilder(graph, frameworks=FRAMEWORKS, budget=50_000, similar_tests=similar, k_similar=2)
+    builder = ContextBuilder(graph, frameworks=FRAMEWORKS, budget=50_000, examples=Examples(similar, 2))
     context = builder.build("com.acme.shop.domain.Money")
     assert asked == [("com.acme.shop.domain.Money", 2)]
     assert [i.name for i in context.shown("similar_tests")] == ["src/test/java/x/ATest.java",
@@ -109,8 +110,8 @@ def test_examples_show_their_first_tests_and_no_prompt_spends_tokens_on_licences
     cases = "\n".join(f"    @Test void case{i}() {{ assertEquals({i}, {i}); }}" for i in range(12))
     licence = "/*\n * Licensed to the Apache Software Foundation (ASF).\n */\n// generated\n"
     example = f"{licence}package x;\n\nimport org.junit.jupiter.api.Test;\n\nclass ATest {{\n{cases}\n}}\n"
-    builder = ContextBuilder(graph, frameworks=FRAMEWORKS, budget=50_000, k_similar=1,
-                             similar_tests=lambda fqn, k: [("src/test/java/x/ATest.java", example)])
+    builder = ContextBuilder(graph, frameworks=FRAMEWORKS, budget=50_000,
+                             examples=Examples(lambda fqn, k: [("src/test/java/x/ATest.java", example)], 1))
     [shown] = builder.build("com.acme.shop.domain.Money").shown("similar_tests")
     assert "case0()" in shown.text and "case1()" in shown.text and "case2()" not in shown.text
     assert "more tests" not in shown.text and "Licensed" not in shown.text

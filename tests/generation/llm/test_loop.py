@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from junitbot.analysis import parse_test_class
-from junitbot.generation import TestShell
+from junitbot.generation import TargetOutcome, TestShell
+from junitbot.generation.llm import LoopContext, LoopTarget, Validate, run_llm_loop
 from junitbot.generation.llm.backends import (
     GenerationRequest,
     GenerationResponse,
@@ -19,7 +20,6 @@ from junitbot.generation.llm.backends import (
     VLLMBackend,
 )
 from junitbot.generation.llm.context import ContextBuilder, EstimatedCounter
-from junitbot.generation.llm.loop import LoopTarget, TargetOutcome, Validate, run_llm_loop
 from junitbot.generation.llm.prompts import prompt_environment
 from junitbot.generation.llm.transcripts import Transcripts
 from junitbot.generation.template import ModuleContext, test_shell
@@ -87,8 +87,9 @@ def _targets(shop: Indexed, frameworks: Frameworks, *fqns: str) -> list[LoopTarg
 def _run(shop: Indexed, frameworks: Frameworks, backend: object, validate: Validate, targets: list[LoopTarget],
          **settings: object) -> dict[str, TargetOutcome]:
     builder = ContextBuilder(shop.graph, frameworks=frameworks, budget=4000)
-    outcomes = run_llm_loop(targets, backend=backend, builder=builder, env=prompt_environment(shop.root),  # type: ignore[arg-type]  # a Backend
-                            validate=validate, settings=LLMSettings.model_validate(settings))
+    loop = LoopContext(backend=backend, builder=builder, env=prompt_environment(shop.root),  # type: ignore[arg-type]  # a Backend
+                       validate=validate, settings=LLMSettings.model_validate(settings))
+    outcomes = run_llm_loop(targets, loop)
     return {o.target: o for o in outcomes}
 
 
@@ -254,9 +255,9 @@ def test_a_repair_prompt_makes_room_for_the_previous_code_within_the_context_bud
     engine = FakeLLM(lambda prompt, params: [long_broken if _round_of(prompt) == 0 else GOOD_METHODS])
     backend = VLLMBackend(LLMSettings(), engine=engine, sampling=SamplingParams)
     builder = ContextBuilder(shop.graph, frameworks=frameworks, budget=1500)
-    [outcome] = run_llm_loop(_targets(shop, frameworks, INVENTORY), backend=backend, builder=builder,
-                             env=prompt_environment(shop.root), validate=_judge_by_text,
-                             settings=LLMSettings(repair_rounds=1, coverage_rounds=0))
+    loop = LoopContext(backend=backend, builder=builder, env=prompt_environment(shop.root), validate=_judge_by_text,
+                       settings=LLMSettings(repair_rounds=1, coverage_rounds=0))
+    [outcome] = run_llm_loop(_targets(shop, frameworks, INVENTORY), loop)
     assert outcome.status == "kept" and outcome.rounds == 1
     count = EstimatedCounter().count
     [first], [repair] = engine.calls
@@ -382,9 +383,10 @@ def test_a_kept_class_gets_a_round_for_its_uncovered_lines_and_surviving_mutants
     engine = FakeLLM(lambda prompt, params: [MORE_METHODS if "no test runs" in prompt else GOOD_METHODS])
     backend = VLLMBackend(LLMSettings(), engine=engine, sampling=SamplingParams)
     builder = ContextBuilder(shop.graph, frameworks=frameworks, budget=4000)
-    [outcome] = run_llm_loop(_targets(shop, frameworks, INVENTORY), backend=backend, builder=builder,
-                             env=prompt_environment(shop.root), validate=_judge_with_coverage,
-                             settings=LLMSettings(coverage_rounds=2), transcripts=Transcripts(tmp_path))
+    loop = LoopContext(backend=backend, builder=builder, env=prompt_environment(shop.root),
+                       validate=_judge_with_coverage, settings=LLMSettings(coverage_rounds=2),
+                       transcripts=Transcripts(tmp_path))
+    [outcome] = run_llm_loop(_targets(shop, frameworks, INVENTORY), loop)
     assert [len(call) for call in engine.calls] == [1, 1]  # the grown class misses nothing: no third round
     more = engine.calls[1][0]
     line = (shop.root / shop.info(INVENTORY).file).read_text().splitlines()[51].strip()
