@@ -12,14 +12,14 @@ helper methods, or says `this` is left out. Statements nested in blocks (`if`, l
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 
 from junitbot.analysis.models import JavaImport, TestSetup
 from junitbot.analysis.parser import Node, parse_java
 from junitbot.analysis.source import SourceText
+from junitbot.analysis.testshared import Fixture, Helper, Shared, shared_of, test_methods
 
 _COMMENTS = {"line_comment", "block_comment"}
-_TYPES = {"class_declaration", "enum_declaration", "record_declaration", "interface_declaration"}
 # Calls that check rather than arrange: never part of a setup.
 _BLOCKS = {"if_statement", "for_statement", "enhanced_for_statement", "while_statement", "do_statement",
            "try_statement", "try_with_resources_statement", "block", "switch_expression", "synchronized_statement"}
@@ -28,19 +28,24 @@ _TEST_LIBRARIES = ("org.junit", "org.mockito", "org.assertj", "org.hamcrest", "j
 # Names the probe and the final test declare themselves.
 _RESERVED = {"result", "thrown"}
 _MAX_STATEMENTS = 12
+_MAX_INLINE = 3
+# Expressions that need no parentheses where another expression is inlined into them, or they into another.
+_PRIMARY = {"identifier", "method_invocation", "object_creation_expression", "field_access", "string_literal",
+            "decimal_integer_literal", "character_literal", "true", "false", "null_literal", "parenthesized_expression",
+            "array_access", "class_literal", "decimal_floating_point_literal", "this"}
 _MAX_PER_MEMBER = 6
 
 
 def mine_setups(source: str, target: str, *, test_class: str = "") -> tuple[TestSetup, ...]:
     """Every distinct call on `target` (an FQN) in the test class `source`, with the statements that build its
-    receiver and arguments; at most a few per called member, the shortest first."""
+    receiver and arguments; at most a few per called member, those that build something first."""
     data = source.encode("utf-8")
     text = SourceText(data)
     root = parse_java(data).root_node
     imports = tuple(_import(c, text) for c in root.named_children if c.type == "import_declaration")
-    reader = _Reader(text, target, imports, helpers=_declared_methods(root, text), fields=_fields(root, text))
+    reader = _Reader(text, target, imports, shared_of(root, text))
     found: dict[tuple[tuple[str, ...], str], TestSetup] = {}
-    for method in _test_methods(root):
+    for method in test_methods(root, text):
         for setup in reader.setups(method, test_class):
             found.setdefault((setup.statements, setup.call), setup)
     per_member: dict[str, list[TestSetup]] = {}
@@ -53,16 +58,15 @@ def mine_setups(source: str, target: str, *, test_class: str = "") -> tuple[Test
 
 
 class _Reader:
-    """Finds calls on the target in one test file and slices the statements they depend on."""
+    """Finds calls on the target in one test file and slices the statements they depend on, the file's fixtures
+    declared as locals and its one-line helpers inlined."""
 
-    def __init__(self, text: SourceText, target: str, imports: Sequence[JavaImport], *, helpers: set[str],
-                 fields: set[str]) -> None:
+    def __init__(self, text: SourceText, target: str, imports: Sequence[JavaImport], shared: Shared) -> None:
         self.text = text
         self.target = target
         self.simple = target.rsplit(".", 1)[-1]
         self.imports = imports
-        self.helpers = helpers
-        self.fields = fields
+        self.shared = shared
         self.static_members = {i.name.rsplit(".", 1)[-1] for i in imports if i.static and not i.wildcard}
         self.static_wildcards = any(i.static and i.wildcard for i in imports)
 
@@ -71,7 +75,8 @@ class _Reader:
         if body is None:
             return
         statements = [c for c in body.named_children if c.type not in _COMMENTS]
-        types: dict[str, str] = {}  # local -> its declared type, as written
+        # Each variable's declared type as written: the fixtures', then the method's own locals as they come.
+        types = {f.name: f.type_text for f in self.shared.fixtures.values()}
         name = self.text.text(method.child_by_field_name("name"))
         for index, statement in enumerate(statements):
             for call in _calls(statement):
@@ -100,20 +105,22 @@ class _Reader:
             return None
         chosen, needed = self._slice(call, before)
         declared = {n for s in chosen for n in _declared(s, self.text)}
-        if needed - declared or declared & _RESERVED or len(chosen) > _MAX_STATEMENTS:
+        fixtures = self._fixtures(needed - declared)
+        if fixtures is None or declared & _RESERVED or len(chosen) + len(fixtures) > _MAX_STATEMENTS:
             return None
-        if any(not self._standalone(node, self.fields - declared) for node in (*chosen, call)):
+        rendered = self._statements(fixtures, chosen)
+        act = self._render(call)
+        if rendered is None or act is None:
             return None
-        statements = tuple(self.text.text(s) for s in chosen)
-        words = {w for s in (*statements, self.text.text(call)) for w in _words(s)}
-        return TestSetup(test=test, statements=statements, receiver=local, method=member,
-                         call=self.text.text(call),
-                         arguments=tuple(self.text.text(a) for a in _named(call.child_by_field_name("arguments"))),
+        arguments = [self._render(a) for a in _named(call.child_by_field_name("arguments"))]
+        words = {w for s in (*rendered, act) for w in _words(s)}
+        return TestSetup(test=test, statements=rendered, receiver=local, method=member, call=act,
+                         arguments=tuple(a or "" for a in arguments),
                          imports=tuple(i for i in self.imports if self._used(i, words)))
 
     def _slice(self, call: Node, before: Sequence[Node]) -> tuple[list[Node], set[str]]:
-        """The statements before `call` that its receiver and arguments depend on, and the locals they need."""
-        needed = set(_values(call, self.text))
+        """The statements before `call` that its receiver and arguments depend on, and the names they need."""
+        needed = self._needs(call)
         chosen: list[Node] = []
         for statement in reversed(before):
             if statement.type in _BLOCKS and needed & _words(self.text.text(statement)):
@@ -123,21 +130,84 @@ class _Reader:
                 if statement.type == "expression_statement" and _is_check(statement, self.text):
                     continue
                 chosen.append(statement)
-                needed = (needed - declares) | set(_values(statement, self.text))
+                needed = (needed - declares) | self._needs(statement)
         return list(reversed(chosen)), needed
 
-    def _standalone(self, node: Node, fields: set[str]) -> bool:
-        """No `this`, `super` or field of the test class (`fields`), no call of one of its helper methods."""
-        for each in _descendants(node):
+    def _fixtures(self, names: set[str]) -> list[Fixture] | None:
+        """The fixtures that give `names` and those they need in turn, in the order the file builds them; None when
+        a name is no fixture (a parameter, a field nothing sets)."""
+        found: dict[str, Fixture] = {}
+        pending = set(names)
+        while pending:
+            name = pending.pop()
+            fixture = self.shared.fixtures.get(name)
+            if fixture is None or len(found) > _MAX_STATEMENTS:
+                return None
+            found[name] = fixture
+            for node in (fixture.value, *fixture.configure):
+                pending |= self._needs(node) - set(found) - {name}
+        return sorted(found.values(), key=lambda f: f.order)
+
+    def _statements(self, fixtures: Sequence[Fixture], chosen: Sequence[Node]) -> tuple[str, ...] | None:
+        """The fixtures as locals, then the calls that configure them, then the method's own statements."""
+        texts: list[str | None] = []
+        for fixture in fixtures:
+            value = self._render(fixture.value)
+            texts.append(None if value is None else f"{fixture.type_text} {fixture.name} = {value};")
+        texts += [self._render(node) for f in fixtures for node in f.configure]
+        texts += [self._render(node) for node in chosen]
+        return None if any(t is None for t in texts) else tuple(t for t in texts if t is not None)
+
+    def _needs(self, node: Node, depth: int = 0) -> set[str]:
+        """The names `node` reads that something must declare: locals and the test class's fields, including those
+        of the helpers it calls, once inlined."""
+        needed = set(_values(node, self.text, self.shared.fields))
+        for call in _calls(node):
+            helper = self._helper(call)
+            if helper is not None and depth < _MAX_INLINE:
+                needed |= self._needs(helper.returns, depth + 1) - set(helper.parameters)
+        return needed
+
+    def _render(self, node: Node, depth: int = 0) -> str | None:
+        """The node's text standing alone: each call of a one-line helper replaced by the expression it returns;
+        None for `this`, `super` or a call of any other method of the test class."""
+        edits: list[tuple[int, int, str]] = []
+        for each in _outermost_calls(node, lambda call: self._helper(call) is not None):
             if each.type in ("this", "super"):
-                return False
-            if each.type == "identifier" and self.text.text(each) in fields and _reads(each):
-                return False
-            if each.type == "method_invocation" and each.child_by_field_name("object") is None:
-                name = self.text.text(each.child_by_field_name("name"))
-                if name in self.helpers or not (name in self.static_members or self.static_wildcards):
-                    return False
-        return True
+                return None
+            name = self.text.text(each.child_by_field_name("name"))
+            helper = self._helper(each)
+            if helper is None:
+                if name in self.shared.methods or not (name in self.static_members or self.static_wildcards):
+                    return None
+                continue
+            inlined = self._inline(each, helper, depth) if depth < _MAX_INLINE else None
+            if inlined is None:
+                return None
+            edits.append((each.start_byte, each.end_byte, inlined))
+        return _edited(self.text, node, edits)
+
+    def _inline(self, call: Node, helper: Helper, depth: int) -> str | None:
+        arguments = _named(call.child_by_field_name("arguments"))
+        if len(arguments) != len(helper.parameters):
+            return None
+        values = [self._render(a, depth + 1) for a in arguments]
+        if any(v is None for v in values):
+            return None
+        by_name = {p: (v if a.type in _PRIMARY else f"({v})") for p, v, a in zip(helper.parameters, values,
+                                                                                  arguments, strict=True) if v}
+        edits = [(n.start_byte, n.end_byte, by_name[self.text.text(n)]) for n in _descendants(helper.returns)
+                 if n.type == "identifier" and self.text.text(n) in by_name and _reads(n)]
+        body = _edited(self.text, helper.returns, edits)
+        inner = self._render(helper.returns, depth + 1)
+        if inner is None or body is None:
+            return None
+        return body if helper.returns.type in _PRIMARY else f"({body})"
+
+    def _helper(self, call: Node) -> Helper | None:
+        if call.type != "method_invocation" or call.child_by_field_name("object") is not None:
+            return None
+        return self.shared.helpers.get(self.text.text(call.child_by_field_name("name")))
 
     def _used(self, item: JavaImport, words: set[str]) -> bool:
         if item.wildcard:
@@ -151,37 +221,30 @@ class _Reader:
         return "var"
 
 
-def _test_methods(root: Node) -> Iterator[Node]:
-    """The methods of every class in the file (a nested class's too), none of a local or anonymous class."""
-    pending = [c for c in root.named_children if c.type in _TYPES]
+def _outermost_calls(node: Node, inlined: Callable[[Node], bool]) -> Iterator[Node]:
+    """The calls without a receiver in `node`, none inside a call that is `inlined` (its arguments are rendered
+    with it), and every `this` and `super`."""
+    pending = [node]
     while pending:
-        owner = pending.pop()
-        body = owner.child_by_field_name("body")
-        for member in body.named_children if body is not None else ():
-            if member.type == "method_declaration":
-                yield member
-            elif member.type in _TYPES:
-                pending.append(member)
+        current = pending.pop()
+        if current.type in ("this", "super") or (
+                current.type == "method_invocation" and current.child_by_field_name("object") is None):
+            yield current
+            if current.type == "method_invocation" and inlined(current):
+                continue
+        if current.type != "class_body" or current is node:
+            pending.extend(reversed(current.children))
 
 
-def _declared_methods(root: Node, text: SourceText) -> set[str]:
-    """The names of the methods the test file declares (its helpers)."""
-    return {text.text(m.child_by_field_name("name")) for m in _test_methods(root)}
-
-
-def _fields(root: Node, text: SourceText) -> set[str]:
-    """The names of the fields the test file's classes declare."""
-    names: set[str] = set()
-    pending = [c for c in root.named_children if c.type in _TYPES]
-    while pending:
-        owner = pending.pop()
-        body = owner.child_by_field_name("body")
-        for member in body.named_children if body is not None else ():
-            if member.type == "field_declaration":
-                names |= {text.text(d.child_by_field_name("name")) for d in member.children_by_field_name("declarator")}
-            elif member.type in _TYPES:
-                pending.append(member)
-    return names
+def _edited(text: SourceText, node: Node, edits: Sequence[tuple[int, int, str]]) -> str:
+    """The node's text with byte ranges replaced (ranges inside the node, not overlapping)."""
+    data = text.data
+    out, at = [], node.start_byte
+    for start, end, replacement in sorted(edits):
+        out += [data[at:start].decode("utf-8", "replace"), replacement]
+        at = end
+    out.append(data[at:node.end_byte].decode("utf-8", "replace"))
+    return "".join(out)
 
 
 def _reads(identifier: Node) -> bool:
@@ -232,8 +295,9 @@ def _is_check(statement: Node, text: SourceText) -> bool:
             and text.text(expression.child_by_field_name("name")).startswith(_CHECKS))
 
 
-def _values(node: Node, text: SourceText) -> Iterator[str]:
-    """The lower-case names a node reads as values: locals (or fields); not members, types or declared names."""
+def _values(node: Node, text: SourceText, fields: Mapping[str, str]) -> Iterator[str]:
+    """The names a node reads as values: locals and the test class's `fields` (a constant too); not members, types
+    or declared names."""
     lambda_parameters: set[str] = set()
     for each in _descendants(node):
         if each.type == "lambda_expression":
@@ -243,8 +307,8 @@ def _values(node: Node, text: SourceText) -> Iterator[str]:
         if each.type != "identifier" or each.parent is None:
             continue
         parent, name = each.parent, text.text(each)
-        if name[:1].isupper() or name in lambda_parameters:
-            continue  # a type, an enum constant or a constant; a lambda's own parameter
+        if (name[:1].isupper() and name not in fields) or name in lambda_parameters:
+            continue  # a type, an enum constant or another class's constant; a lambda's own parameter
         if parent.type == "method_invocation" and parent.child_by_field_name("name") == each:
             continue
         if parent.type == "field_access" and parent.child_by_field_name("field") == each:

@@ -99,8 +99,7 @@ def test_static_calls_are_setups_without_a_receiver() -> None:
 
 def test_a_slice_that_needs_the_test_class_or_a_branch_is_left_out() -> None:
     calls = set(_by_call(mine_setups(_TEST, "com.acme.cli.Parser")))
-    assert "shared.parse(new Options(), SHARED)" not in calls  # a field of the test class
-    assert "local.parse(new Options(), new String[0])" not in calls  # built by a helper method
+    assert "shared.parse(new Options(), SHARED)" not in calls  # fields of the test class nothing sets up
     assert "other.parse(new Options(), this.args())" not in calls  # `this`
     # The branch may change the parser: a slice without it would not be what the test ran.
     assert "parser.parse(new Options(), new String[0])" not in calls
@@ -112,3 +111,65 @@ def test_calls_on_other_classes_are_not_setups_of_the_target() -> None:
     assert {s.method for s in options} == {"addOption"}
     first = next(s for s in options if "all of it" in s.call)
     assert first.statements == ("Options options = new Options();",)
+
+
+_FIXTURES = """\
+package com.acme.shop;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+class OrderTest {
+    private static final ProductId BOOK = ProductId.of("book");
+    private final Clock clock = Clock.fixed();
+    private Order order;
+    private Formatter formatter;
+
+    @BeforeEach
+    void setUp() {
+        Customer customer = new Customer("c-1");
+        order = new Order(OrderId.of("o-1"), customer, clock);
+        formatter = new Formatter();
+        formatter.setWidth(80);
+    }
+
+    private static OrderLine line(ProductId product, int quantity, String price) {
+        return new OrderLine(product, quantity, Money.of(price, Currency.EUR));
+    }
+
+    private OrderLine twice(OrderLine line) {
+        return line.times(1 + 1);
+    }
+
+    @Test
+    void totalSumsAllLines() {
+        order.addLines(line(BOOK, 2, "12.50"), twice(line(BOOK, 1, "1.20")));
+        formatter.render(order);
+    }
+}
+"""
+
+
+def test_fixtures_become_locals_and_one_line_helpers_are_inlined() -> None:
+    setups = _by_call(mine_setups(_FIXTURES, "com.acme.shop.Order", test_class="com.acme.shop.OrderTest"))
+    add = setups['order.addLines(new OrderLine(BOOK, 2, Money.of("12.50", Currency.EUR)), '
+                 'new OrderLine(BOOK, 1, Money.of("1.20", Currency.EUR)).times(1 + 1))']
+    # What the call needs, in the order the test class builds it: constants and initialized fields, then the
+    # set-up's locals and assignments; nothing it does not need (the formatter).
+    assert add.statements == (
+        'ProductId BOOK = ProductId.of("book");',
+        "Clock clock = Clock.fixed();",
+        'Customer customer = new Customer("c-1");',
+        'Order order = new Order(OrderId.of("o-1"), customer, clock);',
+    )
+    assert add.receiver == "order"
+
+
+def test_a_fixtures_configuring_calls_come_with_it() -> None:
+    setups = _by_call(mine_setups(_FIXTURES, "com.acme.shop.Formatter"))
+    assert list(setups) == ["formatter.render(order)"]  # the set-up method is no test to mine
+    render = setups["formatter.render(order)"].statements
+    assert render[3:] == ('Order order = new Order(OrderId.of("o-1"), customer, clock);',
+                          "Formatter formatter = new Formatter();", "formatter.setWidth(80);",
+                          'order.addLines(new OrderLine(BOOK, 2, Money.of("12.50", Currency.EUR)), '
+                          'new OrderLine(BOOK, 1, Money.of("1.20", Currency.EUR)).times(1 + 1));')

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from junitbot.analysis import ClassInfo, DependencyAnalyzer, MethodInfo
+from junitbot.analysis import ClassInfo, DependencyAnalyzer, MethodInfo, TestSetup, mine_setups
 from junitbot.config import GenerationSettings
 from junitbot.errors import JunitbotError
 from junitbot.generation.models import GenerationJob, Skip, Target, TestShell
@@ -19,10 +19,12 @@ from junitbot.generation.template.probe import Scenario
 from junitbot.generation.template.scaffold import test_shell
 from junitbot.generation.template.scenarios import (
     constructor_scenarios,
+    result_type,
     scenarios_for,
     testable_constructors,
     testable_methods,
 )
+from junitbot.generation.template.seeded import seeded_scenarios
 from junitbot.generation.template.subtypes import Receiver, receivers
 
 _STATIC_IMPORTS: dict[str, tuple[str, ...]] = {
@@ -46,6 +48,7 @@ class ClassPlan:
 
     @property
     def info(self) -> ClassInfo:
+        """The class under test."""
         return self.context.subject
 
     @property
@@ -108,11 +111,29 @@ def plan_classes(targets: Sequence[Target], job: GenerationJob,
             scenarios += method_scenarios(plan, method, prefix=f"c{index}m{number}", compensations=paths)
         for number, constructor in enumerate(testable_constructors(info)):
             scenarios += constructor_scenarios(context, constructor, prefix=f"c{index}k{number}")
+        scenarios += _seeded(context, job, analyzer, prefix=f"c{index}s")
         if scenarios:
             plans.append(replace(plan, scenarios=tuple(scenarios)))
         else:
             skipped.append(Skip(target=target.fqn, reason="no public behaviour to exercise"))
     return plans, skipped
+
+
+def _seeded(context: ClassContext, job: GenerationJob, analyzer: DependencyAnalyzer, *, prefix: str) -> list[Scenario]:
+    """Scenarios from the setups of the target's own tests in its package (issue 29): what the repository's tests
+    build the receiver and arguments with, and their neighbours."""
+    info, graph = context.subject, job.graph
+    setups: list[TestSetup] = []
+    for test in analyzer.test_context_for(info.fqn).existing_tests:
+        test_info = graph.class_info(test)
+        source = graph.source(test_info.file) if test_info is not None and test_info.outer is None else None
+        if test_info is None or source is None or test_info.package != info.package:
+            continue
+        setups += mine_setups(source.decode("utf-8", errors="replace"), info.fqn, test_class=test)
+    if not setups:
+        return []
+    return seeded_scenarios(setups, info=info, imports=context.imports, prefix=prefix,
+                            declared=lambda method: result_type(context, method))
 
 
 def _receivers(context: ClassContext, shell: TestShell, analyzer: DependencyAnalyzer) -> tuple[Receiver, ...]:

@@ -258,6 +258,16 @@ def _rejected_examples(context: ClassContext, member: MethodInfo, base: list[str
     return found
 
 
+def result_type(context: ClassContext, method: MethodInfo) -> str | None:
+    """The type a test declares `method`'s result as on a release without `var`; None where `var` does, or for a
+    void method."""
+    returns = method.return_type
+    if returns is None or returns.text == "void" or context.level.allows("var"):
+        return None
+    return _declared(context.scope, returns, bindings=class_bindings(context.subject, None, {}),
+                     method_variables=method.type_parameters)
+
+
 def _declared(scope: Scope, ref: TypeRef, *, bindings: Mapping[str, TypeRef],
               method_variables: Sequence[str] = ()) -> str:
     """The type a test declares a method's result as where `var` is not available (Java < 10).
