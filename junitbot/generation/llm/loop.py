@@ -1,5 +1,4 @@
-"""The model loop, batched across targets: generate → extract → validate → salvage → repair (≤ N rounds) →
-rounds for what is still missing.
+"""The model loop, batched across targets: generate, extract, validate, salvage, repair, then what is missing.
 
 Every round sends one batch to the backend: the generation prompt of each target first, then one repair
 prompt per target that failed (its previous code with the validation issues, compiler diagnostics, the

@@ -1,5 +1,7 @@
-"""The request each target sends in a round of the model loop: the generation prompt, or a repair prompt with what
-went wrong, each with the round's sampling, and the room that leaves for the code context."""
+"""The request a target sends in a round of the model loop: its generation or repair prompt, with the round's sampling.
+
+A repair prompt shows the previous code and what went wrong; those tokens come out of the code context's budget.
+"""
 
 from __future__ import annotations
 

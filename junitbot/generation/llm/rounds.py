@@ -1,5 +1,4 @@
-"""What the model loop's rounds share: the loop's context, each target's state through the rounds, and the record of
-each attempt and of the outcome."""
+"""What the model loop's rounds share: its context, each target's state, the record of its attempts and outcome."""
 
 from __future__ import annotations
 

@@ -28,6 +28,7 @@ class Scope:
 
     @property
     def package(self) -> str:
+        """The test file's package."""
         return self.imports.package
 
     def name(self, fqn: str, in_repo: bool = True) -> str:

@@ -1,5 +1,4 @@
-"""The answers a scenario gives its mocks: `when(mock.method(matchers)).thenReturn(value)` per call of a mock field,
-or the call failing (pure)."""
+"""The answers a scenario gives its mocks: `when(mock.method(..)).thenReturn(value)` per call, or the call failing."""
 
 from __future__ import annotations
 
@@ -41,6 +40,7 @@ class Stub:
 
     @property
     def title(self) -> str:
+        """The call as a name says it: `customersFindById`."""
         return camel(self.mock) + camel(self.method)
 
     @property

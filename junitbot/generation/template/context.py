@@ -53,10 +53,12 @@ class ClassContext:
 
     @property
     def lookup(self) -> ClassLookup:
+        """The repo's classes by FQN."""
         return self.module.lookup
 
     @property
     def level(self) -> JavaLevel:
+        """The Java release the test compiles at."""
         return self.module.level
 
     @property

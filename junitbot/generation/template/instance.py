@@ -57,6 +57,7 @@ class SubjectBuild:
 
     @property
     def lookup(self) -> ClassLookup:
+        """The repo's classes by FQN."""
         return self.module.lookup
 
     @property

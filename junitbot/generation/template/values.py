@@ -41,9 +41,8 @@ def value_expression(
 ) -> ValueExpr | None:
     """A Java expression building a value of `ref` in `scope` (its imports gain names only when one is built), or None.
 
-    `hint` is the parameter or field name, which picks plausible strings (`email` → an e-mail address); `bindings`
-    say what type variables stand for (String otherwise); `checks` are the comparisons the receiving member makes
-    (those on `hint` count): the value is one they accept where the mined literals and patterns give one.
+    `hint`, the parameter or field name, picks plausible strings (`email` → an e-mail address); `bindings` say what
+    type variables stand for (String otherwise); the value is one the receiving member's `checks` on `hint` accept.
     """
     builder = _Builder(scope)
     built = builder.value(ref, variant=variant, depth=scope.depth, hint=hint, bindings=dict(bindings or {}),
