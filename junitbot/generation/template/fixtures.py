@@ -72,8 +72,11 @@ def _most_repeated(texts: Sequence[str], lookup: TypeLookup) -> tuple[str, str, 
     counts: Counter[str] = Counter()
     kinds: dict[str, tuple[str, bool]] = {}
     for text in texts:
+        # A method's own locals, whatever their case (a human test's `BOOK` seeds one): no constant sees them.
+        own = {m[1] for line in text.splitlines() if (m := _DECLARED.match(line)) is not None}
         for expression, type_name in (e for line in _eligible(text) for e in _expressions(line)):
-            if len(expression) < _MIN_LENGTH or _FREE_NAME.search(_blank_strings(expression)):
+            if len(expression) < _MIN_LENGTH or _FREE_NAME.search(_blank_strings(expression)) or \
+                    own & set(re.findall(r"(?<![\w.$])[A-Za-z_]\w*", _blank_strings(expression))):
                 continue
             kind = kinds.get(expression) or _kind(type_name, expression, lookup)
             if kind is None:

@@ -60,6 +60,14 @@ def test_the_call_under_test_and_values_of_locals_stay_written_out() -> None:
     assert fixtures.methods == tuple(act) and not fixtures.fields  # the same value, but never in an act or lambda
 
 
+def test_a_value_built_from_a_local_stays_written_out_whatever_the_locals_case() -> None:
+    # A seed from a human test declares its constants as locals (`ProductId BOOK = ..`): no field can see them.
+    methods = [f"@Test\nvoid {n}() {{\n    ProductId BOOK = ProductId.of(\"book\");\n"
+               f"    Money price = Money.of(BOOK.cents(), \"EUR\");\n}}\n" for n in ("a", "b")]
+    fixtures = named_fixtures(methods, lookup=_lookup)
+    assert fixtures.methods == tuple(methods) and not fixtures.fields
+
+
 def test_a_value_is_named_only_where_it_is_written_whole() -> None:
     # joda-money: `Money.parse("GBP 2.22")` named inside `BigMoney.parse("GBP 2.22")` made `BigMONEY22`, and the
     # class did not compile.
