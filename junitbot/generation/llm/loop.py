@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import PurePosixPath
 
 from junitbot.analysis import JavaTestClass, insert_members, parse_test_class, remove_methods
@@ -55,37 +56,46 @@ _MISSING_SHOWN = 25  # uncovered lines and surviving mutants shown in a coverage
 
 def run_llm_loop(targets: Sequence[LoopTarget], loop: LoopContext) -> list[TargetOutcome]:
     """Generate, validate and repair tests for all targets, batched per round; one outcome per target."""
-    backend, settings, validate = loop.backend, loop.settings, loop.validate
     states, skipped = _prepare(targets, loop)
-    pending = list(states)
-    for number in range(settings.repair_rounds + 1):
+    for number in range(loop.settings.repair_rounds + 1):
+        pending = [i for i, s in enumerate(states) if not s.done and not s.stalled]
         if not pending:
             break
-        requests = [request_for(s, number, loop) for s in pending]
-        responses = {r.id: r for r in backend.generate(requests)}
-        for state, asked in zip(pending, requests, strict=True):
-            _take(state, responses.get(asked.id), loop)
-        _judge(pending, validate, number, responses, requests)
-        _salvage([s for s in pending if not s.done], validate)
-        _keep_transcripts(pending, requests, responses, loop.transcripts)
-        pending = [s for s in pending if not s.done and not s.stalled]
-        log.info("round %d: %d of %d targets still failing", number, len(pending), len(states))
-    for state in states:
-        if not state.done and state.best is not None:  # a later round's answer may not even compile
-            state.candidate, state.verdict = state.best
-    for _ in range(settings.coverage_rounds):
-        if not _missing_round([s for s in states if s.done], loop):
+        for index, state in zip(pending, _round([states[i] for i in pending], number, loop), strict=True):
+            states[index] = state
+        failing = sum(not s.done and not s.stalled for s in states)
+        log.info("round %d: %d of %d targets still failing", number, failing, len(states))
+    # A later round's answer may not even compile: a target still failing goes on with its best candidate.
+    states = [replace(s, candidate=s.best[0], verdict=s.best[1]) if not s.done and s.best is not None else s
+              for s in states]
+    for _ in range(loop.settings.coverage_rounds):
+        kept = [i for i, s in enumerate(states) if s.done]
+        grown = _missing_round([states[i] for i in kept], loop)
+        if grown is None:
             break
-    return [*skipped, *(outcome(s, backend) for s in states)]
+        for index, state in zip(kept, grown, strict=True):
+            states[index] = state
+    return [*skipped, *(outcome(s, loop.backend) for s in states)]
+
+
+def _round(states: Sequence[TargetState], number: int, loop: LoopContext) -> list[TargetState]:
+    """One round for the targets still failing: their requests in one batch, each answer made a candidate, the
+    candidates validated and salvaged, the transcripts kept."""
+    requests = [request_for(s, number, loop) for s in states]
+    responses = {r.id: r for r in loop.backend.generate(requests)}
+    taken = [_take(state, responses.get(asked.id), loop) for state, asked in zip(states, requests, strict=True)]
+    judged = _judge(taken, loop.validate, number, responses, requests)
+    return _keep_transcripts(_salvage(judged, loop.validate), requests, responses, loop.transcripts)
 
 
 def _keep_transcripts(states: Sequence[TargetState], requests: Sequence[GenerationRequest],
-                      responses: dict[str, GenerationResponse], transcripts: Transcripts) -> None:
+                      responses: dict[str, GenerationResponse], transcripts: Transcripts) -> list[TargetState]:
     """Write each target's prompt and answer of this round and link the file from the round's record."""
+    kept = []
     for state, request in zip(states, requests, strict=True):
         path = transcripts.record(state.target.fqn, len(state.history) - 1, request, responses.get(request.id))
-        if path is not None and state.history:
-            state.history[-1] = state.history[-1].model_copy(update={"transcript": path})
+        kept.append(state.with_last({"transcript": path}) if path is not None and state.history else state)
+    return kept
 
 
 def _prepare(targets: Sequence[LoopTarget], loop: LoopContext) -> tuple[list[TargetState], list[TargetOutcome]]:
@@ -107,24 +117,22 @@ def _prepare(targets: Sequence[LoopTarget], loop: LoopContext) -> tuple[list[Tar
     return states, skipped
 
 
-def _take(state: TargetState, response: GenerationResponse | None, loop: LoopContext) -> None:
-    """Turn the backend's answer into the next candidate, or record why there is none."""
-    state.verdict = None
+def _take(state: TargetState, response: GenerationResponse | None, loop: LoopContext) -> TargetState:
+    """The state with the backend's answer turned into the next candidate, or with why there is none."""
+    state = replace(state, verdict=None)
     if response is None or not response.ok:
-        state.failure = f"backend: {response.error if response else 'no response'}"
-        state.candidate, state.answer = None, ""
-        return
+        return replace(state, failure=f"backend: {response.error if response else 'no response'}", candidate=None,
+                       answer="")
     reasons: list[str] = []
     for text in response.texts:  # n candidates: the first usable one goes on
         candidate, why, notes = _assemble(state, text, loop)
         if candidate is not None:
-            state.candidate, state.answer, state.failure = candidate, text, None
-            state.history.append(attempt(state, response, "failed", notes=notes))
-            return
+            state = replace(state, candidate=candidate, answer=text, failure=None)
+            return state.attempted(attempt(state, response, "failed", notes=notes))
         reasons.append(why)
-    state.candidate, state.answer, state.failure = None, response.texts[0], reasons[0]
+    state = replace(state, candidate=None, answer=response.texts[0], failure=reasons[0])
     status: AttemptStatus = "refused" if reasons[0].startswith("refused") else "no-code"
-    state.history.append(attempt(state, response, status, problems=(reasons[0],)))
+    return state.attempted(attempt(state, response, status, problems=(reasons[0],)))
 
 
 def _assemble(state: TargetState, text: str, loop: LoopContext) -> tuple[TestCandidate | None, str, tuple[str, ...]]:
@@ -163,39 +171,39 @@ def _assemble(state: TargetState, text: str, loop: LoopContext) -> tuple[TestCan
 
 
 def _judge(states: Sequence[TargetState], validate: Validate, number: int, responses: dict[str, GenerationResponse],
-           requests: Sequence[GenerationRequest]) -> None:
-    """Validate this round's candidates in one call; record per target what is wrong and what got fixed."""
+           requests: Sequence[GenerationRequest]) -> list[TargetState]:
+    """Validate this round's candidates in one call; each state with what is wrong and what got fixed."""
     ready = [s for s in states if s.candidate is not None]
     verdicts = {v.path: v for v in validate([s.candidate for s in ready if s.candidate])} if ready else {}
+    judged = []
     for state, request in zip(states, requests, strict=True):
         before = state.problems
-        if state.candidate is None:
+        candidate = state.candidate
+        if candidate is None:
             if not state.history or state.history[-1].round != number:
                 response = responses.get(request.id) or GenerationResponse.failure(request.id, "no response")
-                state.history.append(attempt(state, response, "backend-error", problems=(state.failure or "",)))
-            close_round(state, (state.failure or "no candidate",))
+                state = state.attempted(attempt(state, response, "backend-error", problems=(state.failure or "",)))
+            state = close_round(state, (state.failure or "no candidate",))
         else:
-            verdict = verdicts.get(state.candidate.path)
-            state.verdict = verdict
-            state.history[-1] = state.history[-1].model_copy(update=figures(verdict))
-            remember(state, state.candidate, verdict)
+            verdict = verdicts.get(candidate.path)
+            state = remember(replace(state, verdict=verdict).with_last(figures(verdict)), candidate, verdict)
             if verdict is not None and verdict.kept:
-                state.done = True
-                close_round(state, (), status="kept")
+                judged.append(close_round(replace(state, done=True), (), status="kept"))
                 continue
-            close_round(state, verdict_problems(verdict))
+            state = close_round(state, verdict_problems(verdict))
         if number > 0 and state.problems == before:
-            state.stalled = True
-            state.history[-1] = state.history[-1].model_copy(update={"notes": (
+            state = replace(state, stalled=True).with_last({"notes": (
                 *state.history[-1].notes, "stopped: this round repeated the errors of the round before")})
+        judged.append(state)
+    return judged
 
 
-def _salvage(states: Sequence[TargetState], validate: Validate) -> None:
+def _salvage(states: Sequence[TargetState], validate: Validate) -> list[TargetState]:
     """Candidates that did not compile, without the test methods their errors point at, validated in one batch:
     what is left is kept when it compiles and passes, before any repair round is asked for (issue 17)."""
-    trimmed: list[tuple[TargetState, TestCandidate, list[str]]] = []
-    for state in states:
-        if state.candidate is None or state.verdict is None or state.verdict.compiled:
+    trimmed: list[tuple[int, TestCandidate, list[str]]] = []
+    for index, state in enumerate(states):
+        if state.done or state.candidate is None or state.verdict is None or state.verdict.compiled:
             continue  # a compiled candidate already kept each method that passed: removing more saves nothing
         parsed = parse_test_class(state.candidate.source)
         bad = _blamed_methods(parsed, state.verdict)
@@ -203,63 +211,65 @@ def _salvage(states: Sequence[TargetState], validate: Validate) -> None:
         if not bad or not bad <= set(names) or set(names) <= bad:
             continue
         source = remove_methods(state.candidate.source, bad)
-        trimmed.append((state, state.candidate.model_copy(update={"source": source}), sorted(bad)))
-    if not trimmed:
-        return
-    verdicts = {v.path: v for v in validate([c for _, c, _ in trimmed])}
-    for state, candidate, removed in trimmed:
+        trimmed.append((index, state.candidate.model_copy(update={"source": source}), sorted(bad)))
+    salvaged = list(states)
+    verdicts = {v.path: v for v in validate([c for _, c, _ in trimmed])} if trimmed else {}
+    for index, candidate, removed in trimmed:
         verdict = verdicts.get(candidate.path)
-        remember(state, candidate, verdict)
+        state = remember(states[index], candidate, verdict)
         last = state.history[-1]
         note = f"salvaged: removed {', '.join(removed)}"
         if verdict is None or not verdict.kept:
-            state.history[-1] = last.model_copy(update={"notes": (*last.notes, f"{note}; the rest failed too")})
+            salvaged[index] = state.with_last({"notes": (*last.notes, f"{note}; the rest failed too")})
             continue
         counts = {k: v for k, v in figures(verdict).items() if k in ("passed", "kept")}
-        state.history[-1] = last.model_copy(update={**counts, "status": "kept", "salvaged": tuple(removed),
-                                                    "problems": (), "notes": (*last.notes, note)})
-        state.candidate, state.verdict, state.done, state.stalled = candidate, verdict, True, False
-        state.problems = ()
+        state = state.with_last({**counts, "status": "kept", "salvaged": tuple(removed), "problems": (),
+                                 "notes": (*last.notes, note)})
+        salvaged[index] = replace(state, candidate=candidate, verdict=verdict, done=True, stalled=False, problems=())
+    return salvaged
 
 
-def _missing_round(states: Sequence[TargetState], loop: LoopContext) -> bool:
+def _missing_round(states: Sequence[TargetState], loop: LoopContext) -> list[TargetState] | None:
     """One round for kept classes that leave lines uncovered or mutants alive: the model writes more methods, added
-    to the kept class; the grown class replaces it when every method kept before is still kept. False when no
-    class had anything missing."""
-    backend, builder, settings = loop.backend, loop.builder, loop.settings
-    asked = [(s, m) for s in states if (m := _missing(s, builder)) is not None]
+    to the kept class; the grown class replaces it when every method kept before is still kept. The states after
+    it; None when no class had anything missing."""
+    builder, settings = loop.builder, loop.settings
+    asked = [(i, m) for i, s in enumerate(states) if (m := _missing(s, builder)) is not None]
     if not asked:
-        return False
-    requests = [with_settings(f"{s.target.fqn}#more{m.round}", missing_messages(
-        loop.env, room_for(s, builder, [m.kept_code, *m.uncovered, *m.mutants]), m,
-        test_class=PurePosixPath(s.target.path).stem, instructions=s.target.instructions), settings, m.round)
-        for s, m in asked]
-    responses = {r.id: r for r in backend.generate(requests)}
-    grown: list[tuple[TargetState, TestCandidate, GenerationResponse]] = []
-    for (state, _), request in zip(asked, requests, strict=True):
+        return None
+    requests = [with_settings(f"{states[i].target.fqn}#more{m.round}", missing_messages(
+        loop.env, room_for(states[i], builder, [m.kept_code, *m.uncovered, *m.mutants]), m,
+        test_class=PurePosixPath(states[i].target.path).stem, instructions=states[i].target.instructions),
+        settings, m.round) for i, m in asked]
+    responses = {r.id: r for r in loop.backend.generate(requests)}
+    after_round = list(states)
+    grown: list[tuple[int, TestCandidate]] = []
+    for (index, _), request in zip(asked, requests, strict=True):
+        state = states[index]
         response = responses.get(request.id) or GenerationResponse.failure(request.id, "no response")
         candidate, why = _grown(state, response, loop)
         if candidate is None:
-            state.history.append(attempt(state, response, "no-code" if why.startswith("no Java") else "failed",
-                                          problems=(why,), notes=("more tests for what is missing",)))
+            state = state.attempted(attempt(state, response, "no-code" if why.startswith("no Java") else "failed",
+                                            problems=(why,), notes=("more tests for what is missing",)))
         else:
-            grown.append((state, candidate, response))
-            state.history.append(attempt(state, response, "failed", notes=("more tests for what is missing",)))
-        _keep_transcripts([state], [request], responses, loop.transcripts)
-    verdicts = {v.path: v for v in loop.validate([c for _, c, _ in grown])} if grown else {}
-    for state, candidate, _ in grown:
-        verdict = verdicts.get(candidate.path)
-        before = {m.name for m in state.verdict.methods if m.kept} if state.verdict else set()
-        after = {m.name for m in verdict.methods if m.kept} if verdict is not None and verdict.kept else set()
-        record = state.history[-1].model_copy(update=figures(verdict))
-        if before < after and verdict is not None:
-            state.candidate, state.verdict = candidate, verdict
-            added = f"added {', '.join(sorted(after - before))}"
-            record = record.model_copy(update={"status": "kept", "fixed": (added,)})
-        else:
-            record = record.model_copy(update={"problems": ("no new method kept",)})
-        state.history[-1] = record
-    return True
+            grown.append((index, candidate))
+            state = state.attempted(attempt(state, response, "failed", notes=("more tests for what is missing",)))
+        [after_round[index]] = _keep_transcripts([state], [request], responses, loop.transcripts)
+    verdicts = {v.path: v for v in loop.validate([c for _, c in grown])} if grown else {}
+    for index, candidate in grown:
+        after_round[index] = _grown_verdict(after_round[index], candidate, verdicts.get(candidate.path))
+    return after_round
+
+
+def _grown_verdict(state: TargetState, candidate: TestCandidate, verdict: Verdict | None) -> TargetState:
+    """The state with the grown class in place of the kept one when it keeps every method kept before and more."""
+    before = {m.name for m in state.verdict.methods if m.kept} if state.verdict else set()
+    after = {m.name for m in verdict.methods if m.kept} if verdict is not None and verdict.kept else set()
+    state = state.with_last(figures(verdict))
+    if before < after and verdict is not None:
+        added = f"added {', '.join(sorted(after - before))}"
+        return replace(state, candidate=candidate, verdict=verdict).with_last({"status": "kept", "fixed": (added,)})
+    return state.with_last({"problems": ("no new method kept",)})
 
 
 def _missing(state: TargetState, builder: ContextBuilder) -> MissingInput | None:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 
 import jinja2
 
@@ -48,15 +48,16 @@ class LoopContext:
     transcripts: Transcripts = field(default_factory=lambda: Transcripts(None))
 
 
-@dataclass
+@dataclass(frozen=True)
 class TargetState:
-    """One target on its way through the rounds: its context, its attempts, its latest candidate and verdict."""
+    """One target on its way through the rounds: its context, its attempts, its latest candidate and verdict; each
+    step of the loop returns it updated."""
 
     target: LoopTarget
     context: TargetContext
     subject: ClassInfo
     skeleton: str | None
-    history: list[RoundRecord] = field(default_factory=list)
+    history: tuple[RoundRecord, ...] = ()
     candidate: TestCandidate | None = None
     answer: str = ""
     failure: str | None = None
@@ -65,6 +66,14 @@ class TargetState:
     done: bool = False
     stalled: bool = False  # the last repair round repeated the round before's errors: asking again is no use
     best: tuple[TestCandidate, Verdict] | None = None  # the compiled candidate that ran the most tests, kept or not
+
+    def attempted(self, record: RoundRecord) -> TargetState:
+        """The state with one more attempt recorded."""
+        return replace(self, history=(*self.history, record))
+
+    def with_last(self, update: Mapping[str, object]) -> TargetState:
+        """The state with its last attempt's record updated."""
+        return replace(self, history=(*self.history[:-1], self.history[-1].model_copy(update=dict(update))))
 
 
 def attempt(state: TargetState, response: GenerationResponse, status: AttemptStatus, *,
@@ -83,13 +92,12 @@ def figures(verdict: Verdict | None) -> dict[str, object]:
             "kept": sum(1 for m in verdict.methods if m.kept)}
 
 
-def close_round(state: TargetState, problems: tuple[str, ...], *, status: AttemptStatus | None = None) -> None:
-    """Record the round's problems (and what the round fixed) on the target's last attempt."""
-    last = state.history[-1]
+def close_round(state: TargetState, problems: tuple[str, ...], *,
+                status: AttemptStatus | None = None) -> TargetState:
+    """The state with the round's problems (and what the round fixed) recorded on its last attempt."""
     fixed = tuple(p for p in state.problems if p not in problems)
-    state.history[-1] = last.model_copy(update={"problems": problems, "fixed": fixed,
-                                                "status": status or last.status})
-    state.problems = problems
+    closed = state.with_last({"problems": problems, "fixed": fixed, "status": status or state.history[-1].status})
+    return replace(closed, problems=problems)
 
 
 def verdict_problems(verdict: Verdict | None) -> tuple[str, ...]:
@@ -103,11 +111,13 @@ def verdict_problems(verdict: Verdict | None) -> tuple[str, ...]:
     return tuple(dict.fromkeys(keys)) or ("not kept",)
 
 
-def remember(state: TargetState, candidate: TestCandidate, verdict: Verdict | None) -> None:
-    """Keep the compiled candidate that ran the most tests: the one whose failing expectations can be corrected."""
+def remember(state: TargetState, candidate: TestCandidate, verdict: Verdict | None) -> TargetState:
+    """The state keeping the compiled candidate that ran the most tests: the one whose failing expectations can be
+    corrected."""
     if verdict is not None and verdict.compiled and (state.best is None
                                                      or len(verdict.methods) > len(state.best[1].methods)):
-        state.best = (candidate, verdict)
+        return replace(state, best=(candidate, verdict))
+    return state
 
 
 def outcome(state: TargetState, backend: Backend) -> TargetOutcome:
