@@ -46,6 +46,8 @@ def named_fixtures(methods: Sequence[str], *, lookup: TypeLookup) -> Fixtures:
     constants: list[tuple[str, str, str]] = []  # (type, name, expression)
     factories: list[tuple[str, str, str]] = []
     taken: set[str] = set()
+    # A constant named like a method's local would be shadowed by it (`ProductId BOOK = BOOK;`, a seeded test's).
+    locals_ = {m[1] for text in texts for line in text.splitlines() if (m := _DECLARED.match(line))}
     while True:
         chosen = _most_repeated([*texts, *(e for _, _, e in constants), *(e for _, _, e in factories)], lookup)
         if chosen is None:
@@ -53,7 +55,8 @@ def named_fixtures(methods: Sequence[str], *, lookup: TypeLookup) -> Fixtures:
         expression, type_name, immutable = chosen
         local = _local_name(expression, texts) or type_name.rsplit(".", 1)[-1]
         if immutable:
-            name = fresh_name(_upper_snake(local), taken)
+            name = fresh_name(_upper_snake(local), taken | locals_)
+            taken.add(name)
             reference = name
         else:
             name = fresh_name(local[:1].lower() + local[1:], taken)

@@ -68,6 +68,13 @@ def test_a_value_built_from_a_local_stays_written_out_whatever_the_locals_case()
     assert fixtures.methods == tuple(methods) and not fixtures.fields
 
 
+def test_a_constant_is_never_named_like_a_local_that_would_shadow_it() -> None:
+    methods = [f"@Test\nvoid {n}() {{\n    Money PRICE = Money.of(1250, \"EUR\");\n}}\n" for n in ("a", "b")]
+    fixtures = named_fixtures(methods, lookup=_lookup)
+    assert fixtures.fields == ('private static final Money PRICE2 = Money.of(1250, "EUR");',)
+    assert all("Money PRICE = PRICE2;" in m for m in fixtures.methods)
+
+
 def test_a_value_is_named_only_where_it_is_written_whole() -> None:
     # joda-money: `Money.parse("GBP 2.22")` named inside `BigMoney.parse("GBP 2.22")` made `BigMONEY22`, and the
     # class did not compile.
