@@ -29,6 +29,11 @@ _TEST_LIBRARIES = ("org.junit", "org.mockito", "org.assertj", "org.hamcrest", "j
 _RESERVED = {"result", "thrown"}
 _MAX_STATEMENTS = 12
 _MAX_INLINE = 3
+_NO_NAMES: Mapping[str, str] = {}
+_KEYWORDS = {"new", "class", "default", "public", "private", "static", "final", "int", "long", "char", "byte",
+             "short", "double", "float", "boolean", "void", "null", "true", "false", "this", "super", "return",
+             "if", "else", "for", "while", "do", "switch", "case", "break", "continue", "try", "catch", "throw",
+             "import", "package", "interface", "enum", "record", "var", "assert", "goto", "const"}
 # Expressions that need no parentheses where another expression is inlined into them, or they into another.
 _PRIMARY = {"identifier", "method_invocation", "object_creation_expression", "field_access", "string_literal",
             "decimal_integer_literal", "character_literal", "true", "false", "null_literal", "parenthesized_expression",
@@ -108,11 +113,12 @@ class _Reader:
         fixtures = self._fixtures(needed - declared)
         if fixtures is None or declared & _RESERVED or len(chosen) + len(fixtures) > _MAX_STATEMENTS:
             return None
-        rendered = self._statements(fixtures, chosen)
-        act = self._render(call)
+        names = self._local_names(fixtures, [*chosen, call])
+        rendered = self._statements(fixtures, chosen, names)
+        act = self._render(call, names=names)
         if rendered is None or act is None:
             return None
-        arguments = [self._render(a) for a in _named(call.child_by_field_name("arguments"))]
+        arguments = [self._render(a, names=names) for a in _named(call.child_by_field_name("arguments"))]
         words = {w for s in (*rendered, act) for w in _words(s)}
         return TestSetup(test=test, statements=rendered, receiver=local, method=member, call=act,
                          arguments=tuple(a or "" for a in arguments),
@@ -148,15 +154,30 @@ class _Reader:
                 pending |= self._needs(node) - set(found) - {name}
         return sorted(found.values(), key=lambda f: f.order)
 
-    def _statements(self, fixtures: Sequence[Fixture], chosen: Sequence[Node]) -> tuple[str, ...] | None:
+    def _statements(self, fixtures: Sequence[Fixture], chosen: Sequence[Node],
+                    names: Mapping[str, str]) -> tuple[str, ...] | None:
         """The fixtures as locals, then the calls that configure them, then the method's own statements."""
         texts: list[str | None] = []
         for fixture in fixtures:
-            value = self._render(fixture.value)
-            texts.append(None if value is None else f"{fixture.type_text} {fixture.name} = {value};")
-        texts += [self._render(node) for f in fixtures for node in f.configure]
-        texts += [self._render(node) for node in chosen]
+            value = self._render(fixture.value, names=names)
+            local = names.get(fixture.name, fixture.name)
+            texts.append(None if value is None else f"{fixture.type_text} {local} = {value};")
+        texts += [self._render(node, names=names) for f in fixtures for node in f.configure]
+        texts += [self._render(node, names=names) for node in chosen]
         return None if any(t is None for t in texts) else tuple(t for t in texts if t is not None)
+
+    def _local_names(self, fixtures: Sequence[Fixture], nodes: Sequence[Node]) -> dict[str, str]:
+        """A constant that becomes a local is named as a local is (`BOOK` → `book`), where that name is free."""
+        words = {self.text.text(i) for n in (*nodes, *(f.value for f in fixtures), *(c for f in fixtures
+                                                                                     for c in f.configure))
+                 for i in _descendants(n) if i.type == "identifier"} | {f.name for f in fixtures}
+        names: dict[str, str] = {}
+        for fixture in fixtures:
+            local = _camel(fixture.name) if fixture.name.isupper() else fixture.name
+            if local != fixture.name and local not in words and local.isidentifier() and local not in _KEYWORDS:
+                names[fixture.name] = local
+                words.add(local)
+        return names
 
     def _needs(self, node: Node, depth: int = 0) -> set[str]:
         """The names `node` reads that something must declare: locals and the test class's fields, including those
@@ -168,9 +189,10 @@ class _Reader:
                 needed |= self._needs(helper.returns, depth + 1) - set(helper.parameters)
         return needed
 
-    def _render(self, node: Node, depth: int = 0) -> str | None:
-        """The node's text standing alone: each call of a one-line helper replaced by the expression it returns;
-        None for `this`, `super` or a call of any other method of the test class."""
+    def _render(self, node: Node, depth: int = 0, *, names: Mapping[str, str] = _NO_NAMES) -> str | None:
+        """The node's text standing alone: each call of a one-line helper replaced by the expression it returns,
+        each name in `names` by its replacement; None for `this`, `super` or a call of another method of the test
+        class."""
         edits: list[tuple[int, int, str]] = []
         for each in _outermost_calls(node, lambda call: self._helper(call) is not None):
             if each.type in ("this", "super"):
@@ -181,26 +203,30 @@ class _Reader:
                 if name in self.shared.methods or not (name in self.static_members or self.static_wildcards):
                     return None
                 continue
-            inlined = self._inline(each, helper, depth) if depth < _MAX_INLINE else None
+            inlined = self._inline(each, helper, depth, names) if depth < _MAX_INLINE else None
             if inlined is None:
                 return None
             edits.append((each.start_byte, each.end_byte, inlined))
+        if names:
+            inside = [(start, end) for start, end, _ in edits]
+            edits += [(n.start_byte, n.end_byte, names[self.text.text(n)]) for n in _descendants(node)
+                      if n.type == "identifier" and self.text.text(n) in names and _reads(n)
+                      and not any(start <= n.start_byte < end for start, end in inside)]
         return _edited(self.text, node, edits)
 
-    def _inline(self, call: Node, helper: Helper, depth: int) -> str | None:
+    def _inline(self, call: Node, helper: Helper, depth: int, names: Mapping[str, str]) -> str | None:
+        """The expression a one-line helper returns, its parameters replaced by the call's arguments."""
         arguments = _named(call.child_by_field_name("arguments"))
         if len(arguments) != len(helper.parameters):
             return None
-        values = [self._render(a, depth + 1) for a in arguments]
+        values = [self._render(a, depth + 1, names=names) for a in arguments]
         if any(v is None for v in values):
             return None
-        by_name = {p: (v if a.type in _PRIMARY else f"({v})") for p, v, a in zip(helper.parameters, values,
-                                                                                  arguments, strict=True) if v}
-        edits = [(n.start_byte, n.end_byte, by_name[self.text.text(n)]) for n in _descendants(helper.returns)
-                 if n.type == "identifier" and self.text.text(n) in by_name and _reads(n)]
-        body = _edited(self.text, helper.returns, edits)
-        inner = self._render(helper.returns, depth + 1)
-        if inner is None or body is None:
+        scope = {k: v for k, v in names.items() if k not in helper.parameters}
+        scope |= {p: (v if a.type in _PRIMARY else f"({v})") for p, v, a in zip(helper.parameters, values,
+                                                                               arguments, strict=True) if v}
+        body = self._render(helper.returns, depth + 1, names=scope)
+        if body is None:
             return None
         return body if helper.returns.type in _PRIMARY else f"({body})"
 
@@ -357,3 +383,9 @@ def _descendants(node: Node) -> Iterator[Node]:
         yield current
         if current.type != "class_body" or current is node:
             pending.extend(reversed(current.children))
+
+
+def _camel(constant: str) -> str:
+    """`MAX_SIZE` → `maxSize`."""
+    first, *rest = [p for p in constant.lower().split("_") if p] or [constant.lower()]
+    return first + "".join(p[:1].upper() + p[1:] for p in rest)

@@ -152,12 +152,12 @@ class OrderTest {
 
 def test_fixtures_become_locals_and_one_line_helpers_are_inlined() -> None:
     setups = _by_call(mine_setups(_FIXTURES, "com.acme.shop.Order", test_class="com.acme.shop.OrderTest"))
-    add = setups['order.addLines(new OrderLine(BOOK, 2, Money.of("12.50", Currency.EUR)), '
-                 'new OrderLine(BOOK, 1, Money.of("1.20", Currency.EUR)).times(1 + 1))']
-    # What the call needs, in the order the test class builds it: constants and initialized fields, then the
-    # set-up's locals and assignments; nothing it does not need (the formatter).
+    add = setups['order.addLines(new OrderLine(book, 2, Money.of("12.50", Currency.EUR)), '
+                 'new OrderLine(book, 1, Money.of("1.20", Currency.EUR)).times(1 + 1))']
+    # What the call needs, in the order the test class builds it: constants (named as locals are) and initialized
+    # fields, then the set-up's locals and assignments; nothing it does not need (the formatter).
     assert add.statements == (
-        'ProductId BOOK = ProductId.of("book");',
+        'ProductId book = ProductId.of("book");',
         "Clock clock = Clock.fixed();",
         'Customer customer = new Customer("c-1");',
         'Order order = new Order(OrderId.of("o-1"), customer, clock);',
@@ -171,5 +171,5 @@ def test_a_fixtures_configuring_calls_come_with_it() -> None:
     render = setups["formatter.render(order)"].statements
     assert render[3:] == ('Order order = new Order(OrderId.of("o-1"), customer, clock);',
                           "Formatter formatter = new Formatter();", "formatter.setWidth(80);",
-                          'order.addLines(new OrderLine(BOOK, 2, Money.of("12.50", Currency.EUR)), '
-                          'new OrderLine(BOOK, 1, Money.of("1.20", Currency.EUR)).times(1 + 1));')
+                          'order.addLines(new OrderLine(book, 2, Money.of("12.50", Currency.EUR)), '
+                          'new OrderLine(book, 1, Money.of("1.20", Currency.EUR)).times(1 + 1));')
