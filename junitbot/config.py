@@ -202,6 +202,9 @@ class GenerationSettings(Record):
     coverage_rounds: int = Field(
         default=1, ge=0, le=5, description="rounds of new inputs aimed at uncovered lines; kept if coverage grows"
     )
+    seed_from_tests: bool = Field(
+        default=True, description="start scenarios from the set-ups of the repository's own tests of a class (its "
+                                  "fixtures, helpers and arguments) and vary them; a method is kept for what it adds")
     llm: LLMSettings = Field(default_factory=LLMSettings, description="model, engine, sampling, server, repair loop")
 
     def llm_settings(self) -> LLMSettings:

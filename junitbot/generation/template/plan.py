@@ -111,7 +111,8 @@ def plan_classes(targets: Sequence[Target], job: GenerationJob,
             scenarios += method_scenarios(plan, method, prefix=f"c{index}m{number}", compensations=paths)
         for number, constructor in enumerate(testable_constructors(info)):
             scenarios += constructor_scenarios(context, constructor, prefix=f"c{index}k{number}")
-        scenarios += _seeded(context, job, analyzer, prefix=f"c{index}s")
+        if job.config.generation.seed_from_tests:
+            scenarios += _seeded(context, job, analyzer, prefix=f"c{index}s")
         if scenarios:
             plans.append(replace(plan, scenarios=tuple(scenarios)))
         else:
