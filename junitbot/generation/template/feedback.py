@@ -9,7 +9,7 @@ matters and verifies the rest.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from junitbot.generation.template.bodies import accidental
@@ -21,7 +21,7 @@ StubFor = Callable[[ObservedCall], str | None]
 """An unstubbed call → the `when(..).thenReturn(built value);` statement answering it, or None."""
 
 
-@dataclass
+@dataclass(frozen=True)
 class Refinement:
     """The scenarios to probe again, and how the final tests use them.
 
@@ -29,19 +29,25 @@ class Refinement:
     (used when both behave the same); `redundant` are variants that behaved exactly like their base.
     """
 
-    scenarios: list[Scenario] = field(default_factory=list)
-    simplified: dict[str, str] = field(default_factory=dict)
-    redundant: set[str] = field(default_factory=set)
+    scenarios: tuple[Scenario, ...] = ()
+    simplified: Mapping[str, str] = field(default_factory=dict, hash=False)
+    redundant: frozenset[str] = frozenset()
 
 
-def refine(scenarios: Sequence[Scenario], observations: dict[str, Observation], *, stub_for: StubFor) -> Refinement:
+def refine(scenarios: Sequence[Scenario], observations: Mapping[str, Observation], *,
+           stub_for: StubFor) -> Refinement:
     """The second round for one class's scenarios, from what the first observed."""
-    out = Refinement()
+    again: list[Scenario] = []
+    simplified: dict[str, str] = {}
+    redundant: set[str] = set()
     known = {_key(s.arrange) for s in scenarios}
     for scenario in scenarios:
         observed = observations.get(scenario.id)
-        if observed is not None and accidental(scenario, observed):
-            _stub_defaults(scenario, observed, stub_for, known, out)
+        stubbed = _stubbed(scenario, observed, stub_for) if observed is not None and accidental(
+            scenario, observed) else None
+        if stubbed is not None and _key(stubbed.arrange) not in known:  # else: what it came from, already probed
+            known.add(_key(stubbed.arrange))
+            again.append(stubbed)
     by_id = {s.id: s for s in scenarios}
     variants: dict[str, list[Scenario]] = {}
     for scenario in scenarios:
@@ -52,21 +58,21 @@ def refine(scenarios: Sequence[Scenario], observations: dict[str, Observation], 
         if base is None or observed is None or observed.outcome == "missing" or accidental(base, observed):
             continue
         alike = [v for v in group if same_behaviour(observed, observations.get(v.id))]
-        out.redundant.update(v.id for v in alike)
+        redundant.update(v.id for v in alike)
         ignored = {v.withheld for v in alike}
         if len(alike) == 1:
-            out.simplified[base_id] = alike[0].id
+            simplified[base_id] = alike[0].id
         # The same method's other scenarios (a compensation path, a boundary input) go without those stubs too,
         # where they behave the same without them.
         for scenario in scenarios:
-            if scenario.call != base.call or scenario.id in out.redundant or scenario.id in out.simplified:
+            if scenario.call != base.call or scenario.id in redundant or scenario.id in simplified:
                 continue
             arrange = tuple(line for line in scenario.arrange if line not in ignored)
             if arrange != scenario.arrange:
                 simpler = scenario.model_copy(update={"id": f"{scenario.id}x", "arrange": arrange})
-                out.scenarios.append(simpler)
-                out.simplified[scenario.id] = simpler.id
-    return out
+                again.append(simpler)
+                simplified[scenario.id] = simpler.id
+    return Refinement(tuple(again), simplified, frozenset(redundant))
 
 
 def same_behaviour(first: Observation, second: Observation | None) -> bool:
@@ -77,19 +83,15 @@ def same_behaviour(first: Observation, second: Observation | None) -> bool:
         second.outcome, second.value, second.exception, second.message, second.changed_state())
 
 
-def _stub_defaults(scenario: Scenario, observed: Observation, stub_for: StubFor, known: set[tuple[str, ...]],
-                   out: Refinement) -> None:
+def _stubbed(scenario: Scenario, observed: Observation, stub_for: StubFor) -> Scenario | None:
+    """The scenario again with the calls a mock's default answer broke stubbed, or None when none can be."""
     stubbed = {stubbed_call(line) for line in scenario.arrange} - {None}
     added = [stub for call in observed.calls if call.defaulted_to_null and call.key not in stubbed
              for stub in [stub_for(call)] if stub is not None]
     if not added:
-        return
+        return None
     arrange = (*scenario.arrange, *dict.fromkeys(added))
-    if _key(arrange) in known:
-        return  # the scenario it came from with its stub back: already probed
-    known.add(_key(arrange))
-    out.scenarios.append(scenario.model_copy(update={"id": f"{scenario.id}s", "arrange": arrange, "base": None,
-                                                     "withheld": None}))
+    return scenario.model_copy(update={"id": f"{scenario.id}s", "arrange": arrange, "base": None, "withheld": None})
 
 
 def _key(arrange: Sequence[str]) -> tuple[str, ...]:
