@@ -81,9 +81,10 @@ MODES = {
 }
 
 
-def measure(source: Path, classes: tuple[str, ...], work: Path, mode: str = "alone") -> tuple[RunReport, float]:
-    """One dry run on a fresh clone of `source` in `mode`; (report, seconds)."""
-    root = work / f"{source.name}-{mode}"
+def measure(source: Path, classes: tuple[str, ...], work: Path, mode: str = "alone",
+            seeds: bool = True) -> tuple[RunReport, float]:
+    """One dry run on a fresh clone of `source` in `mode`, seeded by its tests or not; (report, seconds)."""
+    root = work / f"{source.name}-{mode}-{'seeds' if seeds else 'noseeds'}"
     git.Repo.clone_from(str(source), str(root)).close()
     if mode == "scratch":
         _delete_tests(root)
@@ -92,8 +93,8 @@ def measure(source: Path, classes: tuple[str, ...], work: Path, mode: str = "alo
         # Its parent is a Spring Boot milestone served only by repo.spring.io, which this machine cannot reach;
         # the release of the same version is on Maven Central (the only change to the repository measured).
         pom.write_text(pom.read_text(encoding="utf-8").replace("2.2.0.M6", "2.2.0.RELEASE"), encoding="utf-8")
-    (root / ".junitbot.yml").write_text(MODES[mode] + "generation:\n  llm:\n    backend: template\n",
-                                        encoding="utf-8")
+    (root / ".junitbot.yml").write_text(MODES[mode] + f"generation:\n  seed_from_tests: {str(seeds).lower()}\n"
+                                        "  llm:\n    backend: template\n", encoding="utf-8")
     config = load_config(root, environ={})
     request = RunRequest(classes=classes, dry_run=True) if classes else RunRequest(full=True, dry_run=True,
                                                                                    max_classes=200)
@@ -184,6 +185,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--mode", nargs="*", default=["alone"], choices=list(MODES),
                         help="alone: generated tests by themselves; suite: default settings, what they add to the "
                              "human suite; scratch: the repository's tests deleted first")
+    parser.add_argument("--seeds", choices=("on", "off", "both"), default="on",
+                        help="scenarios seeded by the repository's own tests (generation.seed_from_tests)")
     args = parser.parse_args(argv)
     console = Console()
     with tempfile.TemporaryDirectory(prefix="bench-quality-") as work:
@@ -193,8 +196,9 @@ def main(argv: list[str] | None = None) -> int:
                 console.print(f"{name}: no clone at {source} (fetch it with the search tool's fetch); skipped")
                 continue
             for mode in args.mode:
-                report, seconds = measure(source, TARGETS[name], Path(work), mode)
-                summarize(f"{name} ({mode})", report, seconds, console)
+                for seeds in {"on": (True,), "off": (False,), "both": (False, True)}[args.seeds]:
+                    report, seconds = measure(source, TARGETS[name], Path(work), mode, seeds)
+                    summarize(f"{name} ({mode}, seeds {'on' if seeds else 'off'})", report, seconds, console)
     return 0
 
 
