@@ -54,12 +54,19 @@ def mine_setups(source: str, target: str, *, test_class: str = "") -> tuple[Test
         for setup in reader.setups(method, test_class):
             found.setdefault((setup.statements, setup.call), setup)
     per_member: dict[str, list[TestSetup]] = {}
-    # Setups that build something first (the objects no generator guesses), the shortest of them first.
+    # Setups that build something first (the objects no generator guesses), from the simplest to the richest.
     for setup in sorted(found.values(), key=lambda s: (not s.statements, len(s.statements), len(s.call))):
-        chosen = per_member.setdefault(setup.method, [])
-        if len(chosen) < _MAX_PER_MEMBER:
-            chosen.append(setup)
-    return tuple(s for group in per_member.values() for s in group)
+        per_member.setdefault(setup.method, []).append(setup)
+    return tuple(s for group in per_member.values() for s in _spread(group, _MAX_PER_MEMBER))
+
+
+def _spread(ordered: Sequence[TestSetup], most: int) -> list[TestSetup]:
+    """At most `most` of `ordered`, spread over it: the simplest, the richest and evenly between (the shortest
+    calls alone were the trivial ones, `apply("", "")`, which the suite always covers)."""
+    if len(ordered) <= most:
+        return list(ordered)
+    picks = sorted({round(i * (len(ordered) - 1) / (most - 1)) for i in range(most)})
+    return [ordered[i] for i in picks]
 
 
 class _Reader:

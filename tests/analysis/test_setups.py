@@ -173,3 +173,11 @@ def test_a_fixtures_configuring_calls_come_with_it() -> None:
                           "Formatter formatter = new Formatter();", "formatter.setWidth(80);",
                           'order.addLines(new OrderLine(book, 2, Money.of("12.50", Currency.EUR)), '
                           'new OrderLine(book, 1, Money.of("1.20", Currency.EUR)).times(1 + 1));')
+
+
+def test_the_setups_of_one_member_spread_from_the_simplest_to_the_richest() -> None:
+    calls = "\n".join(f'        Text.pad("{"x" * n}");' for n in range(1, 11))
+    source = f"package p;\n\nclass TextTest {{\n    @Test\n    void pads() {{\n{calls}\n    }}\n}}\n"
+    chosen = [s.call for s in mine_setups(source, "p.Text")]
+    assert len(chosen) == 6
+    assert chosen[0] == 'Text.pad("x")' and chosen[-1] == f'Text.pad("{"x" * 10}")'
