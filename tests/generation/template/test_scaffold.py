@@ -15,6 +15,7 @@ import pytest
 from junitbot.analysis import ClassInfo, TypeRef
 from junitbot.generation import ImportSet, Skip, TestShell
 from junitbot.generation.template import ModuleContext, Scope, test_shell, value_expression
+from junitbot.generation.template.instance import setter_injections
 from junitbot.validation import (
     Frameworks,
     IndexedRepo,
@@ -386,6 +387,17 @@ def test_without_mockito_only_classes_without_collaborators_get_a_shell(shop: In
     assert isinstance(skip, Skip) and "Mockito" in skip.reason
     money = _shell(shop, f"{SHOP}.domain.Money", NO_MOCKITO)
     assert isinstance(money, TestShell) and money.static_imports == ("org.junit.jupiter.api.Assertions.*",)
+
+
+def test_a_setter_collaborator_without_a_mock_leaves_the_instance_as_built(shop: Indexed) -> None:
+    # commons-codec's full run died with KeyError here: a setter's collaborator that got no mock.
+    context = shop.analyzer.test_context_for(f"{SHOP}.support.ReportService")
+    assert [c.via for c in context.collaborators] == ["setter"]
+    parts = setter_injections(context, {}, "reportService")
+    assert parts.set_up == ()
+    assert parts.notes == ("publisher is set through a setter but has no mock: left as constructed",)
+    mocked = setter_injections(context, {"publisher": "publisher"}, "reportService")
+    assert mocked.set_up == ("reportService.setPublisher(publisher);",)
 
 
 def test_edge_classes_are_skipped_with_their_reason(edge: Indexed, frameworks: Frameworks) -> None:
