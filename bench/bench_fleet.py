@@ -157,8 +157,9 @@ def _central_class(graph: dict) -> str | None:  # type: ignore[type-arg]
 
 
 def _test_files(graph: dict) -> list[str]:  # type: ignore[type-arg]
-    """Five of the repository's own test files (named *Test.java), spread over the tree."""
-    files = sorted({n["file"] for n in graph.get("nodes", ()) if n["is_test"] and n["file"].endswith("Test.java")})
+    """Five of the repository's own test files (`FooTest`, `FooTests`, `TestFoo`), spread over the tree."""
+    stems = {n["file"]: Path(n["file"]).stem for n in graph.get("nodes", ()) if n["is_test"]}
+    files = sorted(f for f, stem in stems.items() if stem.endswith(("Test", "Tests")) or stem.startswith("Test"))
     step = max(1, len(files) // 5)
     return files[::step][:5]
 
