@@ -28,6 +28,11 @@ _TEST_LIBRARIES = ("org.junit", "org.mockito", "org.assertj", "org.hamcrest", "j
 # Names the probe and the final test declare themselves.
 _RESERVED = {"result", "thrown"}
 _MAX_STATEMENTS = 12
+# Bounds that keep one test file linear: a generated test of thousands of statements (or calls) would otherwise make
+# every call slice back over all that came before it.
+_LOOKBACK = 60
+_MAX_CALLS_PER_METHOD = 200
+_MAX_SETUP_CHARS = 2_000  # a setup longer than this is no arrange step a maintainer would read
 _MAX_INLINE = 3
 _NO_NAMES: Mapping[str, str] = {}
 _KEYWORDS = {"new", "class", "default", "public", "private", "static", "final", "int", "long", "char", "byte",
@@ -90,8 +95,12 @@ class _Reader:
         # Each variable's declared type as written: the fixtures', then the method's own locals as they come.
         types = {f.name: f.type_text for f in self.shared.fixtures.values()}
         name = self.text.text(method.child_by_field_name("name"))
+        calls = 0
         for index, statement in enumerate(statements):
             for call in _calls(statement):
+                calls += 1
+                if calls > _MAX_CALLS_PER_METHOD:
+                    return
                 setup = self.setup(call, statements[:index], types, f"{test_class}#{name}" if test_class else name)
                 if setup is not None:
                     yield setup
@@ -123,7 +132,7 @@ class _Reader:
         names = self._local_names(fixtures, [*chosen, call])
         rendered = self._statements(fixtures, chosen, names)
         act = self._render(call, names=names)
-        if rendered is None or act is None:
+        if rendered is None or act is None or len(act) + sum(map(len, rendered)) > _MAX_SETUP_CHARS:
             return None
         arguments = [self._render(a, names=names) for a in _named(call.child_by_field_name("arguments"))]
         words = {w for s in (*rendered, act) for w in _words(s)}
@@ -135,7 +144,7 @@ class _Reader:
         """The statements before `call` that its receiver and arguments depend on, and the names they need."""
         needed = self._needs(call)
         chosen: list[Node] = []
-        for statement in reversed(before):
+        for statement in reversed(before[-_LOOKBACK:]):
             if statement.type in _BLOCKS and needed & _words(self.text.text(statement)):
                 return [], {"<changed in a block>"}  # a branch or loop may change what the call needs: not sliced
             declares = set(_declared(statement, self.text))

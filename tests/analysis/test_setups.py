@@ -181,3 +181,23 @@ def test_the_setups_of_one_member_spread_from_the_simplest_to_the_richest() -> N
     chosen = [s.call for s in mine_setups(source, "p.Text")]
     assert len(chosen) == 6
     assert chosen[0] == 'Text.pad("x")' and chosen[-1] == f'Text.pad("{"x" * 10}")'
+
+
+def test_a_test_method_of_thousands_of_statements_is_read_in_bounded_work() -> None:
+    # A generated test (data tables written as code) can hold thousands of calls: each slices back a bounded way.
+    body = "\n".join(f"        Text text{i} = Text.of(\"v{i}\");\n        text{i}.pad({i});" for i in range(5_000))
+    source = f"package p;\n\nclass TextTest {{\n    @Test\n    void many() {{\n{body}\n    }}\n}}\n"
+    setups = mine_setups(source, "p.Text")
+    assert {s.method for s in setups} == {"of", "pad"}
+    pad = next(s for s in setups if s.method == "pad")
+    assert pad.statements == (f'Text {pad.receiver} = Text.of("v{pad.receiver[4:]}");',)
+
+
+def test_a_ten_thousand_term_argument_is_read_without_recursion_and_left_out() -> None:
+    terms = " + ".join(f'"t{i}"' for i in range(10_000))
+    nested = "(" * 10_000 + "1" + ")" * 10_000
+    source = (f"package p;\n\nclass TextTest {{\n    @Test\n    void long() {{\n        Text.pad({terms});\n"
+              f"        Text.pad({nested});\n    }}\n}}\n")
+    # Read to the end with no RecursionError; too long to be an arrange step anyone would read, so no setup.
+    assert mine_setups(source, "p.Text") == ()
+    assert [s.call for s in mine_setups(source.replace(terms, '"ok"'), "p.Text")] == ['Text.pad("ok")']
