@@ -1,10 +1,16 @@
-"""The pure part of bench/bench_catching_changes.py: reading `git log --numstat` and sorting commits into candidates."""
+"""bench/bench_catching_changes.py: reading `git log --numstat`, sorting commits into candidates, and what it reads
+from a corpus clone (a broken history, the pinned pom, the Maven it builds with)."""
 
 from __future__ import annotations
 
 import importlib.util
+import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
+
+import git
+import pytest
 
 _PATH = Path(__file__).resolve().parents[1] / "bench" / "bench_catching_changes.py"
 _SPEC = importlib.util.spec_from_file_location("bench_catching_changes", _PATH)
@@ -65,3 +71,40 @@ def test_every_curated_pick_names_a_kind_and_a_unique_sha() -> None:
         shas = [p.sha for p in picks]
         assert len(set(shas)) == len(shas)
         assert {p.kind for p in picks} == {"behaviour", "refactoring"}
+
+
+def test_a_clone_whose_blobs_are_missing_fails_with_one_line_naming_it(
+        make_java_repo: Callable[..., Path]) -> None:
+    root = make_java_repo({"src/main/java/org/x/A.java": "class A {}\n"})
+    with git.Repo(root) as repo:
+        blob = repo.git.rev_parse("HEAD:src/main/java/org/x/A.java")
+    (root / ".git" / "objects" / blob[:2] / blob[2:]).unlink()  # as in a clone of a mirror that lacks the blob
+
+    with pytest.raises(bench.CorpusError) as caught:
+        bench.history(root)
+
+    message = str(caught.value)
+    assert "\n" not in message
+    assert message.startswith(f"{root.name}: git log cannot read the history (")
+    assert blob[:7] in message or "unable to read" in message
+
+
+def test_the_pinned_pom_is_the_corpus_heads_even_after_the_clone_moves(
+        make_java_repo: Callable[..., Path], tmp_path: Path) -> None:
+    source = make_java_repo({"pom.xml": "<project>head</project>\n"})
+    with git.Repo.clone_from(str(source), str(tmp_path / "clone")) as clone:
+        (tmp_path / "clone" / "pom.xml").write_text("<project>moved</project>\n", encoding="utf-8")
+        clone.git.commit("-q", "-am", "the clone moves on")
+
+        assert bench.pinned_pom(clone) == "<project>head</project>"  # origin/HEAD
+    with git.Repo(source) as no_origin:
+        assert bench.pinned_pom(no_origin) == "<project>head</project>"  # no origin/HEAD: HEAD
+
+
+def test_the_check_builds_with_the_maven_junitbot_would_pick(tmp_path: Path) -> None:
+    wrapper = tmp_path / "mvnw"  # junitbot prefers the repository's wrapper; no Maven runs to find that out
+    wrapper.write_text("#!/bin/sh\n", encoding="utf-8")
+    wrapper.chmod(0o755)
+    assert os.access(wrapper, os.X_OK)
+
+    assert bench.maven(tmp_path) == [str(wrapper)]

@@ -13,7 +13,12 @@ _PACKAGES: dict[str, str] = {
         "ClassCastException NumberFormatException ArrayIndexOutOfBoundsException InterruptedException "
         "CloneNotSupportedException SecurityException StackOverflowError OutOfMemoryError AssertionError "
         "Override Deprecated SuppressWarnings FunctionalInterface SafeVarargs AutoCloseable Cloneable Void "
-        "Process ProcessBuilder Runtime ThreadLocal"
+        "Process ProcessBuilder Runtime ThreadLocal Appendable Readable StringIndexOutOfBoundsException "
+        "ReflectiveOperationException ClassNotFoundException NoSuchFieldException NoSuchMethodException "
+        "IllegalAccessException InstantiationException NegativeArraySizeException ArrayStoreException "
+        "IllegalMonitorStateException LinkageError NoClassDefFoundError ExceptionInInitializerError "
+        "VirtualMachineError InternalError StackTraceElement InheritableThreadLocal ThreadGroup StackWalker "
+        "ProcessHandle IllegalCallerException Package Module"
     ),
     "java.util": (
         "List ArrayList LinkedList Map HashMap LinkedHashMap TreeMap Set HashSet LinkedHashSet TreeSet Collection "

@@ -3,7 +3,8 @@
 What a mock did by accident is never asserted: an exception that a mock's default answer (null) caused, a null
 passed through from a call no stub answered, the fields of an object the test's own stub returned. What the
 code did is: its result (compared with an equal value where the class has value equality), the state a void
-method changed, the exception with the message the code wrote, and what it passed to its collaborators.
+method changed (a setter's property read back even where it held that value), what it wrote into an in-memory
+sink it was handed, the exception with the message the code wrote, and what it passed to its collaborators.
 """
 
 from __future__ import annotations
@@ -68,7 +69,10 @@ def final_body(scenario: Scenario, observed: Observation, context: ClassContext)
         return [*_arrange(arrange), "// Act + Assert", *_thrown(scenario, observed, imports), *verify]
     state = [line for name, value in observed.changed_state().items() if scenario.subject
              for line in value_assertions(value, f"{scenario.subject}.{name}()", asserting)]
+    state += [line for name, value in observed.written_sinks().items()
+              for line in value_assertions(value, f"{name}.toString()", asserting)]
     if observed.outcome == "void":
+        state = state or _read_back(scenario, observed, asserting)
         if not verify and not state:
             return [*_arrange(arrange), "// Act + Assert", f"assertDoesNotThrow(() -> {scenario.call});"]
         return [*_arrange(arrange), "// Act", f"{scenario.call};", "// Assert", *state, *verify]
@@ -88,6 +92,16 @@ def final_body(scenario: Scenario, observed: Observation, context: ClassContext)
     declared = scenario.declared or "var"
     return [*_arrange(arrange), "// Act", f"{declared} result = {scenario.call};", "// Assert", *assertions, *state,
             *verify]
+
+
+def _read_back(scenario: Scenario, observed: Observation, asserting: Asserting) -> list[str]:
+    """A setter whose value the object already held is read back through its getter: unchanged state says
+    nothing, but the getter returning what was set can fail (issue 29: a setter under `assertDoesNotThrow`)."""
+    found = observed.read_back(scenario.method) if scenario.subject else None
+    if found is None:
+        return []
+    accessor, value = found
+    return value_assertions(value, f"{scenario.subject}.{accessor}()", asserting)
 
 
 def _arrange(lines: list[str]) -> list[str]:

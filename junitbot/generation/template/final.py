@@ -73,6 +73,7 @@ def final_tests(
         outcomes.add(fingerprint)
         bodies.add(normalized)
         tests.append(_Test(chosen, observed, body))
+    tests = _without_weaker(tests)
     covered, names = _parameterized(tests, context, methods) if style.parameterized else (set(), [])
     for test in tests:
         if id(test) in covered:
@@ -82,6 +83,18 @@ def final_tests(
         methods[name] = _method(["@Test"], name, "", test.body, style.assertions)
         names.append(name)
     return Written(methods, frozenset(outcomes), frozenset(bodies)), names
+
+
+def _without_weaker(tests: list[_Test]) -> list[_Test]:
+    """The tests, less those that only say a method did not throw where another test of that method asserts what
+    it did (issue 29: `assertDoesNotThrow` cannot fail for most mutants)."""
+    asserted = {t.scenario.method for t in tests if not _only_does_not_throw(t.body)}
+    return [t for t in tests if not (_only_does_not_throw(t.body) and t.scenario.method in asserted)]
+
+
+def _only_does_not_throw(body: list[str]) -> bool:
+    return any(line.startswith("assertDoesNotThrow(") for line in body) and not any(
+        line.startswith(("assert", "verify(")) and not line.startswith("assertDoesNotThrow(") for line in body)
 
 
 def _simplest(scenario: Scenario, observations: Mapping[str, Observation], refinement: Refinement,

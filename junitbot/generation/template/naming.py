@@ -40,7 +40,13 @@ def name_parts(scenario: Scenario, observed: Observation) -> tuple[str, str]:
     if scenario.handles is not None and scenario.handled_by:
         return condition, scenario.handled_by
     if observed.outcome == "void":
-        return condition, _void_outcome(observed)
+        outcome = _void_outcome(observed)
+        found = observed.read_back(scenario.method) if scenario.subject else None
+        # A setter sets its property, whether the object held that value before (read back, see bodies) or not.
+        if found is not None and (outcome == "doesNotThrow" or outcome.startswith(f"changes{_accessor(found[0])}")):
+            word = _value_word(found[1])
+            return condition, f"sets{_accessor(found[0])}" + (f"To{word}" if word else "")
+        return condition, outcome
     if scenario.constructor:
         return condition, "storesArguments"
     return condition, _returned_outcome(observed)
@@ -119,6 +125,10 @@ def _void_outcome(observed: Observation) -> str:
             value = _value_word(next(iter(changed.values())))
             return f"changes{names[0]}" + (f"To{value}" if value else "")
         return f"changes{names[0]}And{names[1]}"
+    written = observed.written_sinks()
+    if written:
+        name, value = next(iter(written.items()))
+        return f"writes{_value_word(value) or 'Text'}To{camel(name)}"
     call = next((c for c in observed.calls if not c.stubbed), None)
     if call is None:
         return "doesNotThrow"

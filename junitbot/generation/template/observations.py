@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from collections.abc import Iterable, Mapping
 from typing import Literal
 
@@ -73,6 +74,9 @@ class Observation(_Wire):
     before: ObservedValue | None = None
     after: ObservedValue | None = None
     itself: bool = False  # the method returned the very instance it was called on
+    # What each in-memory sink the scenario passed held before and after the call, by its local's name.
+    sinks_before: dict[str, ObservedValue] = Field(default_factory=dict)
+    sinks_after: dict[str, ObservedValue] = Field(default_factory=dict)
 
     def changed_state(self) -> dict[str, ObservedValue]:
         """The object's accessors whose value the call changed (both runs agreeing)."""
@@ -81,12 +85,29 @@ class Observation(_Wire):
         old = self.before.components or {}
         return {name: value for name, value in self.after.components.items() if old.get(name) != value}
 
+    def read_back(self, setter: str) -> tuple[str, ObservedValue] | None:
+        """(the getter, its value after the call) of a setter's property (`setWidth` → `getWidth`, `isWidth` or
+        `width`); None for another method, or an object without such a getter."""
+        if not re.fullmatch(r"set[A-Z]\w*", setter) or self.after is None or not self.after.components:
+            return None
+        name = setter[3:]
+        for accessor in (f"get{name}", f"is{name}", name[:1].lower() + name[1:]):
+            if accessor in self.after.components:
+                return accessor, self.after.components[accessor]
+        return None
+
+    def written_sinks(self) -> dict[str, ObservedValue]:
+        """The sinks the call wrote into (both runs agreeing), with what they hold after it."""
+        return {name: value for name, value in self.sinks_after.items()
+                if value.v is not None and self.sinks_before.get(name) != value}
+
 
 def parse_observations(text: str) -> dict[str, Observation]:
     """The recorder's JSON lines → one Observation per scenario (malformed lines are logged and skipped)."""
     outcomes: dict[str, dict[str, object]] = {}
     calls: dict[str, list[ObservedCall]] = {}
     states: dict[str, dict[str, ObservedValue]] = {}
+    sinks: dict[str, dict[str, dict[str, ObservedValue]]] = {}
     for number, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
@@ -97,6 +118,9 @@ def parse_observations(text: str) -> dict[str, Observation]:
                 calls[scenario] = [ObservedCall.model_validate(c) for c in record["calls"]]
             elif record["kind"] == "state":
                 states.setdefault(scenario, {})[str(record["when"])] = ObservedValue.model_validate(record["value"])
+            elif record["kind"] == "sink":
+                held = sinks.setdefault(scenario, {}).setdefault(f"sinks_{record['when']}", {})
+                held[str(record["name"])] = ObservedValue.model_validate(record["value"])
             elif record["kind"] == "returned":
                 outcomes[scenario] = {"outcome": "returned", "itself": bool(record.get("self", False)),
                                       "value": ObservedValue.model_validate(record["value"])}
@@ -110,7 +134,7 @@ def parse_observations(text: str) -> dict[str, Observation]:
     return {
         scenario: Observation.model_validate(
             {"scenario": scenario, **outcomes.get(scenario, {"outcome": "missing"}),
-             "calls": tuple(calls.get(scenario, ())), **states.get(scenario, {})})
+             "calls": tuple(calls.get(scenario, ())), **states.get(scenario, {}), **sinks.get(scenario, {})})
         for scenario in sorted(set(outcomes) | set(calls))
     }
 
@@ -129,7 +153,9 @@ def stable(first: Observation, second: Observation | None) -> Observation:
     value = _common_value(first.value, second.value) if first.value is not None else None
     return first.model_copy(update={"value": value, "calls": _common_calls(first.calls, second.calls),
                                     "before": _common_value(first.before, second.before),
-                                    "after": _common_value(first.after, second.after)})
+                                    "after": _common_value(first.after, second.after),
+                                    "sinks_before": _common_components(first.sinks_before, second.sinks_before),
+                                    "sinks_after": _common_components(first.sinks_after, second.sinks_after)})
 
 
 _UNSTABLE = ObservedValue(t="unstable")

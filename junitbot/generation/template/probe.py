@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import re
 import shutil
 import tempfile
 from collections.abc import Sequence
@@ -32,6 +33,9 @@ log = logging.getLogger(__name__)
 RECORDER_CLASS = "junitbot.recorder.Recorder"
 PROBE_TIMEOUT_S = 10.0
 _OBSERVATIONS = "junitbot-observations.jsonl"
+# A local the scenario declares as one of the JDK's in-memory sinks: what it holds reads back as `toString()`.
+_SINK = re.compile(r"^(?:final\s+)?[\w.]+(?:<[^=]*>)?\s+(\w+)\s*=\s*new\s+(?:java\.(?:lang|io)\.)?"
+                   r"(?:StringBuilder|StringBuffer|StringWriter|CharArrayWriter|ByteArrayOutputStream)\s*\(")
 
 
 class Scenario(Record):
@@ -61,6 +65,21 @@ class Scenario(Record):
     after: tuple[str, ...] = ()
 
 
+def sink_locals(scenario: Scenario) -> tuple[str, ...]:
+    """The locals of the arrange step that are in-memory sinks (a StringBuilder, a StringWriter, a
+    ByteArrayOutputStream) the call or a later statement hands on: what the code wrote into them is asserted
+    (issue 29: a sink the test cannot read back checks nothing that was rendered)."""
+    found = []
+    for position, line in enumerate(scenario.arrange):
+        match = _SINK.match(line)
+        if match is None:
+            continue
+        used = re.compile(rf"\b{match[1]}\b")
+        if used.search(scenario.call) or any(used.search(later) for later in scenario.arrange[position + 1:]):
+            found.append(match[1])
+    return tuple(found)
+
+
 def probe_method(scenario: Scenario) -> str:
     """A test method that runs the scenario and records what happened, whatever happens."""
     arrange = "".join(f"        {line}\n" for line in scenario.arrange)
@@ -77,10 +96,14 @@ def probe_method(scenario: Scenario) -> str:
     before = (f"        junitbot.recorder.Recorder.stubbed(\"{scenario.id}\"{', ' + mocks if mocks else ''});\n"
               if mocks else "")
     after = ""
+    for sink in sink_locals(scenario):
+        # What the sink held before the call and after it: the code's output is the difference.
+        before += f"        junitbot.recorder.Recorder.sink(\"{scenario.id}\", \"before\", \"{sink}\", {sink});\n"
+        after += f"            junitbot.recorder.Recorder.sink(\"{scenario.id}\", \"after\", \"{sink}\", {sink});\n"
     if scenario.subject:
         # The object's state around the call, so the test can assert what a void method changed.
         before += f"        junitbot.recorder.Recorder.state(\"{scenario.id}\", \"before\", {scenario.subject});\n"
-        after = f"            junitbot.recorder.Recorder.state(\"{scenario.id}\", \"after\", {scenario.subject});\n"
+        after += f"            junitbot.recorder.Recorder.state(\"{scenario.id}\", \"after\", {scenario.subject});\n"
     return (
         "    @Test\n"
         f"    void probe_{scenario.id}() throws Exception {{\n"

@@ -172,6 +172,30 @@ public class Door {
     }
 }
 """,
+    f"{_MAIN}/Receipt.java": """package shop;
+
+import java.io.IOException;
+
+public class Receipt {
+    private int width = 1;
+
+    public int getWidth() {
+        return width;
+    }
+
+    public void setWidth(int width) {
+        this.width = width;
+    }
+
+    public void render(Appendable out, String item) throws IOException {
+        out.append(item);
+        for (int i = item.length(); i < width; i++) {
+            out.append('.');
+        }
+        out.append(';');
+    }
+}
+""",
 }
 # Mockito 5 with its JUnit 5 extension, Jupiter with its params, and a launcher of the same Jupiter.
 _POM = """<project xmlns="http://maven.apache.org/POM/4.0.0"><modelVersion>4.0.0</modelVersion>
@@ -191,7 +215,7 @@ _POM = """<project xmlns="http://maven.apache.org/POM/4.0.0"><modelVersion>4.0.0
 
 @pytest.fixture(scope="module")
 def generated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[GenerationResult, str]]:
-    """The Checkout's and the Door's generated tests, validated (one generation for the whole module, ~40 s)."""
+    """The Checkout's, the Door's and the Receipt's generated tests, validated (one generation for the whole module, ~40 s)."""
     folder = tmp_path_factory.mktemp("oracles-classpath")
     (folder / "pom.xml").write_text(_POM)
     done = subprocess.run(["mvn", "-q", "-B", "dependency:build-classpath", "-Dmdep.outputFile=cp.txt"],
@@ -208,7 +232,7 @@ def generated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Genera
 
 
 def _generate(repo: Indexed, classpath: Classpath) -> GenerationResult:
-    infos = [repo.info("shop.Checkout"), repo.info("shop.Door")]
+    infos = [repo.info("shop.Checkout"), repo.info("shop.Door"), repo.info("shop.Receipt")]
     job = GenerationJob(root=repo.root, graph=repo.graph, config=repo.config, state=repo.state)
     return generate_tests([Target(fqn=i.fqn, file=i.file, reason="named") for i in infos], job, classpath=classpath)
 
@@ -285,3 +309,21 @@ def test_a_call_that_fails_alone_is_tested_after_the_calls_that_unlock_it(
     assert "assertTrue(door.isOpen());" in body
     # Alone, the call is refused: that stays a test of its own.
     assert 'assertEquals("the door is locked", thrown.getMessage());' in methods.get("open_throwsIllegalState", "")
+
+
+def test_what_the_code_writes_into_a_sink_is_asserted(generated: tuple[GenerationResult, str]) -> None:
+    methods = _methods(_kept(generated[0], "shop.Receipt"))
+    render = "\n".join(body for name, body in methods.items() if name.startswith("render"))
+    # The Appendable is the JDK's StringBuilder, and what the code wrote into it is compared, never a mock's calls.
+    assert "Appendable out = new StringBuilder();" in render, methods
+    assert re.search(r'assertEquals\("[^"]*;", out\.toString\(\)\);', render), render
+    assert "assertDoesNotThrow" not in render and "mock(" not in render
+
+
+def test_a_setter_is_read_back_through_its_getter(generated: tuple[GenerationResult, str]) -> None:
+    methods = _methods(_kept(generated[0], "shop.Receipt"))
+    setters = {name: body for name, body in methods.items() if name.startswith("setWidth")}
+    assert setters, list(methods)
+    for body in setters.values():
+        # Even the value the object already held (1) is read back: no setter test only says it did not throw.
+        assert "receipt.getWidth()" in body and "assertDoesNotThrow" not in body, body

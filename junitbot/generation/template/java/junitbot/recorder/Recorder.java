@@ -93,6 +93,12 @@ public final class Recorder {
                 + ",\"value\":" + describe(subject, 0) + "}");
     }
 
+    /** What an in-memory sink the scenario passes (a StringBuilder, a StringWriter...) holds, "before" or "after". */
+    public static void sink(String scenario, String when, String name, Object sink) {
+        write("{\"scenario\":" + quote(scenario) + ",\"kind\":\"sink\",\"when\":" + quote(when)
+                + ",\"name\":" + quote(name) + ",\"value\":" + describe(String.valueOf(sink), 0) + "}");
+    }
+
     public static void threw(String scenario, Throwable thrown) {
         write("{\"scenario\":" + quote(scenario) + ",\"kind\":\"threw\",\"type\":"
                 + quote(thrown.getClass().getName()) + ",\"message\":" + quote(thrown.getMessage()) + "}");
