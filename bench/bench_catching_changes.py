@@ -53,6 +53,8 @@ _NOT_CLASSES = ("package-info.java", "module-info.java")
 # that are not junitbot's). Everything else is junitbot's embedded default.
 JUNITBOT_YML = "generation:\n  backend: template\nvalidation:\n  build_gate: false\n"
 FAST_YML = "  mutation: false\n"
+# The pinned Java tools (Maven 3.9 among them) shared by the check and every replay's clone (`_seed_tools`).
+SHARED_TOOLS = Path("/work/tools")
 
 
 @dataclass(frozen=True)
@@ -101,6 +103,25 @@ CURATED: dict[str, tuple[Pick, ...]] = {
         Pick("4e421276f4", "refactoring", "OctalUnescaper reuses CharUtils.isOctal()"),
         Pick("e35d94540c", "refactoring", "CosineDistance: inline a single-use local"),
         Pick("f730ec119f", "refactoring", "CsvTranslators: local variable renamed"),
+    ),
+    "commons-codec": (
+        Pick("759150423e", "behaviour", "CODEC-343 Base32 builder setHexDecodeTable sets the hex encode table"),
+        Pick("92e18dea1b", "behaviour", "CODEC-339 URLCodec escapes % and + even in a custom safe set"),
+        Pick("8194db4cdf", "behaviour", "CODEC-338 PercentCodec escapes a literal + with plusForSpace"),
+        Pick("e352a9b11f", "behaviour", "CODEC-249 Metaphone transforms CH to X"),
+        Pick("59929c3917", "behaviour", "CODEC-331 Rule.parsePhonemeExpr: no duplicate empty phoneme after |"),
+        Pick("29012d703d", "behaviour", "CODEC-311 RefinedSoundex.getMappingCode out of range gives 0"),
+        Pick("047d24724c", "behaviour", "CODEC-312 MatchRatingApproachEncoder.encode on a name left empty"),
+        Pick("c65de5c627", "behaviour", "CODEC-313 QuotedPrintableCodec.encodeQuotedPrintable on < 3 bytes"),
+        Pick("1f908b2664", "behaviour", "CODEC-315 PhoneticEngine.encode on a lone apostrophe"),
+        Pick("7ccbc3d0c3", "behaviour", "CODEC-305 Base16 decoding at an offset skips no bytes"),
+        Pick("1490fbf959", "behaviour", "CODEC-269 MurmurHash3.IncrementalHash32.end() repeatable"),
+        Pick("5ef5bd199a", "behaviour", "CODEC-231 StringUtils.equals on sequences of different lengths"),
+        Pick("a959e31a29", "refactoring", "PhoneticEngine: inline a single-use local"),
+        Pick("19b60fad7e", "refactoring", "DaitchMokotoffSoundex reuses the NUL constant"),
+        Pick("86d1045604", "refactoring", "Hex internal refactoring: toAlphabet()"),
+        Pick("c35e3b2d0e", "refactoring", "BaseNCodec: Java-style parameter names"),
+        Pick("ca52f57025", "refactoring", "CODEC-336 Base64.Builder.setUrlSafe() javadoc"),
     ),
 }
 
@@ -174,10 +195,32 @@ def classify(commit: CommitStat, *, max_classes: int = 2, max_lines: int = 40) -
     return None
 
 
+class CorpusError(RuntimeError):
+    """A corpus clone that cannot be read (missing objects, no such repository): its message is one line."""
+
+
 def history(repo: Path) -> list[CommitStat]:
-    """Every non-merge commit of `repo`'s checked-out branch."""
-    text = git.Repo(repo).git.log("--no-merges", "--numstat", f"--format={LOG_FORMAT}")
+    """Every non-merge commit of `repo`'s checked-out branch; CorpusError when git cannot read it (a clone of a
+    mirror that lacks blobs fails here, as `--numstat` reads every blob: fetch it again or pick another)."""
+    try:
+        text = git.Repo(repo).git.log("--no-merges", "--numstat", f"--format={LOG_FORMAT}")
+    except (git.GitCommandError, git.InvalidGitRepositoryError, git.NoSuchPathError) as e:
+        stderr = str(getattr(e, "stderr", "") or e).strip().strip("'").strip()
+        first = next((line.strip() for line in stderr.splitlines() if line.strip()), type(e).__name__)
+        first = first.removeprefix("stderr:").strip().strip("'").strip()
+        raise CorpusError(f"{repo.name}: git log cannot read the history ({first[:160]}); "
+                          "the clone or its mirror is incomplete or broken") from None
     return parse_numstat(text)
+
+
+def pinned_pom(repo: git.Repo) -> str:
+    """The build file every parent is built with: `pom.xml` of the corpus HEAD, which in a fresh clone of the
+    corpus is `origin/HEAD` (HEAD itself when the corpus HEAD is detached, so that clone has no origin/HEAD).
+    Read it before checking anything out."""
+    try:
+        return repo.git.show("origin/HEAD:pom.xml")
+    except git.GitCommandError:
+        return repo.git.show("HEAD:pom.xml")
 
 
 # -- the replay ---------------------------------------------------------------------------------------------
@@ -258,7 +301,7 @@ def replay(source: Path, pick: Pick, stat: CommitStat, work: Path, *, pom: str, 
         started = now
 
     repo = git.Repo.clone_from(str(source), str(root))
-    head_pom = repo.git.show("HEAD:pom.xml") if pom == "head" else None
+    head_pom = pinned_pom(repo) if pom == "head" else None
     repo.git.checkout("-q", "-b", "replay", stat.parent)
     if head_pom is not None:
         (root / "pom.xml").write_text(head_pom + "\n", encoding="utf-8")
@@ -304,7 +347,7 @@ def _seed_tools(root: Path) -> None:
     from junitbot.config import load_config
     from junitbot.state import StateDir
 
-    shared = Path("/work/tools")
+    shared = SHARED_TOOLS
     state = StateDir.for_repo(root, load_config(root, environ={})).ensure()
     if shared.is_dir() and not state.tools.exists():
         shutil.copytree(shared, state.tools, ignore=shutil.ignore_patterns(".lock"))
@@ -326,27 +369,44 @@ def resolve(source: Path, picks: tuple[Pick, ...]) -> list[tuple[Pick, CommitSta
     return found
 
 
+def maven(root: Path) -> list[str]:
+    """The Maven junitbot itself would run in `root` (`maven_command`: the repository's mvnw, else the system `mvn`
+    when it is 3.9 or newer, else the pinned Maven 3.9 from a tools cache, fetched from Maven Central once). The
+    cache is SHARED_TOOLS, the one `_seed_tools` copies into each replay's clone, so the check and the replays
+    fetch it once between them. Raises ToolUnavailableError when no usable Maven can be had."""
+    from junitbot.config import load_config
+    from junitbot.validation.build.maven import maven_command
+
+    settings = load_config(root, environ={}).validation
+    return list(maven_command(root, tools_dir=SHARED_TOOLS, settings=settings).command)
+
+
 def parent_compiles(source: Path, stat: CommitStat, work: Path, *, pom: str) -> tuple[bool, str]:
-    """Whether `mvn -o -q compile` (junitbot's skip flags, the JDK junitbot would pick for Java 21) succeeds at the
-    commit's parent, with the pinned pom; (ok, the first error line)."""
+    """Whether `mvn -o -q compile` (junitbot's Maven and skip flags, the JDK junitbot would pick for Java 21)
+    succeeds at the commit's parent, with the pinned pom; (ok, the first error line)."""
+    from junitbot.errors import ToolUnavailableError
     from junitbot.validation.build.jdk import java_home_for
     from junitbot.validation.build.maven_classpath import SKIP_FLAGS
 
     root = work / f"check-{source.name}"
+    saved_pom = work / f"check-{source.name}.pom.xml"  # the pinned pom, read once before the first checkout
     if not root.exists():
-        git.Repo.clone_from(str(source), str(root)).close()
+        with git.Repo.clone_from(str(source), str(root)) as fresh:
+            saved_pom.write_text(pinned_pom(fresh) + "\n", encoding="utf-8")
     repo = git.Repo(root)
-    head_pom = repo.git.show("origin/HEAD:pom.xml") if pom == "head" else None
     repo.git.checkout("-q", "-f", stat.parent)
-    if head_pom is not None:
-        (root / "pom.xml").write_text(head_pom + "\n", encoding="utf-8")
-    mvn = str(Path("/work/tools/maven-3.9.16/bin/mvn"))
+    if pom == "head":
+        shutil.copyfile(saved_pom, root / "pom.xml")
+    try:
+        command = maven(root)
+    except ToolUnavailableError as e:
+        return False, f"no Maven: {str(e).splitlines()[0][:150]}"
     # The default JDK (17) first; a build that needs a newer one (joda-money's enforcer asks for 21) gets the JDK
     # junitbot would pick for release 21.
     newer = java_home_for(21)
     for home in (None, newer) if newer else (None,):
         env = {**os.environ, "JAVA_HOME": home} if home else None
-        run = subprocess.run([mvn, "-o", "-q", "-B", "compile", *SKIP_FLAGS], cwd=root, capture_output=True,
+        run = subprocess.run([*command, "-o", "-q", "-B", "compile", *SKIP_FLAGS], cwd=root, capture_output=True,
                              text=True, check=False, env=env)
         if run.returncode == 0:
             break
@@ -453,6 +513,14 @@ def main(argv: list[str] | None = None) -> int:
     for name in missing:
         console.print(f"[yellow]{name}: no clone at {args.corpus / name} (fetch it first)[/]")
     repos = [r for r in repos if r not in missing]
+    readable = []
+    for name in repos:  # a clone whose history git cannot read is said in one line; the others go on
+        try:
+            history(args.corpus / name)
+            readable.append(name)
+        except CorpusError as e:
+            console.print(f"[red]{e}[/]", highlight=False)
+    repos = readable
     if args.list:
         print_list(console, args.corpus, repos, check=args.check, pom=args.pom)
         return 0

@@ -127,8 +127,8 @@ def _void_outcome(observed: Observation) -> str:
         return f"changes{names[0]}And{names[1]}"
     written = observed.written_sinks()
     if written:
-        name, value = next(iter(written.items()))
-        return f"writes{_value_word(value) or 'Text'}To{camel(name)}"
+        sink, held = next(iter(written.items()))
+        return f"writes{_value_word(held) or 'Text'}To{camel(sink)}"
     call = next((c for c in observed.calls if not c.stubbed), None)
     if call is None:
         return "doesNotThrow"
