@@ -332,14 +332,19 @@ def _handwritten_builder(info: ClassInfo, by_fqn: dict[str, ClassInfo]) -> Build
         nested = by_fqn.get(f"{info.fqn}.{method.return_type.name.rsplit('.', 1)[-1]}")
         if nested is None:
             continue
-        build = next((m for m in nested.methods if m.name == "build" and not m.parameters), None)
         own = TypeRef(text=info.name, name=info.name)
+        build = next((m for m in nested.methods if m.name == "build" and not m.parameters), None)
+        # A Supplier-style builder (newer Apache Commons: `TextStyle.builder().setX(..).get()`) ends in `get()`.
+        build = build or next((m for m in nested.methods if m.name == "get" and not m.parameters
+                               and m.return_type is not None and m.return_type.name == info.name), None)
         if build is None or (build.synthetic == "lombok" and build.return_type != own):
             continue  # a Lombok builder of a static method may build another type
+        # A self-typed builder's setters return its `B`.
+        chained = {nested.name, *(p.split()[0] for p in nested.type_parameters if p)}
         setters = tuple(
             m.name for m in nested.methods
-            if m.return_type is not None and m.return_type.name == nested.name and len(m.parameters) == 1
+            if m.return_type is not None and m.return_type.name in chained and len(m.parameters) == 1
             and "static" not in m.modifiers
         )
-        return BuilderInfo(factory=method.name, builder_type=nested.fqn, setters=setters)
+        return BuilderInfo(factory=method.name, builder_type=nested.fqn, setters=setters, build_method=build.name)
     return None

@@ -204,6 +204,30 @@ def test_handwritten_static_builder_is_detected() -> None:
         "builder", "p.Money.Builder", ("cents", "currency"))
 
 
+def test_a_supplier_style_builder_ending_in_get_is_detected() -> None:
+    # Newer Apache Commons: `TextStyle.builder().setIndent(2).get()`, the setters returning the builder's own `B`.
+    source = """
+    package p;
+    import java.util.function.Supplier;
+    public final class TextStyle {
+        private final int indent;
+        private TextStyle(Builder b) { this.indent = b.indent; }
+        public static Builder builder() { return new Builder(); }
+        public int getIndent() { return indent; }
+        public static class Builder<B extends Builder<B>> implements Supplier<TextStyle> {
+            private int indent;
+            public B setIndent(int indent) { this.indent = indent; return (B) this; }
+            public Builder setScaling(boolean scaling) { return this; }
+            @Override
+            public TextStyle get() { return new TextStyle(this); }
+        }
+    }
+    """
+    style = _by_name(_facts(source))["p.TextStyle"]
+    assert style.builder is not None
+    assert (style.builder.setters, style.builder.build_method) == (("setIndent", "setScaling"), "get")
+
+
 def test_default_constructor_is_made_explicit() -> None:
     classes = _by_name(_facts("package p; public class Plain { void run() {} } enum E { A }"))
     assert [(c.synthetic, c.modifiers) for c in classes["p.Plain"].constructors] == [("default", ("public",))]

@@ -215,7 +215,7 @@ _POM = """<project xmlns="http://maven.apache.org/POM/4.0.0"><modelVersion>4.0.0
 
 @pytest.fixture(scope="module")
 def generated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[GenerationResult, str]]:
-    """The Checkout's, the Door's and the Receipt's generated tests, validated (one generation for the whole module, ~40 s)."""
+    """The Checkout's, the Door's and the Receipt's generated tests, validated (one generation for the module)."""
     folder = tmp_path_factory.mktemp("oracles-classpath")
     (folder / "pom.xml").write_text(_POM)
     done = subprocess.run(["mvn", "-q", "-B", "dependency:build-classpath", "-Dmdep.outputFile=cp.txt"],
