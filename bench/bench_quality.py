@@ -140,12 +140,17 @@ def _figures(figures: SuiteFigures) -> str:
 def summarize(name: str, report: RunReport, seconds: float, console: Console) -> None:
     library = name.startswith("library")
     results = [r for r in report.results if not (library and not any(k in r.target for k in _LAYERS))]
+    # The human suite over every class measured (kept or not): a class whose tests were all dropped adds its
+    # surviving mutants to the denominator too, and human + generated is its baseline there.
     generated = human = both = SuiteFigures()
     for r in results:
         if r.gain is not None:
             generated = _add(generated, r.gain.generated)
             human = _add(human, r.gain.before)
             both = _add(both, r.gain.after)
+        elif r.baseline is not None:
+            human = _add(human, r.baseline)
+            both = _add(both, r.baseline)
     kept = [r for r in results if r.status == "kept"]
     explained = [r for r in results if r.status == "kept" or r.reason]
     methods = sum(len(r.kept) for r in results)
@@ -159,6 +164,8 @@ def summarize(name: str, report: RunReport, seconds: float, console: Console) ->
     table.add_row("human + generated", _figures(both))
     table.add_row("EvoSuite (SBST 2022)", " / ".join(_pct(v) for v in EVOSUITE.values()))
     console.print(table)
+    measured = sum(1 for r in results if r.baseline is not None)
+    console.print(f"human suite measured on {measured} of {len(results)} classes", highlight=False)
     if human.mutants is not None and both.mutants is not None and human.mutants.missed:
         killed = max(0, both.mutants.covered - human.mutants.covered)
         console.print(f"mutants the human suite leaves alive: {human.mutants.missed}; killed by the kept tests: "

@@ -11,7 +11,7 @@ from junitbot.analysis import MemberChange, MemberUse
 from junitbot.config import BackendName
 from junitbot.generation import Correction, Origin, RoundRecord, Target, WriteOutcome
 from junitbot.records import Record
-from junitbot.validation import DependencyAdvice, GateResult, ReviewSummary, SuiteGain
+from junitbot.validation import DependencyAdvice, GateResult, ReviewSummary, SuiteFigures, SuiteGain
 
 RunMode = Literal["incremental", "full", "regenerate"]
 ALL_TARGETS = "*"
@@ -166,6 +166,8 @@ class ClassResult(Record):
                                                                "runner', then the build's ('mvn test (Maven 3.9.16)')")
     mutation_score: float | None = Field(default=None, description="the kept tests' mutation score (PIT) on the class")
     gain: SuiteGain | None = Field(default=None, description="the class's suite before → after the kept tests")
+    baseline: SuiteFigures | None = Field(
+        default=None, description="the class's existing tests alone (lines, branches, mutants), kept or not")
     corrections: tuple[Correction, ...] = Field(default=(), description="the model's expected values that the code "
                                                                       "did not return: kept with the observed value, "
                                                                       "reported as possible bugs")

@@ -56,6 +56,7 @@ def _plain_result(target: str, reason: str, verdict: Verdict | None, skipped: Se
                      if i.severity.value == "ERROR"),
         mutation_score=verdict.gain.generated.mutation_score if verdict.gain else None,
         gain=verdict.gain,
+        baseline=verdict.baseline,
     )
 
 

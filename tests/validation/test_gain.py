@@ -129,12 +129,16 @@ def test_the_suite_before_and_after_are_reported(report: ValidationReport) -> No
     assert gain.before.mutants is not None and gain.after.mutants is not None
     assert gain.after.mutants.covered >= gain.before.mutants.covered
     assert gain.after.mutants.total == gain.before.mutants.total
+    assert next(v for v in report.verdicts if v.path == ADDS_AND_TWINS.path).baseline == gain.before
 
 
 def test_a_class_its_own_tests_already_cover_gets_nothing_and_says_so(report: ValidationReport) -> None:
     verdict = next(v for v in report.verdicts if v.path == NOTHING_BEYOND.path)
     assert not verdict.kept
     assert verdict.methods[0].reason == "its existing tests already cover and kill everything these tests do"
+    # What its existing tests reach is still reported: a benchmark sums the human suite over every class.
+    assert verdict.gain is None and verdict.baseline is not None
+    assert verdict.baseline.lines.covered > 0 and verdict.baseline.mutants is not None
 
 
 def test_a_persons_tests_are_judged_not_pruned(report: ValidationReport) -> None:

@@ -77,19 +77,21 @@ def _judged(
             adds[method] = added.describe()
         elif prune:
             dropped[method] = NOTHING_NEW
+    total = len(mine) if mine else None
+    # Without the existing tests' mutants (none, or PIT failed on them) only the generated alone are known.
+    known = baseline.empty or baseline.mutants_total is not None
+    before = None if baseline.empty else _figures(
+        baseline.coverage, len(baseline.mutants_killed) if total and known else None, total)
     if not adds and prune:
         failure = ("its existing tests already cover and kill everything these tests do"
                    if not baseline.empty else NOTHING_NEW)
-        return candidacy.model_copy(update={"dropped": dropped, "adds": adds, "failure": failure})
+        return candidacy.model_copy(update={"dropped": dropped, "adds": adds, "failure": failure,
+                                            "baseline": before})
     kept_ids = {f"{test_class}#{m}" for m in methods if m not in dropped}
-    total = len(mine) if mine else None
     generated = {m.key for m in mine if set(m.killing_tests) & kept_ids}
-    # Without the existing tests' mutants (none, or PIT failed on them) only the generated alone are known.
-    known = baseline.empty or baseline.mutants_total is not None
     gain = SuiteGain(
         existing_tests=baseline.tests,
-        before=None if baseline.empty else _figures(
-            baseline.coverage, len(baseline.mutants_killed) if total and known else None, total),
+        before=before,
         generated=_figures(None, len(generated) if total else None, total),
         after=_figures(None, len(set(baseline.mutants_killed) | generated) if total and known else None, total),
         note=baseline.note)
@@ -97,7 +99,7 @@ def _judged(
     killed = generated | set(baseline.mutants_killed)
     survivors = tuple(f"line {m.line}: {m.description or m.mutator} (in {m.method})"
                       for m in sorted(mine, key=lambda m: (m.line, m.key)) if m.key not in killed)
-    return candidacy.model_copy(update={"dropped": dropped, "adds": adds, "gain": gain,
+    return candidacy.model_copy(update={"dropped": dropped, "adds": adds, "gain": gain, "baseline": before,
                                         "baseline_exec": baseline.exec_file, "survivors": survivors})
 
 

@@ -68,6 +68,7 @@ class Candidacy(Record):
     passed_source: str | None = Field(default=None, description="every passing method, before the gain rule "
                                                                 "dropped any")
     gain: SuiteGain | None = None
+    baseline: SuiteFigures | None = None
     survivors: tuple[str, ...] = ()
     baseline_exec: str | None = Field(default=None, description="the existing tests' JaCoCo data, for the coverage "
                                                                 "of both suites together")
@@ -92,6 +93,8 @@ class Verdict(Record):
                                                                 "adds something the gain rule cannot see)")
     repairs: tuple[str, ...] = Field(default=(), description="deterministic repairs applied, one line each")
     gain: SuiteGain | None = Field(default=None, description="the class's suite before → after the kept methods")
+    baseline: SuiteFigures | None = Field(
+        default=None, description="the class's existing tests alone, kept or not (what a benchmark sums)")
     survivors: tuple[str, ...] = Field(default=(), description="mutants of the class that neither the existing tests "
                                                                "nor the kept methods kill: `line N: what PIT changed "
                                                                "(in method)`, by line")

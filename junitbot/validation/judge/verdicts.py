@@ -76,6 +76,7 @@ def verdict_of(candidacy: Candidacy, coverage: Mapping[str, ClassCoverage]) -> V
         passed_source=candidacy.passed_source if kept and candidacy.passed_source != candidacy.source else None,
         repairs=candidacy.repairs,
         gain=candidacy.gain if kept else None,
+        baseline=candidacy.baseline,
         survivors=candidacy.survivors if kept else (),
     )
 
