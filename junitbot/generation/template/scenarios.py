@@ -77,7 +77,7 @@ def constructor_scenarios(context: ClassContext, constructor: MethodInfo, *, pre
     base = mined[0] if mined else generated
     if base is None:
         return []
-    variants: list[tuple[str, list[str]]] = [("", base), *_other_examples(mined, generated)]
+    variants: list[tuple[str, list[str]]] = [("", base), *_other_examples(params, mined, generated)]
     variants += _rejected_examples(context, constructor, base, given=mocks)
     for index, param in enumerate(params):
         if param.name in mocks:
@@ -90,7 +90,7 @@ def constructor_scenarios(context: ClassContext, constructor: MethodInfo, *, pre
     variants += _input_variants(constructor, base)
     empty = _arguments(scope, params, variant=1, given=mocks)
     if empty is not None:
-        variants.append(("withEmptyValues", empty))
+        variants.append((_differing(params, base, empty, "withEmptyValues"), empty))
     name = context.imports.name(subject.fqn, package=subject.package)
     call = f"new {name}{'<>' if is_generic(subject) else ''}({', '.join(p.name for p in params)})"
     declared = None if context.level.allows("var") else _declared(
@@ -129,11 +129,12 @@ def scenarios_for(context: ClassContext, method: MethodInfo, receiver: Receiver,
     if stubs:
         variants.append(_Variant(f"when{stubs[0].title}Fails", [stubs[0].failure(), *answers[1:]], args))
     variants += [_Variant(hint, answers, values) for hint, values in (
-        *_other_examples(mined, generated), *_rejected_examples(context, method, args, bindings=bindings),
+        *_other_examples(method.parameters, mined, generated),
+        *_rejected_examples(context, method, args, bindings=bindings),
         *_input_variants(method, args))]
     empty = _arguments(scope, method.parameters, variant=1, bindings=bindings)
     if empty is not None and empty != args:
-        variants.append(_Variant("withEmptyValues", answers, empty))
+        variants.append(_Variant(_differing(method.parameters, args, empty, "withEmptyValues"), answers, empty))
     # Each answer withheld in turn, beyond the limit: where the outcome stays the same, the answer does not
     # matter and the final test goes without that stub; where it changes, the test says how.
     for stub in stubs:
@@ -233,12 +234,31 @@ def _mined(context: ClassContext, member: MethodInfo, *, given: Mapping[str, obj
     return found
 
 
-def _other_examples(mined: Sequence[list[str]], generated: list[str] | None) -> list[tuple[str, list[str]]]:
+def _other_examples(params: Sequence[ParameterInfo], mined: Sequence[list[str]],
+                    generated: list[str] | None) -> list[tuple[str, list[str]]]:
     """The second mined example, and the made-up values when the first scenario's came from the repository."""
-    found = [("withOtherExample", mined[1])] if len(mined) > 1 else []
+    found = [(_differing(params, mined[0], mined[1], "withOtherExample"), mined[1])] if len(mined) > 1 else []
     if mined and generated is not None:
-        found.append(("withOtherValues", generated))
+        found.append((_differing(params, mined[0], generated, "withOtherValues"), generated))
     return found
+
+
+# A value a name can say: a short string, a number, a boolean, null, a character, a constant (`Color.RED`).
+_PLAIN_VALUE = re.compile(r'^(?:"[^"\\]{0,30}"|-?\d+(?:\.\d+)?[lLfFdD]?|true|false|null|\'.\'|'
+                          r"[A-Z]\w*\.[A-Z][A-Z0-9_]*)$")
+
+
+def _differing(params: Sequence[ParameterInfo], base: Sequence[str], values: Sequence[str], fallback: str) -> str:
+    """A hint that says what differs from the base arguments (`whenCodeIsEmpty`, `whenWidthIs0AndTextIsBlank`),
+    from at most two plain values (literals, constants); `fallback` where none differs plainly (issue 29: names
+    such as `withOtherValues` say nothing)."""
+    said = []
+    for param, mine, theirs in zip(params, values, base, strict=False):
+        value = mine.split(" = ", 1)[1].rstrip(";") if " = " in mine else ""
+        if mine == theirs or not _PLAIN_VALUE.match(value):
+            continue
+        said.append(f"{_camel(param.name)}Is{_title(value)}")
+    return f"when{'And'.join(said)}" if 0 < len(said) <= 2 else fallback
 
 
 def _rejected_examples(context: ClassContext, member: MethodInfo, base: list[str], *,
@@ -254,7 +274,7 @@ def _rejected_examples(context: ClassContext, member: MethodInfo, base: list[str
             value = values[changed[0]].split(" = ", 1)[1].rstrip(";")
             found.append((f"when{_camel(param.name)}Is{_title(value)}", values))
         else:
-            found.append(("withRejectedExample", values))
+            found.append((_differing(member.parameters, base, values, "withRejectedExample"), values))
     return found
 
 
@@ -327,6 +347,8 @@ def _title(value: str) -> str:
     if value.startswith('"'):  # a mined string: its words (`"TOOL-123"` → `Tool123`)
         words = re.findall(r"[A-Za-z0-9]+", value)[:4]
         return "".join(w[:1].upper() + w[1:].lower() for w in words) or "Value"
+    if re.fullmatch(r"[A-Z]\w*\.[A-Z][A-Z0-9_]*", value):  # a constant: `Long.MAX_VALUE` → `MaxValue`
+        return "".join(w.title() for w in value.rsplit(".", 1)[1].split("_") if w) or "Value"
     words = re.findall(r"[A-Za-z0-9]+", value.rsplit(".", 1)[-1].replace("-", "minus "))
     return "".join(_camel(w) for w in words) or "Value"
 

@@ -210,8 +210,9 @@ def test_a_method_s_first_scenario_takes_a_mined_sample_and_rejected_ones_are_sc
     arranged = [(s.hint, s.arrange) for s in found]
     assert arranged[:4] == [
         ("", ('String code = "TOOL-000123";',)),
-        ("withOtherExample", ('String code = "  fix-000042 ";',)),
-        ("withOtherValues", ('String code = "ABC-1234";',)),  # made up, from the name: malformed here
+        # Named by what differs from the first (issue 29: `withOtherValues` says nothing).
+        ("whenCodeIsFix000042", ('String code = "  fix-000042 ";',)),
+        ("whenCodeIsAbc1234", ('String code = "ABC-1234";',)),  # made up, from the name: malformed here
         ("whenCodeIsTool123", ('String code = "TOOL-123";',)),  # what SkuTest expects to be rejected
     ]
     restocker = warehouse.info(f"{WAREHOUSE}.Restocker")

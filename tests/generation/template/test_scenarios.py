@@ -101,7 +101,7 @@ def test_a_pattern_and_a_null_check(catalog: Indexed) -> None:
         ("", ('String code = "ABC-1234";',)),
         ("whenCodeIsNull", ("String code = null;",)),
         ("whenCodeIsText", ('String code = "text";',)),
-        ("withEmptyValues", ('String code = "";',)),
+        ("whenCodeIsEmpty", ('String code = "";',)),
     ]
 
 
