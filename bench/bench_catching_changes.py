@@ -115,8 +115,8 @@ CURATED: dict[str, tuple[Pick, ...]] = {
         Pick("c65de5c627", "behaviour", "CODEC-313 QuotedPrintableCodec.encodeQuotedPrintable on < 3 bytes"),
         Pick("1f908b2664", "behaviour", "CODEC-315 PhoneticEngine.encode on a lone apostrophe"),
         Pick("7ccbc3d0c3", "behaviour", "CODEC-305 Base16 decoding at an offset skips no bytes"),
-        Pick("1490fbf959", "behaviour", "CODEC-269 MurmurHash3.IncrementalHash32.end() repeatable"),
-        Pick("5ef5bd199a", "behaviour", "CODEC-231 StringUtils.equals on sequences of different lengths"),
+        Pick("2cdfac1a8e", "behaviour", "CODEC-317 ColognePhonetic: no duplicate consecutive codes"),
+        Pick("9400525894", "behaviour", "Base64.toIntegerBytes(BigInteger.ZERO) (#441)"),
         Pick("a959e31a29", "refactoring", "PhoneticEngine: inline a single-use local"),
         Pick("19b60fad7e", "refactoring", "DaitchMokotoffSoundex reuses the NUL constant"),
         Pick("86d1045604", "refactoring", "Hex internal refactoring: toAlphabet()"),
@@ -218,9 +218,9 @@ def pinned_pom(repo: git.Repo) -> str:
     corpus is `origin/HEAD` (HEAD itself when the corpus HEAD is detached, so that clone has no origin/HEAD).
     Read it before checking anything out."""
     try:
-        return repo.git.show("origin/HEAD:pom.xml")
+        return str(repo.git.show("origin/HEAD:pom.xml"))
     except git.GitCommandError:
-        return repo.git.show("HEAD:pom.xml")
+        return str(repo.git.show("HEAD:pom.xml"))
 
 
 # -- the replay ---------------------------------------------------------------------------------------------
@@ -452,9 +452,9 @@ def summarize(results: list[Replay], console: Console) -> dict[str, Any]:
                    "PR files", "regen / left", "seconds", "note"):
         table.add_column(column, overflow="fold")
     for r in results:
-        caught = "n/a" if r.caught is None else ("yes" if r.caught else "no")
+        verdict = "n/a" if r.caught is None else ("yes" if r.caught else "no")
         table.add_row(r.repo, r.sha[:10], r.kind, ", ".join(c.rsplit(".", 1)[-1] for c in r.classes),
-                      str(r.main_lines), _na(r.behaviour_changes), _na(r.catching), caught, str(r.pr_files),
+                      str(r.main_lines), _na(r.behaviour_changes), _na(r.catching), verdict, str(r.pr_files),
                       f"{_na(r.regenerated)} / {_na(r.left_alone)}", f"{sum(r.seconds.values()):.0f}",
                       (r.error or "")[:120])
     console.print(table)
