@@ -3,9 +3,10 @@
 A seed is a call on the target with the statements a human test built its receiver and arguments with
 (`analysis.mine_setups`). It is probed like any scenario, so what the human test left unasserted (the rest of
 the result, the receiver's state) is asserted (assertion amplification). Its neighbours vary one thing (input
-amplification): a literal argument set to a boundary (empty, padded, zero, negative, flipped) or one call that
-changed the receiver or an argument left out. Validation keeps a method only if it covers a branch or kills a
-mutant that the suite and the methods kept before it do not, so a seed that only repeats its human test goes.
+amplification): a literal argument set to a boundary (empty, padded, zero, negative, flipped) or to another
+literal the human tests pass in that place, or one call that changed the receiver or an argument left out.
+Validation keeps a method only if it covers a branch or kills a mutant that the suite and the methods kept before
+it do not, so a seed that only repeats its human test goes.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ _CHAR = re.compile(r"^'(?:[^'\\]|\\.+)'$")
 _RECEIVER_CALL = re.compile(r"^\s*(\w+)\s*\.\s*(\w+)\s*\(")
 _BREAK = re.compile(r"[ \t]*\r?\n\s*")
 _MAX_VARIANTS_PER_SEED = 5
+_MAX_RECOMBINED_PER_SEED = 3
 _MAX_PER_CLASS = 60
 
 Declared = Callable[[MethodInfo], str | None]
@@ -37,6 +39,7 @@ def seeded_scenarios(setups: Sequence[TestSetup], *, info: ClassInfo, imports: I
     """
     found: list[Scenario] = []
     seen: set[tuple[tuple[str, ...], str]] = set()
+    pool = _literal_pool(setups)
     for setup in setups:
         method = _method(setup, info)
         if method is None or not _adopt_imports(setup, imports):
@@ -44,7 +47,8 @@ def seeded_scenarios(setups: Sequence[TestSetup], *, info: ClassInfo, imports: I
         seed = _seed(setup, method, declared)
         if seed is None:
             continue
-        for hint, arrange, call in [("", seed.arrange, seed.call), *_variants(setup, method, seed.arrange)]:
+        neighbours = [*_variants(setup, method, seed.arrange), *_recombined(setup, method, seed.arrange, pool)]
+        for hint, arrange, call in [("", seed.arrange, seed.call), *neighbours]:
             key = (arrange, call)
             if key in seen or len(found) >= _MAX_PER_CLASS:
                 continue
@@ -113,6 +117,51 @@ def _variants(setup: TestSetup, method: MethodInfo, arrange: tuple[str, ...]) ->
         count += 1
         yield (f"without{_camel(changed_call[2])}", (*arrange[:position], *arrange[position + 1:]),
                _joined(setup.call))
+
+
+Pool = dict[tuple[str, int, int], list[str]]  # (method, arity, position) → the literals the tests pass there
+
+
+def _literal_pool(setups: Sequence[TestSetup]) -> Pool:
+    """The literal arguments the human tests pass to each parameter of each method, in their order, once each."""
+    pool: Pool = {}
+    for setup in setups:
+        for position, argument in enumerate(setup.arguments):
+            text = _joined(argument)
+            if _literal(text):
+                seen = pool.setdefault((setup.method, len(setup.arguments), position), [])
+                if text not in seen:
+                    seen.append(text)
+    return pool
+
+
+def _recombined(setup: TestSetup, method: MethodInfo, arrange: tuple[str, ...], pool: Pool) -> Iterator[Variant]:
+    """The seed with one literal argument swapped for another literal the human tests pass in that place
+    (`fuzzyScore("Room", "ws")` from `("Room", "o")` and `("Workshop", "ws")`): real inputs in combinations the
+    suite did not write, at most a few per seed."""
+    arguments = [_joined(a) for a in setup.arguments]
+    count = 0
+    for index, (argument, parameter) in enumerate(zip(arguments, method.parameters, strict=False)):
+        if not _literal(argument):
+            continue
+        for other in pool.get((setup.method, len(arguments), index), ()):
+            if other == argument or count >= _MAX_RECOMBINED_PER_SEED:
+                continue
+            count += 1
+            changed = [*arguments[:index], other, *arguments[index + 1:]]
+            yield f"when{_camel(parameter.name)}Is{_title(other)}", arrange, _with_arguments(setup, changed)
+
+
+def _literal(text: str) -> bool:
+    return bool(_STRING.match(text) or _INTEGER.match(text) or _CHAR.match(text) or text in ("true", "false"))
+
+
+def _title(literal: str) -> str:
+    """A literal as words of a test name: `"Workshop"` → `Workshop`, `""` → `Empty`, `-1` → `Minus1`."""
+    if literal in ('""', "''"):
+        return "Empty"
+    words = re.findall(r"[A-Za-z0-9]+", literal.replace("-", "minus ", 1) if literal[:1] == "-" else literal)[:3]
+    return "".join(w[:1].upper() + w[1:] for w in words) or "Blank"
 
 
 def _boundaries(argument: str) -> Iterator[tuple[str, str]]:

@@ -46,6 +46,11 @@ class ParserTest {
         Parser.clamp(7, true);
         Parser.hidden("x");
     }
+
+    @Test
+    void clampsLoosely() {
+        Parser.clamp(42, false);
+    }
 }
 """
 
@@ -91,6 +96,14 @@ def test_neighbours_move_one_literal_argument_to_a_boundary_named_after_its_para
     assert ("whenStrictIsFalse", "Parser.clamp(7, false)") in static
     assert all(s.id.startswith("s0_") for s in _scenarios())
     assert len({s.id for s in _scenarios()}) == len(_scenarios())
+
+
+def test_neighbours_swap_one_literal_for_another_the_tests_pass_in_that_place() -> None:
+    clamp = [(s.hint, s.call) for s in _scenarios() if s.method == "clamp"]
+    # The tests pass (7, true) and (42, false): the first seed also runs with the second's value of `value`.
+    assert ("whenValueIs42", "Parser.clamp(42, true)") in clamp
+    calls = [call for _, call in clamp]
+    assert len(calls) == len(set(calls))  # the same call is one scenario, whichever neighbour named it first
 
 
 def test_a_private_method_or_a_clashing_import_is_not_seeded() -> None:
