@@ -19,6 +19,7 @@ from junitbot.generation.template.graphs import exception_resolver, source_text
 from junitbot.generation.template.probe import Scenario
 from junitbot.generation.template.scaffold import test_shell
 from junitbot.generation.template.scenarios import (
+    callable_methods,
     constructor_scenarios,
     result_type,
     scenarios_for,
@@ -26,7 +27,7 @@ from junitbot.generation.template.scenarios import (
     testable_methods,
 )
 from junitbot.generation.template.seeded import seeded_scenarios
-from junitbot.generation.template.subtypes import Receiver, receivers
+from junitbot.generation.template.subtypes import Receiver, constant_receivers, receivers
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +54,11 @@ class ClassPlan:
     def info(self) -> ClassInfo:
         """The class under test."""
         return self.context.subject
+
+    @property
+    def through_constants(self) -> bool:
+        """Whether the instance methods are called on the subject's own constants (it has no implementation)."""
+        return bool(self.receivers) and self.shell.subject_field is None
 
     @property
     def test_class(self) -> str:
@@ -113,7 +119,7 @@ def plan_classes(targets: Sequence[Target], job: GenerationJob,
                          context=context, receivers=_receivers(context, shell, analyzer))
         source, resolve = source_text(graph), exception_resolver(info, graph)
         scenarios: list[Scenario] = []
-        for number, method in enumerate(testable_methods(info)):
+        for number, method in enumerate(callable_methods(info, through_constants=plan.through_constants)):
             paths = compensations(context, method, source=source, resolve=resolve) if context.mocks else []
             scenarios += method_scenarios(plan, method, prefix=f"c{index}m{number}", compensations=paths)
         for number, constructor in enumerate(testable_constructors(info)):
@@ -149,7 +155,7 @@ def _receivers(context: ClassContext, shell: TestShell, analyzer: DependencyAnal
     implementations; none where the test holds no instance."""
     info = context.subject
     if shell.subject_field is None:
-        return ()
+        return tuple(constant_receivers(context)) if info.is_abstract else ()
     taken = {shell.subject_field, "result", "thrown", *(m.name for m in shell.mocks),
              *(p.name for m in testable_methods(info) for p in m.parameters)}
     implementations = analyzer.test_context_for(info.fqn).implementations if info.is_abstract else ()

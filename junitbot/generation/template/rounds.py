@@ -18,7 +18,7 @@ from junitbot.generation.template.fixtures import named_fixtures
 from junitbot.generation.template.observations import Observation, ObservedCall
 from junitbot.generation.template.plan import ClassPlan, method_scenarios
 from junitbot.generation.template.probe import ProbeClass, ProbeRun, Scenario, probe_method, run_probes
-from junitbot.generation.template.scenarios import testable_methods
+from junitbot.generation.template.scenarios import callable_methods
 from junitbot.generation.template.sequences import MAX_DEPTH, extend, locked, prefixes
 from junitbot.validation import Classpath, IndexedRepo, TestCandidate, ValidationReport, Verdict, validate_candidates
 
@@ -112,7 +112,7 @@ def coverage_round(run: ModuleRun, plans: Sequence[ClassPlan], written: Mapping[
         # Methods already dropped stay dropped: keep only what validation kept.
         now[fqn] = now[fqn].keeping({m.name for m in verdict.methods if m.kept})
         missed = set(verdict.coverage.uncovered_lines) | set(verdict.coverage.partly_covered_lines)
-        for count, method in enumerate(testable_methods(plan.info)):
+        for count, method in enumerate(callable_methods(plan.info, through_constants=plan.through_constants)):
             span = method.span
             if span is None or not any(span.start_line <= line <= span.end_line for line in missed):
                 continue

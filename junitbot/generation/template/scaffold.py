@@ -3,7 +3,8 @@
 The shell lives in the subject's package, mocks every collaborator of the test context (`@Mock`
 fields, set up the way the classpath's Mockito allows) and builds the instance under test in
 `@BeforeEach` (instance.py). An interface or abstract class with behaviour of its own (default or concrete methods)
-is instantiated through the first of its implementations (analysis `TestContext.implementations`) that can be built.
+is instantiated through the first of its implementations (analysis `TestContext.implementations`) that can be built;
+one without any is tested through its own constants that hold instances of it (a functional interface's lambdas).
 """
 
 from __future__ import annotations
@@ -17,8 +18,8 @@ from junitbot.generation.models import Skip, TestShell
 from junitbot.generation.template.access import ClassLookup, is_inner
 from junitbot.generation.template.context import ModuleContext
 from junitbot.generation.template.instance import Parts, SubjectBuild, build_subject
-from junitbot.generation.template.scenarios import testable_constructors, testable_methods
-from junitbot.generation.template.subtypes import instantiable, subject_bindings, subject_type
+from junitbot.generation.template.scenarios import callable_methods, testable_constructors, testable_methods
+from junitbot.generation.template.subtypes import instantiable, own_constants, subject_bindings, subject_type
 
 _JUNIT = "org.junit.jupiter.api"
 _JAVA_KEYWORDS = frozenset({
@@ -46,6 +47,12 @@ def test_shell(subject: ClassInfo, context: TestContext, module: ModuleContext, 
                          implementations=tuple(t.fqn for t in targets if t is not subject))
     if reason is not None:
         return Skip(target=subject.fqn, reason=reason)
+    if subject.is_abstract and concrete is None and not targets:
+        # Tested through its own constants (plan's receivers): the test holds no instance of its own.
+        imports = ImportSet(subject.package, reserved=(test_class_name,), local=lambda fqn: lookup(fqn) is not None)
+        build = SubjectBuild(subject, subject, context, module, imports)
+        return _finish(build, Parts(), test_class_name=test_class_name, header_comment=header_comment,
+                       subject_field=None, subject_type=None)
     problem = ""
     for target in targets:
         imports = ImportSet(subject.package, reserved=(test_class_name,), local=lambda fqn: lookup(fqn) is not None)
@@ -79,6 +86,9 @@ def skip_reason(subject: ClassInfo, *, lookup: ClassLookup, concrete: ClassInfo 
         return "private nested type: a test cannot reach it"
     if subject.is_abstract and concrete is None:
         kind = "interface" if subject.kind is TypeKind.INTERFACE else "abstract class"
+        if not implementations and own_constants(subject):
+            return None if callable_methods(subject, through_constants=True) else (
+                f"{kind} without methods to call on its constants")
         if not implementations:
             return f"{kind} without a concrete subtype to instantiate"
         if not testable_methods(subject):

@@ -51,6 +51,17 @@ def testable_methods(subject: ClassInfo) -> list[MethodInfo]:
             if m.has_body and m.synthetic is None and "private" not in m.modifiers and m.name not in _SKIPPED_METHODS]
 
 
+def callable_methods(subject: ClassInfo, *, through_constants: bool) -> list[MethodInfo]:
+    """The methods a test calls: `testable_methods`, and where the test calls them on the subject's own constants
+    (`Converter.DEFAULT`) its abstract instance methods too, which the constants implement."""
+    testable = testable_methods(subject)
+    if not through_constants:
+        return testable
+    return testable + [m for m in subject.methods
+                       if not m.has_body and m.synthetic is None and "private" not in m.modifiers
+                       and "static" not in m.modifiers and m.name not in _SKIPPED_METHODS]
+
+
 def testable_constructors(subject: ClassInfo) -> list[MethodInfo]:
     """Constructors a test should call itself: declared, not private, of a class or record a test can
     instantiate, and validating (a check that throws, or an exception it creates)."""

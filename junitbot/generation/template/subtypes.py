@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from junitbot.analysis import ClassInfo, TypeRef
+from junitbot.analysis import ClassInfo, FieldInfo, TypeKind, TypeRef
 from junitbot.generation.javatypes import class_bindings, class_ref, java_type
 from junitbot.generation.template.access import ClassLookup, Scope, is_inner
 from junitbot.generation.template.context import ClassContext
@@ -105,6 +105,32 @@ def receivers(context: ClassContext, *, field_name: str, built: str | None, impl
     if not others:
         return [primary]
     return [Receiver(field_name, title=f"on{first.name}" if first else "", bindings=primary.bindings), *others]
+
+
+def own_constants(subject: ClassInfo) -> list[FieldInfo]:
+    """The constants of an interface or abstract class that hold instances of it (`Converter.DEFAULT = s -> s`):
+    a functional interface's lambdas and method references that the library itself ships."""
+    if not subject.is_abstract:
+        return []
+    interface = subject.kind is TypeKind.INTERFACE
+    return [f for f in subject.fields
+            if f.type.name.rsplit(".", 1)[-1] == subject.name and not f.type.array and f.initialized
+            and (interface or ("static" in f.modifiers and "private" not in f.modifiers))]
+
+
+def constant_receivers(context: ClassContext) -> list[Receiver]:
+    """The subject's own constants as receivers (`Converter.NUMBER.apply("1")`), when no implementation can be
+    instantiated: what the library ships is what a test calls (issue 29: converters skipped as "interface without
+    a concrete subtype")."""
+    subject = context.subject
+    owner = context.imports.name(subject.fqn, package=subject.package)
+    found = []
+    for constant in own_constants(subject)[:MAX_RECEIVERS]:
+        words = [w for w in constant.name.split("_") if w]
+        title = "on" + "".join(w[:1].upper() + w[1:].lower() for w in words)
+        found.append(Receiver(f"{owner}.{constant.name}", title=title,
+                              bindings=class_bindings(subject, constant.type, {})))
+    return found
 
 
 def _local_name(simple: str, taken: set[str]) -> str:

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
-from junitbot.generation import ImportSet
-from junitbot.generation.template import ClassContext, ModuleContext
+from junitbot.generation import GenerationJob, ImportSet, Target
+from junitbot.generation.template import ClassContext, ModuleContext, generate_tests
 from junitbot.generation.template.subtypes import instantiable, receivers, subject_bindings
+from junitbot.validation import Classpath, detect_frameworks
+from junitbot.validation.build.classpath import system_jars
 from tests.generation.conftest import Indexed, index, write_files
 
 PACKAGE = "com.acme.box"
@@ -78,3 +82,41 @@ def test_one_receiver_per_implementation_that_can_be_built(boxes: Indexed) -> No
     fixed = ClassContext(ModuleContext(boxes.lookup), boxes.info(f"{PACKAGE}.FixedBox"), ImportSet(PACKAGE))
     alone = receivers(fixed, field_name="fixedBox", built=None, implementations=(), taken=set())
     assert [(r.name, r.title, r.arrange, r.bindings) for r in alone] == [("fixedBox", "", (), None)]
+
+
+_CONVERTER = """package com.acme.convert;
+
+@FunctionalInterface
+public interface Converter<T> {
+    Converter<String> TRIM = text -> text.trim();
+    Converter<Integer> LENGTH = String::length;
+
+    T apply(String text);
+
+    static <T> T applyOrNull(Converter<T> converter, String text) {
+        return text == null ? null : converter.apply(text);
+    }
+}
+"""
+
+
+def test_a_functional_interface_without_implementations_is_tested_through_its_own_constants(
+        tmp_path: Path) -> None:
+    # No class implements it: the library's own lambdas are what a test calls (issue 29).
+    root = tmp_path / "convert"
+    write_files(root, {"src/main/java/com/acme/convert/Converter.java": _CONVERTER,
+                       ".junitbot.yml": "validation:\n  repetitions: 1\ngeneration:\n  coverage_rounds: 0\n"})
+    for repo in index(root, use_git=False):
+        info = repo.info("com.acme.convert.Converter")
+        job = GenerationJob(root=repo.root, graph=repo.graph, config=repo.config, state=repo.state)
+        jars = system_jars()
+        classpath = Classpath(entries=tuple(jars), source="system", frameworks=detect_frameworks(jars))
+        result = generate_tests([Target(fqn=info.fqn, file=info.file, reason="named")], job, classpath=classpath)
+        assert not result.skipped, result.skipped
+        assert result.validation is not None
+        (verdict,) = result.validation.verdicts
+        assert verdict.kept, verdict
+        source = verdict.source or ""
+        assert re.search(r"Converter\.TRIM\.apply\(\w+\)", source), source
+        assert re.search(r"Converter\.LENGTH\.apply\(\w+\)", source), source
+        assert "assertEquals(" in source
