@@ -31,7 +31,7 @@ from rich.console import Console
 from rich.table import Table
 
 from junitbot.config import load_config
-from junitbot.runs import RunReport, RunRequest, run_pipeline
+from junitbot.runs import ClassResult, RunReport, RunRequest, run_pipeline
 from junitbot.state import StateDir
 from junitbot.validation import Counter, SuiteFigures
 
@@ -137,6 +137,13 @@ def _figures(figures: SuiteFigures) -> str:
             f"{_pct(figures.mutation_score)}")
 
 
+def _why(result: ClassResult) -> str:
+    """Why a class kept nothing: its skip reason, else what dropped its methods (most often)."""
+    if result.status != "dropped" or not result.dropped:
+        return result.reason or result.status
+    return Tally(reason for _, reason in result.dropped).most_common(1)[0][0]
+
+
 def summarize(name: str, report: RunReport, seconds: float, console: Console) -> None:
     library = name.startswith("library")
     results = [r for r in report.results if not (library and not any(k in r.target for k in _LAYERS))]
@@ -164,6 +171,18 @@ def summarize(name: str, report: RunReport, seconds: float, console: Console) ->
     table.add_row("human + generated", _figures(both))
     table.add_row("EvoSuite (SBST 2022)", " / ".join(_pct(v) for v in EVOSUITE.values()))
     console.print(table)
+    per_class = Table(title=f"{name}: per class")
+    for column in ("class", "human: killed / mutants", "kept tests kill of those left", "kept methods", "status"):
+        per_class.add_column(column)
+    for r in results:
+        human_mutants = r.baseline.mutants if r.baseline is not None else None
+        after = r.gain.after.mutants if r.gain is not None else None
+        more = (after.covered - human_mutants.covered) if after is not None and human_mutants is not None else None
+        per_class.add_row(r.target.rsplit(".", 1)[-1],
+                          f"{human_mutants.covered} / {human_mutants.total}" if human_mutants else "–",
+                          f"{more} of {human_mutants.missed}" if more is not None and human_mutants else "–",
+                          str(len(r.kept)), r.status if r.status == "kept" else _why(r)[:70])
+    console.print(per_class)
     measured = sum(1 for r in results if r.baseline is not None)
     console.print(f"human suite measured on {measured} of {len(results)} classes", highlight=False)
     if human.mutants is not None and both.mutants is not None and human.mutants.missed:
@@ -180,7 +199,7 @@ def summarize(name: str, report: RunReport, seconds: float, console: Console) ->
     notes = Tally(r.gain.note for r in results if r.gain is not None and r.gain.note)
     for note, count in notes.most_common(3):
         console.print(f"  baseline note ({count}): {note[:200]}", highlight=False)
-    reasons = Tally(r.reason.split(":")[0][:70] for r in results if r.status != "kept")
+    reasons = Tally(_why(r).split(":")[0][:70] for r in results if r.status != "kept")
     for reason, count in reasons.most_common(6):
         console.print(f"  not kept ({count}): {reason}", highlight=False)
 
