@@ -142,7 +142,7 @@ def scenarios_for(context: ClassContext, method: MethodInfo, receiver: Receiver,
     variants += [_Variant(hint, answers, values) for hint, values in (
         *_other_examples(method.parameters, mined, generated),
         *_rejected_examples(context, method, args, bindings=bindings),
-        *_input_variants(method, args))]
+        *_input_variants(method, args), *_padded_text(method, args))]
     empty = _arguments(scope, method.parameters, variant=1, bindings=bindings)
     if empty is not None and empty != args:
         variants.append(_Variant(_differing(method.parameters, args, empty, "withEmptyValues"), answers, empty))
@@ -330,6 +330,24 @@ def _input_variants(method: MethodInfo, base: list[str]) -> list[tuple[str, list
             changed[index] = f"{base[index].split(' = ', 1)[0]} = {value};"  # declared as the base value is
             found.append((f"when{_camel(param.name)}Is{_title(value)}", changed))
     return found
+
+
+_TEXT_TYPES = frozenset({"String", "CharSequence", "java.lang.String", "java.lang.CharSequence"})
+
+
+def _padded_text(method: MethodInfo, base: list[str]) -> list[tuple[str, list[str]]]:
+    """A text method's first plain text argument padded with spaces and in mixed case: on a plain word a trim, a
+    strip or a case change returns its input unchanged, so only such an input tells them from the identity (issue
+    29: `rtrim("text")` equals "text" for any implementation)."""
+    if method.return_type is None or method.return_type.text not in _TEXT_TYPES:
+        return []
+    for index, param in enumerate(method.parameters):
+        value = base[index].split(" = ", 1)[1].rstrip(";") if " = " in base[index] else ""
+        if param.type.text in _TEXT_TYPES and re.fullmatch(r'"[A-Za-z][\w ]*"', value):
+            changed = list(base)
+            changed[index] = f'{base[index].split(" = ", 1)[0]} = "  {value[1:2].upper()}{value[2:-1]}  ";'
+            return [(f"when{_camel(param.name)}IsPadded", changed)]
+    return []
 
 
 def _values_around(literal: str, operator: str, param: ParameterInfo) -> list[str]:

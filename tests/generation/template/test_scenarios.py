@@ -63,6 +63,12 @@ public class Counter {
     public int add(int amount) { total += amount; return total; }
 }
 """,
+    f"{_DIR}/Texts.java": """package com.acme.catalog;
+public final class Texts {
+    public static String rtrim(String text) { return text.replaceAll("\\\\s+$", ""); }
+    public static int width(String text) { return text.length(); }
+}
+""",
 }
 
 
@@ -133,3 +139,13 @@ def test_a_feedback_round_s_scenarios_keep_the_receiver_s_title(catalog: Indexed
         ("onCounterWithNegativeValues", ("int amount = -1;",)),
         ("onCounterWithBoundaryValues", ("int amount = Integer.MAX_VALUE;",)),
     ]
+
+
+def test_a_text_method_also_gets_padded_mixed_case_text(catalog: Indexed) -> None:
+    # On "text" a trim returns its input: only a padded input tells it from the identity (issue 29).
+    info = catalog.info(f"{PACKAGE}.Texts")
+    rtrim, width = info.methods
+    found = scenarios_for(_context(catalog, info), rtrim, Receiver("Texts", instance=False), prefix="m0")
+    assert ("whenTextIsPadded", ('String text = "  Text  ";',)) in [(s.hint, s.arrange) for s in found]
+    others = scenarios_for(_context(catalog, info), width, Receiver("Texts", instance=False), prefix="m1")
+    assert not any(s.hint.endswith("IsPadded") for s in others)  # not a text method: its result is no text
