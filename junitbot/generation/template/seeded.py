@@ -59,13 +59,65 @@ def seeded_scenarios(setups: Sequence[TestSetup], *, info: ClassInfo, imports: I
 
 
 def _method(setup: TestSetup, info: ClassInfo) -> MethodInfo | None:
-    """The one method the setup calls (by name and arity), when a test may call it."""
+    """The method the setup calls, when a test may call it: by name and arity, and among overloads the one the
+    arguments fit by their shapes (literals, casts, `new`, the locals the setup declares)."""
     matching = [m for m in info.methods if m.name == setup.method and len(m.parameters) == len(setup.arguments)
                 and m.synthetic is None and "private" not in m.modifiers]
-    if len(matching) != 1:
+    if len(matching) > 1:
+        declared = {m[2]: m[1] for s in setup.statements for m in [_DECLARATION.match(_joined(s))] if m}
+        matching = [m for m in matching if all(
+            _fits(_joined(argument), parameter.type.text, declared)
+            for argument, parameter in zip(setup.arguments, m.parameters, strict=True))]
+        # Overloads the arguments all fit alike (`apply(CharSequence..)` and `apply(T..)` given a String) return
+        # what the seed needs to know: whether it is void, and its type where the release has no `var`.
+        if len({(m.return_type.text if m.return_type else "void", "static" in m.modifiers) for m in matching}) > 1:
+            return None
+    if not matching:
         return None
     static = "static" in matching[0].modifiers
     return matching[0] if static == (setup.receiver is None and not setup.call.startswith("new ")) else None
+
+
+_DECLARATION = re.compile(r"^(?:final\s+)?([\w.]+(?:<.*>)?(?:\[\])*)\s+(\w+)\s*=")
+_CAST = re.compile(r"^\(\s*([\w.]+)(?:<.*>)?(\[\])?\s*\)")
+_NEW = re.compile(r"^new\s+([\w.]+)")
+_TEXT = frozenset({"String", "CharSequence", "Object", "Comparable", "Serializable"})
+_PRIMITIVES = frozenset({"int", "long", "short", "byte", "double", "float", "boolean", "char"})
+_NUMBERS = frozenset({"int", "long", "short", "byte", "double", "float", "Integer", "Long", "Short", "Byte", "Double",
+                      "Float", "Number", "Object", "Comparable", "Serializable"})
+
+
+def _fits(argument: str, parameter: str, declared: dict[str, str]) -> bool:
+    """Whether an argument may be passed where the parameter's type is written `parameter`, as far as its shape
+    says: unknown shapes fit anything."""
+    simple = re.sub(r"<.*>", "", parameter).rsplit(".", 1)[-1]
+    if re.fullmatch(r"[A-Z][0-9]?", simple):
+        return True  # a type variable takes any reference
+    kind = None
+    if _STRING.match(argument):
+        kind = "text"
+    elif _INTEGER.match(argument) or re.fullmatch(r"-?\d+\.\d*[dDfF]?", argument):
+        kind = "number"
+    elif _CHAR.match(argument):
+        return simple in ("char", "Character", "Object", "int", "long")
+    elif argument in ("true", "false"):
+        return simple in ("boolean", "Boolean", "Object")
+    elif argument == "null":
+        return simple not in _PRIMITIVES
+    if kind == "text":
+        return simple in _TEXT
+    if kind == "number":
+        return simple in _NUMBERS
+    found = _CAST.match(argument) or _NEW.match(argument)
+    named = found[1].rsplit(".", 1)[-1] if found else declared.get(argument, "").split("<")[0].rsplit(".", 1)[-1]
+    if not named:
+        return True
+    if named == simple or simple in ("Object",):
+        return True
+    if named in ("String", "StringBuilder", "StringBuffer") and simple == "CharSequence":
+        return True
+    # A repository type may implement the parameter's interface: only a JDK text type is told apart from it.
+    return named not in _TEXT | {"StringBuilder", "StringBuffer"} and simple not in _TEXT | _NUMBERS
 
 
 def _adopt_imports(setup: TestSetup, imports: ImportSet) -> bool:

@@ -111,3 +111,43 @@ def test_a_private_method_or_a_clashing_import_is_not_seeded() -> None:
     clashing = ImportSet("com.acme.cli")
     clashing.name("com.acme.other.Style")  # the test already writes another Style by its simple name
     assert not any(s.method == "parse" for s in _scenarios(clashing))
+
+
+_DISTANCE = """\
+package com.acme.text;
+
+public class Distance {
+    public Integer apply(CharSequence left, CharSequence right) { return 0; }
+    public <E> Integer apply(Input<E> left, Input<E> right) { return 0; }
+    public void reset(int to) {}
+    public String reset(String to) { return to; }
+}
+"""
+
+_DISTANCE_TEST = """\
+package com.acme.text;
+
+class DistanceTest {
+    @org.junit.jupiter.api.Test
+    void distances() {
+        new Distance().apply("kitten", "sitting");
+        new Distance().apply(new Input<>("ab"), (Input<Object>) null);
+        Distance distance = new Distance();
+        String to = "x";
+        distance.reset(to);
+        distance.reset(3);
+    }
+}
+"""
+
+
+def test_an_overload_is_told_by_the_shapes_of_its_arguments() -> None:
+    (info,) = extract_file(_DISTANCE.encode(), "src/main/java/com/acme/text/Distance.java").classes
+    setups = mine_setups(_DISTANCE_TEST, "com.acme.text.Distance", test_class="com.acme.text.DistanceTest")
+    found = seeded_scenarios(setups, info=info, imports=ImportSet("com.acme.text"), prefix="s",
+                             declared=lambda method: None)
+    seeds = {(s.call, s.returns_void) for s in found if not s.hint}
+    # apply's overloads return alike: a seed whichever the arguments pick; reset's differ: the shapes decide.
+    assert ('new Distance().apply("kitten", "sitting")', False) in seeds
+    assert ('new Distance().apply(new Input<>("ab"), (Input<Object>) null)', False) in seeds
+    assert ("distance.reset(to)", False) in seeds and ("distance.reset(3)", True) in seeds
