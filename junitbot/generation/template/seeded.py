@@ -48,7 +48,7 @@ def seeded_scenarios(setups: Sequence[TestSetup], *, info: ClassInfo, imports: I
         if seed is None:
             continue
         neighbours = [*_variants(setup, method, seed.arrange), *_recombined(setup, method, seed.arrange, pool)]
-        for hint, arrange, call in [("", seed.arrange, seed.call), *neighbours]:
+        for hint, arrange, call in [(_inputs_hint(setup, method), seed.arrange, seed.call), *neighbours]:
             key = (arrange, call)
             if key in seen or len(found) >= _MAX_PER_CLASS:
                 continue
@@ -118,6 +118,15 @@ def _fits(argument: str, parameter: str, declared: dict[str, str]) -> bool:
         return True
     # A repository type may implement the parameter's interface: only a JDK text type is told apart from it.
     return named not in _TEXT | {"StringBuilder", "StringBuffer"} and simple not in _TEXT | _NUMBERS
+
+
+def _inputs_hint(setup: TestSetup, method: MethodInfo) -> str:
+    """A seed named by its literal arguments (`whenLeftIsKittenAndRightIsSitting`), so that seeds of one method
+    are told apart by what they pass; none where it passes no literal or more than two."""
+    said = [f"{_camel(parameter.name)}Is{_title(_joined(argument))}"
+            for argument, parameter in zip(setup.arguments, method.parameters, strict=False)
+            if _literal(_joined(argument)) or _joined(argument) == "null"]
+    return f"when{'And'.join(said)}" if 0 < len(said) <= 2 else ""
 
 
 def _adopt_imports(setup: TestSetup, imports: ImportSet) -> bool:
@@ -212,6 +221,8 @@ def _title(literal: str) -> str:
     """A literal as words of a test name: `"Workshop"` → `Workshop`, `""` → `Empty`, `-1` → `Minus1`."""
     if literal in ('""', "''"):
         return "Empty"
+    if literal == "null":
+        return "Null"
     words = re.findall(r"[A-Za-z0-9]+", literal.replace("-", "minus ", 1) if literal[:1] == "-" else literal)[:3]
     return "".join(w[:1].upper() + w[1:] for w in words) or "Blank"
 

@@ -89,7 +89,7 @@ def test_neighbours_leave_out_one_call_that_changed_the_receiver_or_an_argument(
 
 def test_neighbours_move_one_literal_argument_to_a_boundary_named_after_its_parameter() -> None:
     static = {(s.hint, s.call) for s in _scenarios() if s.subject is None}
-    assert ("", 'Parser.strip("-x")') in static
+    assert ("whenTextIsX", 'Parser.strip("-x")') in static  # a seed is named by its literal arguments
     assert ("whenTextIsEmpty", 'Parser.strip("")') in static
     assert ("whenTextIsPadded", 'Parser.strip("  -x  ")') in static
     assert ("whenValueIsZero", "Parser.clamp(0, true)") in static
@@ -146,7 +146,7 @@ def test_an_overload_is_told_by_the_shapes_of_its_arguments() -> None:
     setups = mine_setups(_DISTANCE_TEST, "com.acme.text.Distance", test_class="com.acme.text.DistanceTest")
     found = seeded_scenarios(setups, info=info, imports=ImportSet("com.acme.text"), prefix="s",
                              declared=lambda method: None)
-    seeds = {(s.call, s.returns_void) for s in found if not s.hint}
+    seeds = {(s.call, s.returns_void) for s in found}
     # apply's overloads return alike: a seed whichever the arguments pick; reset's differ: the shapes decide.
     assert ('new Distance().apply("kitten", "sitting")', False) in seeds
     assert ('new Distance().apply(new Input<>("ab"), (Input<Object>) null)', False) in seeds
