@@ -19,7 +19,8 @@ from junitbot.generation.template.access import ClassLookup, is_inner
 from junitbot.generation.template.context import ModuleContext
 from junitbot.generation.template.instance import Parts, SubjectBuild, build_subject
 from junitbot.generation.template.scenarios import callable_methods, testable_constructors, testable_methods
-from junitbot.generation.template.subtypes import instantiable, own_constants, subject_bindings, subject_type
+from junitbot.generation.template.subtypes import instantiable, subject_bindings, subject_type
+from junitbot.generation.template.values import own_constants
 
 _JUNIT = "org.junit.jupiter.api"
 _JAVA_KEYWORDS = frozenset({

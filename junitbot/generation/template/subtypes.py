@@ -12,11 +12,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from junitbot.analysis import ClassInfo, FieldInfo, TypeKind, TypeRef
+from junitbot.analysis import ClassInfo, TypeRef
 from junitbot.generation.javatypes import class_bindings, class_ref, java_type
 from junitbot.generation.template.access import ClassLookup, Scope, is_inner
 from junitbot.generation.template.context import ClassContext
-from junitbot.generation.template.values import value_expression
+from junitbot.generation.template.values import own_constants, value_expression
 
 # Implementations tried per abstract type: each multiplies the scenarios of every instance method.
 MAX_RECEIVERS = 4
@@ -105,17 +105,6 @@ def receivers(context: ClassContext, *, field_name: str, built: str | None, impl
     if not others:
         return [primary]
     return [Receiver(field_name, title=f"on{first.name}" if first else "", bindings=primary.bindings), *others]
-
-
-def own_constants(subject: ClassInfo) -> list[FieldInfo]:
-    """The constants of an interface or abstract class that hold instances of it (`Converter.DEFAULT = s -> s`):
-    a functional interface's lambdas and method references that the library itself ships."""
-    if not subject.is_abstract:
-        return []
-    interface = subject.kind is TypeKind.INTERFACE
-    return [f for f in subject.fields
-            if f.type.name.rsplit(".", 1)[-1] == subject.name and not f.type.array and f.initialized
-            and (interface or ("static" in f.modifiers and "private" not in f.modifiers))]
 
 
 def constant_receivers(context: ClassContext) -> list[Receiver]:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 
-from junitbot.analysis import ClassInfo, ComparedLiteral, MethodInfo, ParameterInfo, TypeKind, TypeRef
+from junitbot.analysis import ClassInfo, ComparedLiteral, FieldInfo, MethodInfo, ParameterInfo, TypeKind, TypeRef
 from junitbot.generation.javatypes import Bindings, class_bindings, class_ref, is_generic, resolved_fqn
 from junitbot.generation.models import ValueExpr, ValueStrategy
 from junitbot.generation.template.access import Scope, accessible, factories, is_inner
@@ -75,6 +75,9 @@ class _Builder(ValueBuilder):
         inner.used = self.used
         if info.kind is TypeKind.RECORD:
             return inner._record(info, variant, depth - 1, local)
+        constant = self._own_constant(info, ref, variant)
+        if constant is not None:
+            return constant
         strategies: list[Callable[[_Builder], Built | None]] = []
         if info.kind is TypeKind.CLASS and not info.is_abstract:
             strategies += [lambda b: b._via_builder(info, variant, depth - 1, local),
@@ -104,6 +107,17 @@ class _Builder(ValueBuilder):
             return None
         written = self.name(info.fqn, True)
         return Built(f"{written}.{info.enum_constants[variant % len(info.enum_constants)]}", written, "enum")
+
+    def _own_constant(self, info: ClassInfo, ref: TypeRef, variant: int) -> Built | None:
+        """An abstract type's own constant holding an instance of it (`Converter.DEFAULT`): what the library ships
+        rather than a mock; the one declared with the very type asked for first."""
+        constants = own_constants(info)
+        if not constants:
+            return None
+        exact = [c for c in constants if c.type.text == ref.text]
+        chosen = exact[0] if exact else constants[variant % len(constants)]
+        written = self.name(info.fqn, True)
+        return Built(f"{written}.{chosen.name}", self.type_text(ref, {}) if exact else written, "factory")
 
     def _record(self, info: ClassInfo, variant: int, depth: int, local: Bindings) -> Built | None:
         arguments = self.arguments(info.record_components, variant, depth, local, _canonical_checks(info))
@@ -209,6 +223,17 @@ class _Builder(ValueBuilder):
             if built is not None:
                 return built
         return None
+
+
+def own_constants(subject: ClassInfo) -> list[FieldInfo]:
+    """The constants of an interface or abstract class that hold instances of it (`Converter.DEFAULT = s -> s`):
+    a functional interface's lambdas and method references that the library itself ships."""
+    if not subject.is_abstract:
+        return []
+    interface = subject.kind is TypeKind.INTERFACE
+    return [f for f in subject.fields
+            if f.type.name.rsplit(".", 1)[-1] == subject.name and not f.type.array and f.initialized
+            and (interface or ("static" in f.modifiers and "private" not in f.modifiers))]
 
 
 def _canonical_checks(info: ClassInfo) -> tuple[ComparedLiteral, ...]:
