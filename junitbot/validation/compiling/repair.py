@@ -6,6 +6,7 @@ None when it does not apply. The validator recompiles after repairs and reports 
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -46,6 +47,8 @@ _IMPORT_LINE = re.compile(r"^\s*(?P<statement>import\s+(?:static\s+)?[\w.]+(?:\.
 _VAR_NEW = re.compile(r"\b(?P<var>var)\s+(?P<name>\w+)\s*=\s*new\s+(?P<type>[\w.]+(?:<[\w.,\s<>?]+>)?)\s*(?:<>)?\(")
 _THROWS = re.compile(r"\bthrows\b[^{]*")
 _THROWS_ANY = re.compile(r"\bthrows\s+(?:java\.lang\.)?(?:Exception|Throwable)\s*$")
+_MISSING_METHOD = re.compile(r"symbol: method (?P<name>\w+)\((?P<args>[^)]*)\); location: "
+                             r"(?:variable \w+ of type (?P<type>[\w.$]+)|class (?P<owner>[\w.$]+))")
 _PRIVATE_CONSTRUCTOR = re.compile(r"^(?P<name>\w+)\((?P<params>[^)]*)\) has private access in (?P<owner>[\w.$]+)")
 
 
@@ -65,7 +68,7 @@ def repair_compile_errors(
     applied: list[str] = []
     for issue in issues:
         for rule in (_import_of_nothing, _missing_import, _var_below_java_10, _unreported_exception,
-                     _private_constructor):
+                     _private_constructor, _missing_method):
             fixed = rule(source, issue, context)
             if fixed is not None and fixed[0] != source:
                 source = fixed[0]
@@ -183,3 +186,33 @@ def _private_constructor(source: str, issue: ValidationIssue, context: RepairCon
         return None
     lines[index] = replaced
     return "".join(lines), f"new {info.name}(...) → {info.name}.{factory}(...) (rule: inaccessible-constructor)"
+
+
+def _missing_method(source: str, issue: ValidationIssue, context: RepairContext) -> tuple[str, str] | None:
+    """A call to a method the class does not have, renamed to the one method of the class's outline that fits:
+    the same number of arguments and a name close to the one written (`getOptionCount()` → `getOptions()`), and no
+    other that fits as well (issue 29: a model's right set-ups lost to one made-up accessor)."""
+    match = _MISSING_METHOD.search(issue.message) if issue.line is not None else None
+    if match is None or issue.line is None:
+        return None
+    owner = (match["type"] or match["owner"]).replace("$", ".")
+    if "." not in owner:
+        candidates = list(context.fqns_named(owner))
+        owner = candidates[0] if len(candidates) == 1 else owner
+    info = context.class_info(owner)
+    if info is None:
+        return None
+    arity = len([a for a in match["args"].split(",") if a.strip()])
+    names = sorted({m.name for m in info.methods
+                    if len(m.parameters) == arity and "private" not in m.modifiers and m.name != match["name"]})
+    close = difflib.get_close_matches(match["name"], names, n=2, cutoff=0.75)
+    if len(close) != 1:
+        return None
+    lines = source.splitlines(keepends=True)
+    index = issue.line - 1
+    replaced = re.sub(rf"\.\s*{re.escape(match['name'])}\s*\(", f".{close[0]}(", lines[index], count=1)
+    if index >= len(lines) or replaced == lines[index]:
+        return None
+    lines[index] = replaced
+    return "".join(lines), f"{match['name']}(...) → {close[0]}(...), the one method of {info.name} that fits " \
+                           "(rule: missing-method)"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from junitbot.analysis import ClassInfo, MethodInfo, TypeKind, TypeRef
+from junitbot.analysis import ClassInfo, MethodInfo, ParameterInfo, TypeKind, TypeRef
 from junitbot.validation.compiling.javac import compile_batch
 from junitbot.validation.compiling.models import JavacOptions
 from junitbot.validation.compiling.repair import RepairContext, repair_compile_errors
@@ -121,3 +121,34 @@ def test_a_bare_assert_that_is_assertj_s_where_the_build_has_assertj(tmp_path: P
     fixed, applied = repair_compile_errors(source, issues, with_assertj)
     assert "import static org.assertj.core.api.Assertions.assertThat;" in fixed and len(applied) == 1
     assert repair_compile_errors(source, issues, CONTEXT) == (source, [])  # no AssertJ: nothing to import
+
+
+_LINE_SOURCE = """package p;
+public class CommandLine {
+    public int getOptionsCount() { return 0; }
+    public String getOptionValue(String name) { return name; }
+    public String[] getArgs() { return new String[0]; }
+}
+"""
+_LINE = ClassInfo(
+    fqn="p.CommandLine", name="CommandLine", package="p", kind=TypeKind.CLASS, file="p/CommandLine.java",
+    methods=tuple(MethodInfo(name=name, parameters=parameters, modifiers=("public",)) for name, parameters in (
+        ("getOptionsCount", ()), ("getArgs", ()),
+        ("getOptionValue", (ParameterInfo(name="name", type=TypeRef(text="String", name="String")),)))),
+)
+
+
+def test_a_call_to_a_missing_method_takes_the_one_method_that_fits(tmp_path: Path) -> None:
+    # A model's made-up accessor: the class has exactly one of that arity with a close name.
+    source = ("package p;\nclass Uses {\n    int count(CommandLine cmd) {\n        return cmd.getOptionCount();\n"
+              "    }\n    String value(CommandLine cmd) {\n        return cmd.getValue(\"o\", \"x\");\n    }\n}\n")
+    issues = _compile(tmp_path, {"p/CommandLine.java": _LINE_SOURCE, "p/Uses.java": source})["Uses.java"]
+    assert [i.category for i in issues] == ["cannot-find-symbol", "cannot-find-symbol"]
+    context = RepairContext(fqns_named=lambda name: ["p.CommandLine"] if name == "CommandLine" else [],
+                            class_info=lambda fqn: _LINE if fqn == "p.CommandLine" else None)
+    fixed, applied = repair_compile_errors(source, issues, context)
+    assert "return cmd.getOptionsCount();" in fixed and "missing-method" in applied[0]
+    # Two arguments: no method of the class takes two, so that call is left to the next step.
+    assert 'cmd.getValue("o", "x")' in fixed and len(applied) == 1
+    again = _compile(tmp_path / "again", {"p/CommandLine.java": _LINE_SOURCE, "p/Uses.java": fixed})
+    assert [i.line for i in again["Uses.java"]] == [7]
