@@ -9,11 +9,13 @@ after its place (`message`, `expected`). One parameter of a plain type takes `@V
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from junitbot.generation.imports import ImportSet
+from junitbot.generation.literals import java_string
 from junitbot.generation.style import fresh_name
 
 _PARAMS = "org.junit.jupiter.params"
@@ -174,8 +176,7 @@ def _fits(declared: str, kind: str) -> bool:
 def _csv(value: str) -> str:
     """One cell: a string quoted (so empty and padded values survive), a constant by its name, a number bare."""
     if value.startswith('"'):
-        text = bytes(value[1:-1], "utf-8").decode("unicode_escape") if "\\" in value else value[1:-1]
-        return "'" + text.replace("'", "''") + "'"
+        return "'" + _string_value(value).replace("'", "''") + "'"
     if value[:1].isalpha() and "." in value:
         return value.rsplit(".", 1)[1]
     return value.rstrip("LlFfDd") if value[-1] in "LlFfDd" and not value.startswith("0x") else value
@@ -198,9 +199,24 @@ def _source(parameters: list[tuple[str, str]], rows: list[list[str]], imports: I
 
 
 def _java_string(cell: str, *, quoted: bool = True) -> str:
-    """A cell as a Java string literal (`'text'` → `"text"` in a ValueSource; a whole CSV row as it is)."""
+    """A cell as a Java string literal (`'text'` → `"text"` in a ValueSource; a whole CSV row as it is), every
+    character outside printable ASCII escaped (a lone surrogate cannot even be written to a UTF-8 file)."""
     text = cell[1:-1].replace("''", "'") if quoted and cell.startswith("'") else cell
-    escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
-    return f'"{escaped}"'
+    return java_string(text)
+
+
+def _string_value(literal: str) -> str:
+    """The text of a Java string literal: JSON's escapes are Java's for what junitbot writes; a literal copied from
+    a test (octal escapes, `\\'`) is read with Python's escapes, code point by code point."""
+    try:
+        found = json.loads(literal)
+        if isinstance(found, str):
+            return found
+    except ValueError:
+        pass
+    inner = literal[1:-1]
+    if "\\" not in inner:
+        return inner
+    return inner.encode("latin-1", "backslashreplace").decode("unicode_escape")
 
 

@@ -114,6 +114,13 @@ def _construction(build: SubjectBuild, collaborators: Parts, mocked: dict[str, s
     constructor = _constructor(target, test if target is build.subject else None)
     if constructor is not None and "private" in constructor.modifiers:
         return _without_constructor(build, _Inputs(test, mocked), field_name)
+    if constructor is not None and "public" not in constructor.modifiers and not mocked and any(
+            "public" in m.modifiers for m in factories(target, package=target.package)):
+        # A value class whose public API is its factories (`Money.of`): its package constructor may take what only
+        # the factories make valid (joda-money asserts the scale there), so a test builds it as users do.
+        made = _without_constructor(build, _Inputs(test, mocked), field_name)
+        if not isinstance(made, str):
+            return made
     if _field_injected(test) and (constructor is None or not constructor.parameters) and collaborators.mocks:
         return Parts(annotations=(f"@{build.imports.name('org.mockito.InjectMocks')}",), uses_mockito=True)
     params = constructor.parameters if constructor is not None else target.record_components

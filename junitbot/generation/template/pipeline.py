@@ -9,6 +9,7 @@ observed in both runs, and validation keeps only methods that compile and pass.
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Sequence
 
@@ -33,6 +34,8 @@ from junitbot.validation import (
 )
 from junitbot.validation.compiling.main_classes import module_main_classes
 from junitbot.validation.run.sandbox import detect_isolation
+
+log = logging.getLogger(__name__)
 
 
 def generate_tests(targets: Sequence[Target], job: GenerationJob, *,
@@ -101,13 +104,18 @@ def _generate_module(targets: Sequence[Target], job: GenerationJob, classpath: C
     for plan in plans:
         why = failed.get(plan.target.fqn)
         if why is not None:
-            skipped.append(Skip(target=plan.target.fqn, reason=f"the generated test class does not compile: {why}"))
+            skipped.append(Skip(target=plan.target.fqn, reason=f"the generated test class {why}"))
             continue
-        written[plan.target.fqn], new = final_methods(plan, plan.scenarios, observations, Written())
-        if not new:
-            skipped.append(Skip(target=plan.target.fqn, reason="no scenario could be observed"))
-            continue
-        candidates.append(candidate(plan, written[plan.target.fqn], run))
+        try:
+            written[plan.target.fqn], new = final_methods(plan, plan.scenarios, observations, Written())
+            if not new:
+                skipped.append(Skip(target=plan.target.fqn, reason="no scenario could be observed"))
+                continue
+            candidates.append(candidate(plan, written[plan.target.fqn], run))
+        except Exception as e:  # one class junitbot trips on costs that class, never the run (issue 27)
+            log.warning("the test class of %s could not be written", plan.target.fqn, exc_info=True)
+            skipped.append(Skip(target=plan.target.fqn, reason=f"junitbot could not write its test class "
+                                                               f"({type(e).__name__}: {e}); a bug, please report it"))
     tick = time.perf_counter()
     validation = validate_candidates(candidates, repo=IndexedRepo(root=root, graph=graph, state=state), config=config,
                                      classpath=classpath, progress=report) if candidates else None

@@ -26,7 +26,7 @@ from junitbot.validation.build.classpath import SYSTEM_JAR_DIR
 from junitbot.validation.compiling.javac import compile_batch
 from junitbot.validation.compiling.models import JavacOptions
 from junitbot.validation.run.launcher import repeat_conditions, run_junit
-from junitbot.validation.run.models import JvmLaunch
+from junitbot.validation.run.models import JvmLaunch, TestCaseResult
 
 log = logging.getLogger(__name__)
 
@@ -118,6 +118,17 @@ def probe_method(scenario: Scenario) -> str:
         f"{calls}"
         "    }\n"
     )
+
+
+def _failing_set_ups(cases: Sequence[TestCaseResult], classes: Sequence[str]) -> dict[str, str]:
+    """The probe classes none of whose methods passed: a probe catches whatever its call throws, so such a class
+    fails before any call, in its set-up (the instance under test cannot be built), and says why."""
+    found = {}
+    for test_class in classes:
+        own = [c for c in cases if c.test_class == test_class]
+        if own and not any(c.status == "passed" for c in own):
+            found[test_class] = f"fails before any call, in its set-up: {(own[0].message or own[0].status)[:300]}"
+    return found
 
 
 @dataclass(frozen=True)
@@ -227,16 +238,18 @@ def _compile_and_run(probes: Sequence[ProbeClass], run: ProbeRun,
             retry.append(file)
     if retry:
         compiled.update(compile_batch(retry, classpath=full_classpath, out_dir=out, options=javac))
-    failed = {probe.test_class: "; ".join(i.message for i in compiled[file].issues)[:500]
+    failed = {probe.test_class: "does not compile: " + "; ".join(i.message for i in compiled[file].issues)[:500]
               for probe, file in zip(probes, files, strict=True) if not compiled[file].compiled}
     runnable = [p.test_class for p in probes if p.test_class not in failed]
     runs: list[dict[str, Observation]] = []
     for index, conditions in enumerate(repeat_conditions(max(2, settings.repetitions))[:2], 1):
         workdir = scratch / f"probe-run-{index}"
         if runnable:
-            run_junit(test_classes=runnable, classpath=full_classpath, workdir=workdir, conditions=conditions,
-                      launch=JvmLaunch(settings=settings, isolation=isolation, tools_dir=tools_dir,
-                                       java_home=java_home))
+            ran = run_junit(test_classes=runnable, classpath=full_classpath, workdir=workdir, conditions=conditions,
+                            launch=JvmLaunch(settings=settings, isolation=isolation, tools_dir=tools_dir,
+                                             java_home=java_home))
+            if index == 1:
+                failed.update(_failing_set_ups(ran.cases, runnable))
         observed = workdir / _OBSERVATIONS
         runs.append(parse_observations(observed.read_text(encoding="utf-8")) if observed.is_file() else {})
     first, second = runs

@@ -53,3 +53,15 @@ def test_different_code_or_outcome_is_no_family() -> None:
                    body=_rejects("7").body)
     assert not families([_rejects("101"), other], imports=ImportSet("com.acme"))
     assert not families([_rejects("101")], imports=ImportSet("com.acme"))
+
+
+def test_unusual_text_stays_escaped_in_the_annotation() -> None:
+    # A lone surrogate (commons-lang's escape tests pass "\uD800") cannot be written to a UTF-8 file as it is; a
+    # tab and a non-ASCII letter survive as their escapes.
+    texts = [Member(method="escape", name=str(i), outcome="returned",
+                    body=(f"String text = {v};", "var result = Text.escape(text);", "assertTrue(result.isEmpty());"))
+             for i, v in enumerate(('"\\ud800"', '"a\\tb"', '"caf\\u00e9"'))]
+    (family,) = families(texts, imports=ImportSet("com.acme"))
+    annotation = family.annotations[1]
+    assert annotation == '@ValueSource(strings = {"\\ud800", "a\\tb", "caf\\u00e9"})', annotation
+    annotation.encode("utf-8")

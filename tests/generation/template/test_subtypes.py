@@ -138,3 +138,36 @@ def test_a_functional_interface_without_implementations_is_tested_through_its_ow
         (parameter,) = field.constructors[0].parameters
         built = value_expression(parameter.type, Scope(repo.lookup, ImportSet("com.acme.convert")))
         assert built is not None and (built.text, built.type_text) == ("Converter.LENGTH", "Converter<Integer>")
+
+
+def test_a_class_junitbot_cannot_write_costs_that_class_never_the_run(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    # Found on commons-lang: a lone surrogate in one class's test text ended the whole run (issue 27).
+    import junitbot.generation.template.pipeline as pipeline
+
+    written = pipeline.candidate
+
+    def candidate(plan, *args, **kwargs):  # type: ignore[no-untyped-def]
+        if plan.target.fqn.endswith("Converter"):
+            raise UnicodeEncodeError("utf-8", "\ud800", 0, 1, "surrogates not allowed")
+        return written(plan, *args, **kwargs)
+
+    monkeypatch.setattr(pipeline, "candidate", candidate)
+    root = tmp_path / "convert"
+    write_files(root, {"src/main/java/com/acme/convert/Converter.java": _CONVERTER,
+                       "src/main/java/com/acme/convert/Field.java": _FIELD.replace(
+                           "    }\n}", "    }\n\n    public int width(String text) {\n"
+                                      "        return converter.apply(text);\n    }\n}"),
+                       ".junitbot.yml": "validation:\n  repetitions: 1\ngeneration:\n  coverage_rounds: 0\n"})
+    for repo in index(root, use_git=False):
+        job = GenerationJob(root=repo.root, graph=repo.graph, config=repo.config, state=repo.state)
+        jars = system_jars()
+        classpath = Classpath(entries=tuple(jars), source="system", frameworks=detect_frameworks(jars))
+        targets = [Target(fqn=i.fqn, file=i.file, reason="named")
+                   for i in (repo.info("com.acme.convert.Converter"), repo.info("com.acme.convert.Field"))]
+        result = generate_tests(targets, job, classpath=classpath)
+        (skip,) = result.skipped
+        assert skip.target == "com.acme.convert.Converter" and "UnicodeEncodeError" in skip.reason
+        assert skip.reason.endswith("a bug, please report it")
+        assert result.validation is not None
+        assert [v.target for v in result.validation.verdicts if v.kept] == ["com.acme.convert.Field"]
