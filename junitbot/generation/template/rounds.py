@@ -19,7 +19,7 @@ from junitbot.generation.template.observations import Observation, ObservedCall
 from junitbot.generation.template.plan import ClassPlan, method_scenarios
 from junitbot.generation.template.probe import ProbeClass, ProbeRun, Scenario, probe_method, run_probes
 from junitbot.generation.template.scenarios import callable_methods
-from junitbot.generation.template.sequences import MAX_DEPTH, extend, locked, prefixes
+from junitbot.generation.template.sequences import MAX_DEPTH, MAX_QUERIES, extend, locked, prefixes, queries
 from junitbot.validation import Classpath, IndexedRepo, TestCandidate, ValidationReport, Verdict, validate_candidates
 
 
@@ -61,6 +61,9 @@ def feedback(plans: Sequence[ClassPlan], observations: Mapping[str, Observation]
         for number, plan in enumerate(plans):
             starts = [s for s in prefixes(plan.scenarios, seen) if len(s.after) == depth - 1]
             found = extend(starts, locked(plan.scenarios, seen), prefix=f"q{depth}c{number}") if starts else []
+            if depth == 1:
+                found += extend(prefixes(plan.scenarios, seen, void_too=True), queries(plan.scenarios, seen),
+                                prefix=f"u{depth}c{number}", limit=MAX_QUERIES)
             batch.setdefault(plan.target.fqn, []).extend(found)
         batch = {fqn: found for fqn, found in batch.items() if found}
         if not batch:

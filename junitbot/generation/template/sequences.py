@@ -3,7 +3,9 @@
 An order is placed only once it has a line, paid only once placed, shipped only once paid. Feedback-directed:
 a sequence of calls that ran without an exception and changed the object's state is extended with a call of a
 method that threw when called alone; what succeeds becomes a test of that method `after` the sequence
-(`ship_afterAddLinePlaceAndMarkPaid_changesStatusToShipped`) and a prefix for the next round.
+(`ship_afterAddLinePlaceAndMarkPaid_changesStatusToShipped`) and a prefix for the next round. Once, the first
+calls that changed state are also followed by each query that answered on a fresh object: what it answers on the
+state they built is tested too, where it adds a branch or a killed mutant (the keep rule decides).
 """
 
 from __future__ import annotations
@@ -17,18 +19,22 @@ from junitbot.generation.template.probe import Scenario
 
 MAX_DEPTH = 4  # calls in one sequence, the last one included
 MAX_PER_ROUND = 24  # new sequences per class and round
+MAX_QUERIES = 12  # queries after one state-changing call, per class
 _DECLARED = re.compile(r"^[\w.<>\[\]?, ]+?\s+(\w+)\s*=")
 
 
-def prefixes(scenarios: Sequence[Scenario], observations: Mapping[str, Observation]) -> list[Scenario]:
+def prefixes(scenarios: Sequence[Scenario], observations: Mapping[str, Observation], *,
+             void_too: bool = False) -> list[Scenario]:
     """Scenarios a sequence may start with: an instance method's call that returned normally, not by accident,
-    and changed its object's state (one per method and sequence before it, the plainest first)."""
+    and changed its object's state (`void_too`: or returned nothing, a change its accessors may not show); one per
+    method and sequence before it, the plainest first."""
     found: dict[tuple[tuple[str, ...], str], Scenario] = {}
     for scenario in scenarios:
         observed = observations.get(scenario.id)
         if (scenario.subject is None or scenario.constructor or observed is None
                 or observed.outcome not in ("void", "returned") or accidental(scenario, observed)
-                or not observed.changed_state() or len(scenario.after) + 1 >= MAX_DEPTH):
+                or not (observed.changed_state() or (void_too and observed.outcome == "void"))
+                or len(scenario.after) + 1 >= MAX_DEPTH):
             continue
         key = (scenario.after, scenario.method)
         if key not in found or (scenario.hint == "" and found[key].hint != ""):
@@ -46,8 +52,19 @@ def locked(scenarios: Sequence[Scenario], observations: Mapping[str, Observation
             and s.method not in succeeded]
 
 
-def extend(starts: Sequence[Scenario], targets: Sequence[Scenario], *, prefix: str) -> list[Scenario]:
-    """Each start followed by each target (of another method, with no clashing local), as a new scenario."""
+def queries(scenarios: Sequence[Scenario], observations: Mapping[str, Observation]) -> list[Scenario]:
+    """The plain scenario of each instance method that returned a value on a fresh object, not by accident: asked
+    again after calls that changed the object (Randoop's feedback-directed extension), it reads the state they
+    built (`indexOf("x")` after `append("x")`), which a fresh object never has."""
+    return [s for s in scenarios if s.subject is not None and not s.constructor and not s.after and s.hint == ""
+            and s.base is None and not s.returns_void and (o := observations.get(s.id)) is not None
+            and o.outcome == "returned" and not accidental(s, o)]
+
+
+def extend(starts: Sequence[Scenario], targets: Sequence[Scenario], *, prefix: str,
+           limit: int = MAX_PER_ROUND) -> list[Scenario]:
+    """Each start followed by each target (of another method, with no clashing local), as a new scenario; at most
+    `limit`."""
     found: list[Scenario] = []
     for start in starts:
         for target in targets:
@@ -60,7 +77,7 @@ def extend(starts: Sequence[Scenario], targets: Sequence[Scenario], *, prefix: s
             found.append(target.model_copy(update={
                 "id": f"{prefix}_{len(found)}", "hint": "after" + _joined_names(after), "arrange": arrange,
                 "after": after, "base": None, "withheld": None}))
-            if len(found) >= MAX_PER_ROUND:
+            if len(found) >= limit:
                 return found
     return found
 

@@ -196,6 +196,23 @@ public class Receipt {
     }
 }
 """,
+    f"{_MAIN}/Tally.java": """package shop;
+
+import java.util.ArrayList;
+import java.util.List;
+
+public class Tally {
+    private final List<String> names = new ArrayList<>();
+
+    public void add(String name) {
+        names.add(name);
+    }
+
+    public String last() {
+        return names.isEmpty() ? "none" : names.get(names.size() - 1);
+    }
+}
+""",
 }
 # Mockito 5 with its JUnit 5 extension, Jupiter with its params, and a launcher of the same Jupiter.
 _POM = """<project xmlns="http://maven.apache.org/POM/4.0.0"><modelVersion>4.0.0</modelVersion>
@@ -232,7 +249,7 @@ def generated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Genera
 
 
 def _generate(repo: Indexed, classpath: Classpath) -> GenerationResult:
-    infos = [repo.info("shop.Checkout"), repo.info("shop.Door"), repo.info("shop.Receipt")]
+    infos = [repo.info(f"shop.{name}") for name in ("Checkout", "Door", "Receipt", "Tally")]
     job = GenerationJob(root=repo.root, graph=repo.graph, config=repo.config, state=repo.state)
     return generate_tests([Target(fqn=i.fqn, file=i.file, reason="named") for i in infos], job, classpath=classpath)
 
@@ -327,3 +344,11 @@ def test_a_setter_is_read_back_through_its_getter(generated: tuple[GenerationRes
     for body in setters.values():
         # Even the value the object already held (1) is read back: no setter test only says it did not throw.
         assert "receipt.getWidth()" in body and "assertDoesNotThrow" not in body, body
+
+
+def test_a_query_is_asked_again_after_a_call_that_changed_the_object(generated: tuple[GenerationResult, str]) -> None:
+    # On a fresh Tally, last() answers "none"; after add(..) it reads the state add built (Randoop's feedback).
+    methods = _methods(_kept(generated[0], "shop.Tally"))
+    after = [body for name, body in methods.items() if name.startswith("last_afterAdd")]
+    assert after, list(methods)
+    assert re.search(r"tally\.add\(\w+\);", after[0]) and 'assertEquals("text", result);' in after[0], after[0]
