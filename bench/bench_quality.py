@@ -20,6 +20,7 @@ mutation score) at ≤ 30 s per class on library code; lint counts at zero. Exit
 from __future__ import annotations
 
 import argparse
+import shutil
 import sys
 import tempfile
 import time
@@ -82,7 +83,7 @@ MODES = {
 
 
 def measure(source: Path, classes: tuple[str, ...], work: Path, mode: str = "alone",
-            seeds: bool = True) -> tuple[RunReport, float]:
+            seeds: bool = True, sources: Path | None = None) -> tuple[RunReport, float]:
     """One dry run on a fresh clone of `source` in `mode`, seeded by its tests or not; (report, seconds)."""
     root = work / f"{source.name}-{mode}-{'seeds' if seeds else 'noseeds'}"
     git.Repo.clone_from(str(source), str(root)).close()
@@ -96,11 +97,18 @@ def measure(source: Path, classes: tuple[str, ...], work: Path, mode: str = "alo
     (root / ".junitbot.yml").write_text(MODES[mode] + f"generation:\n  seed_from_tests: {str(seeds).lower()}\n"
                                         "  llm:\n    backend: template\n", encoding="utf-8")
     config = load_config(root, environ={})
-    request = RunRequest(classes=classes, dry_run=True) if classes else RunRequest(full=True, dry_run=True,
+    dry = sources is None  # with `sources`, the kept files are written into the clone, then copied there
+    request = RunRequest(classes=classes, dry_run=dry) if classes else RunRequest(full=True, dry_run=dry,
                                                                                    max_classes=200)
     started = time.perf_counter()
     report = run_pipeline(root, config, StateDir(root / ".junitbot"), request)
-    return report, time.perf_counter() - started
+    seconds = time.perf_counter() - started
+    if sources is not None:
+        folder = sources / root.name
+        folder.mkdir(parents=True, exist_ok=True)
+        for written in root.rglob(f"*{config.generation.test_suffix}.java"):
+            shutil.copy2(written, folder / written.name)
+    return report, seconds
 
 
 def _delete_tests(root: Path) -> None:
@@ -213,6 +221,8 @@ def main(argv: list[str] | None = None) -> int:
                              "human suite; scratch: the repository's tests deleted first")
     parser.add_argument("--seeds", choices=("on", "off", "both"), default="on",
                         help="scenarios seeded by the repository's own tests (generation.seed_from_tests)")
+    parser.add_argument("--sources", type=Path, default=None,
+                        help="write the kept test files (a run that is not dry) and copy them into this folder")
     args = parser.parse_args(argv)
     console = Console()
     with tempfile.TemporaryDirectory(prefix="bench-quality-") as work:
@@ -223,7 +233,7 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             for mode in args.mode:
                 for seeds in {"on": (True,), "off": (False,), "both": (False, True)}[args.seeds]:
-                    report, seconds = measure(source, TARGETS[name], Path(work), mode, seeds)
+                    report, seconds = measure(source, TARGETS[name], Path(work), mode, seeds, args.sources)
                     summarize(f"{name} ({mode}, seeds {'on' if seeds else 'off'})", report, seconds, console)
     return 0
 
