@@ -547,6 +547,30 @@ def test_mocks_injected_stubbed_or_verified_are_used() -> None:
     assert found(source, "unused-mock") == []
 
 
+# -- numbered-sibling and placeholder-inputs ----------------------------------------------------------
+
+
+def test_a_numbered_sibling_is_flagged_and_a_number_in_a_name_that_says_something_is_not() -> None:
+    source = java(
+        "@Test\nvoid applyThrowsIllegalArgument() {\n    assertThrows(IllegalStateException.class, () -> f());\n}\n"
+        "@Test\nvoid applyThrowsIllegalArgument2() {\n    assertThrows(IllegalStateException.class, () -> g());\n}\n"
+        "@Test\nvoid decodesBase64() {\n    assertEquals(\"a\", decode(\"YQ==\"));\n}\n")
+    assert [(f.rule, f.method) for f in review_test_class(source) if f.rule != "unused-import"] == [
+        ("numbered-sibling", "applyThrowsIllegalArgument2")]
+
+
+def test_placeholder_inputs_are_flagged_but_not_values_the_behaviour_depends_on() -> None:
+    source = java(
+        "@Test\nvoid padsText() {\n    String text = \"text\";\n    assertEquals(\"text  \", pad(text, 6));\n}\n"
+        "@Test\nvoid padsAWord() {\n    assertEquals(\"word  \", pad(\"word\", 6));\n}\n"
+        "@Test\nvoid padsEmpty() {\n    assertEquals(\"  \", pad(\"\", 2));\n}\n"
+        "@Test\nvoid rejectsNegative() {\n    assertThrows(IllegalStateException.class, () -> pad(\"text\", -1));\n}\n")
+    findings = [(f.rule, f.method) for f in review_test_class(source) if f.rule != "unused-import"]
+    # "text" and 6 say nothing; what a check holds is never counted (the call inside assertEquals or assertThrows
+    # included), so the last three have no input to judge.
+    assert findings == [("placeholder-inputs", "padsText")], findings
+
+
 # -- unused-import and the whole class ---------------------------------------------------------------
 
 
@@ -589,7 +613,10 @@ def test_the_generated_service_test_pins_mock_defaults_and_repeats_itself() -> N
         ("npe-from-mock-default", "changeEmailWhenCustomersGetByIdReturnsNothingThrowsNullPointer"),
         ("null-from-unstubbed-mock", "changeEmailWhenCustomersSaveReturnsNothingReturnsNull"),
         ("weak-oracle", "newCustomerRegistrationServiceConstructs"),
+        # Its boundary case passes the generator's filler text as the e-mail, the customer id too.
+        ("placeholder-inputs", "changeEmailBoundaryValuesWithBoundaryValuesThrowsInvalidEmail"),
         ("duplicate-body", "changeEmailBoundaryValuesWithBoundaryValuesAndNoAnswersThrowsInvalidEmail"),
+        ("placeholder-inputs", "changeEmailBoundaryValuesWithBoundaryValuesAndNoAnswersThrowsInvalidEmail"),
     ]
 
 
@@ -632,11 +659,12 @@ def test_summaries_count_every_rule_and_merge_over_a_run() -> None:
     assert merged.counts == {
         "npe-from-mock-default": 2, "null-from-unstubbed-mock": 1, "asserts-mock-return": 0, "weak-oracle": 17,
         "duplicate-body": 4, "unused-variable": 0, "unread-thrown": 0, "unused-mock": 1, "unused-import": 0,
+        "numbered-sibling": 0, "placeholder-inputs": 2,
     }
-    assert merged.total == 25
+    assert merged.total == 27
     assert merged.line == ("lint: 2 npe-from-mock-default, 1 null-from-unstubbed-mock, 0 asserts-mock-return, "
                            "17 weak-oracle, 4 duplicate-body, 0 unused-variable, 0 unread-thrown, 1 unused-mock, "
-                           "0 unused-import")
+                           "0 unused-import, 0 numbered-sibling, 2 placeholder-inputs")
     rows = merged.markdown_rows()
     assert rows[:2] == ["| rule | findings |", "|---|---:|"] and "| `weak-oracle` | 17 |" in rows
     assert ReviewSummary.model_validate_json(merged.model_dump_json()) == merged

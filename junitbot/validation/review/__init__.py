@@ -33,6 +33,10 @@ the "subject" is an `@InjectMocks` variable, or one whose value is built from mo
 - `unused-mock`: a `@Mock`/`@Spy` field no method mentions (in a class without `@InjectMocks`, which hands
   every mock over), a `mock(..)` local or a `@Mock` parameter nothing reads.
 - `unused-import`: an import nothing uses, as `analysis.unused_imports` decides.
+- `numbered-sibling`: a test named like another with a number added (`applyThrows2` beside `applyThrows`): the
+  name should say what its scenario differs in.
+- `placeholder-inputs`: every literal a test passes outside its checks is a placeholder: some placeholder text
+  ("text", "foo"), beside it at most unsigned numbers; the inputs exercise nothing in particular.
 
 A source with syntax errors is not reviewed: javac judges it first.
 """

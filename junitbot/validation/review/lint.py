@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterable
 from junitbot.analysis import unused_imports
 from junitbot.validation.review.accidents import flag_npe_from_mock_default, flag_null_from_unstubbed_mock
 from junitbot.validation.review.context import ReviewContext
+from junitbot.validation.review.inputs import flag_numbered_siblings, flag_placeholder_inputs
 from junitbot.validation.review.models import REVIEW_RULES, ReviewFinding, ReviewSummary
 from junitbot.validation.review.oracles import flag_asserts_mock_return, flag_weak_oracles
 from junitbot.validation.review.redundancy import flag_duplicate_bodies, flag_unused_locals, flag_unused_mocks
@@ -14,7 +15,7 @@ from junitbot.validation.static import parse_test
 
 _RULES: tuple[Callable[[ReviewContext], list[ReviewFinding]], ...] = (
     flag_npe_from_mock_default, flag_null_from_unstubbed_mock, flag_asserts_mock_return, flag_weak_oracles,
-    flag_duplicate_bodies, flag_unused_locals, flag_unused_mocks,
+    flag_duplicate_bodies, flag_unused_locals, flag_unused_mocks, flag_numbered_siblings, flag_placeholder_inputs,
 )
 
 

@@ -11,7 +11,7 @@ from junitbot.records import Record
 
 ReviewRule = Literal[
     "npe-from-mock-default", "null-from-unstubbed-mock", "asserts-mock-return", "weak-oracle", "duplicate-body",
-    "unused-variable", "unread-thrown", "unused-mock", "unused-import",
+    "unused-variable", "unread-thrown", "unused-mock", "unused-import", "numbered-sibling", "placeholder-inputs",
 ]
 
 
