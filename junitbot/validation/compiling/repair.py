@@ -166,11 +166,7 @@ def _private_constructor(source: str, issue: ValidationIssue, context: RepairCon
     match = _PRIVATE_CONSTRUCTOR.match(issue.message)
     if match is None:
         return None
-    owner = match["owner"].replace("$", ".")
-    if "." not in owner:  # javac names a same-package class by its simple name
-        candidates = list(context.fqns_named(owner))
-        owner = candidates[0] if len(candidates) == 1 else owner
-    info = context.class_info(owner)
+    info = _named_class(match["owner"], context)
     if info is None:
         return None
     arity = len([p for p in match["params"].split(",") if p.strip()])
@@ -179,13 +175,31 @@ def _private_constructor(source: str, issue: ValidationIssue, context: RepairCon
                    None)
     if factory is None:
         return None
+    fixed = _on_line(source, issue.line, rf"\bnew\s+{re.escape(info.name)}\s*\(", f"{info.name}.{factory}(")
+    return (fixed, f"new {info.name}(...) → {info.name}.{factory}(...) (rule: inaccessible-constructor)"
+            ) if fixed is not None else None
+
+
+def _named_class(owner: str, context: RepairContext) -> ClassInfo | None:
+    """The repo class javac names (`p.Outer$Inner`, or a same-package class by its simple name)."""
+    owner = owner.replace("$", ".")
+    if "." not in owner:
+        candidates = list(context.fqns_named(owner))
+        owner = candidates[0] if len(candidates) == 1 else owner
+    return context.class_info(owner)
+
+
+def _on_line(source: str, line: int, pattern: str, replacement: str) -> str | None:
+    """`source` with the first match of `pattern` on line `line` replaced; None when nothing there matches."""
     lines = source.splitlines(keepends=True)
-    index = issue.line - 1
-    replaced = re.sub(rf"\bnew\s+{re.escape(info.name)}\s*\(", f"{info.name}.{factory}(", lines[index], count=1)
+    index = line - 1
+    if not 0 <= index < len(lines):
+        return None
+    replaced = re.sub(pattern, replacement, lines[index], count=1)
     if replaced == lines[index]:
         return None
     lines[index] = replaced
-    return "".join(lines), f"new {info.name}(...) → {info.name}.{factory}(...) (rule: inaccessible-constructor)"
+    return "".join(lines)
 
 
 def _missing_method(source: str, issue: ValidationIssue, context: RepairContext) -> tuple[str, str] | None:
@@ -195,11 +209,7 @@ def _missing_method(source: str, issue: ValidationIssue, context: RepairContext)
     match = _MISSING_METHOD.search(issue.message) if issue.line is not None else None
     if match is None or issue.line is None:
         return None
-    owner = (match["type"] or match["owner"]).replace("$", ".")
-    if "." not in owner:
-        candidates = list(context.fqns_named(owner))
-        owner = candidates[0] if len(candidates) == 1 else owner
-    info = context.class_info(owner)
+    info = _named_class(match["type"] or match["owner"], context)
     if info is None:
         return None
     arity = len([a for a in match["args"].split(",") if a.strip()])
@@ -208,11 +218,6 @@ def _missing_method(source: str, issue: ValidationIssue, context: RepairContext)
     close = difflib.get_close_matches(match["name"], names, n=2, cutoff=0.75)
     if len(close) != 1:
         return None
-    lines = source.splitlines(keepends=True)
-    index = issue.line - 1
-    replaced = re.sub(rf"\.\s*{re.escape(match['name'])}\s*\(", f".{close[0]}(", lines[index], count=1)
-    if index >= len(lines) or replaced == lines[index]:
-        return None
-    lines[index] = replaced
-    return "".join(lines), f"{match['name']}(...) → {close[0]}(...), the one method of {info.name} that fits " \
-                           "(rule: missing-method)"
+    fixed = _on_line(source, issue.line, rf"\.\s*{re.escape(match['name'])}\s*\(", f".{close[0]}(")
+    return (fixed, f"{match['name']}(...) → {close[0]}(...), the one method of {info.name} that fits "
+                   "(rule: missing-method)") if fixed is not None else None
