@@ -36,7 +36,8 @@ void skusToReorder_whenNothingIsLow_returnsEmpty() {
 }
 ```
 """
-BROKEN_METHODS = GOOD_METHODS.replace("inventoryService.skusToReorder(5)", "inventoryService.skusToReorderNow(5)")
+# A made-up method no deterministic repair renames (none of the class's is close): the model must fix it.
+BROKEN_METHODS = GOOD_METHODS.replace("inventoryService.skusToReorder(5)", "inventoryService.reorderableSkus(5)")
 PROSE = "I'm sorry, I cannot write tests for this class without more information about its behaviour."
 
 

@@ -92,8 +92,9 @@ def test_a_hanging_server_times_out_and_the_others_still_answer(chat_server: Cha
 
 
 def test_a_server_that_answers_one_request_at_a_time_is_not_timed_out(chat_server: ChatServer) -> None:
-    # Issue 17: llama.cpp with one slot queues a batch; each answer takes 0.6 s, so the fourth request waits 2.4 s
-    # in the queue, twice the timeout of one request alone (1.2 s, which a lone answer meets even on a loaded CPU).
+    # Issue 17: llama.cpp with one slot queues a batch; each answer takes 0.6 s, so the last request served waits
+    # 2.4 s, twice the timeout of one request alone (1.2 s, which a lone answer meets even on a loaded CPU). The
+    # server picks the order: whichever request was sent second may be served last (it once timed out so).
     one_slot = threading.Lock()
 
     def serial(body: dict[str, object], attempt: int) -> Reply:

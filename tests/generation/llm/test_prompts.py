@@ -58,13 +58,13 @@ def test_the_rules_name_the_module_s_java_level(shop: Indexed, context: TargetCo
 
 def test_the_repair_prompt_shows_code_issues_diagnostics_and_failures(context: TargetContext) -> None:
     issue = ValidationIssue(severity=Severity.ERROR, pass_name="javac", category="cannot-find-symbol",
-                            message="cannot find symbol: method skusToReorderNow(int)", line=24,
+                            message="cannot find symbol: method reorderableSkus(int)", line=24,
                             suggestion="call an existing method")
     repair = RepairInput(previous_code="class T { }", issues=(issue,), compiler=("line 24: cannot find symbol",),
                          failures=(("stockReport_isEmpty", "expected: <{}> but was: <{a=1}>"),), round=1)
     _, user = repair_messages(prompt_environment(), context, repair, test_class="T", skeleton=None)
     assert "repair round 1" in user.content and "```java\nclass T { }\n```" in user.content
-    assert ("- [ERROR javac/cannot-find-symbol] line 24: cannot find symbol: method skusToReorderNow(int)"
+    assert ("- [ERROR javac/cannot-find-symbol] line 24: cannot find symbol: method reorderableSkus(int)"
             " — call an existing method") in user.content
     assert "line 24: cannot find symbol\n```" in user.content
     assert "- stockReport_isEmpty(): expected: <{}> but was: <{a=1}>" in user.content

@@ -4,9 +4,10 @@ Bounded concurrency (threads over one `httpx.Client`, so it works inside or outs
 per-request timeout, retries with exponential backoff on 429, 5xx and connection errors (honouring
 Retry-After), and an answer-size cap. A server that answers one request at a time (llama.cpp's with one slot,
 a small model on a CPU) queues the rest, and a queued request would time out without the server being at fault
-(issue 17: most of a batch did). So a request's timeout grows with the requests in flight before it: with k
-others it is `request_timeout_s × (k + 1)`, the time a one-slot server needs to reach it, while a lone request
-that hangs still fails after `request_timeout_s`. A timed-out request is not sent again: a server keeps working
+(issue 17: most of a batch did). So a request's timeout grows with the requests sent beside it: with k in
+flight at once it is `request_timeout_s × k`, the time a one-slot server needs to reach the last of them (it
+serves them in its own order, not the order they were sent), while a lone request that hangs still fails after
+`request_timeout_s`. A timed-out request is not sent again: a server keeps working
 on an abandoned request, and a second copy would only queue behind it.
 
 The server and key come from config, else from the standard
@@ -18,7 +19,6 @@ from __future__ import annotations
 import email.utils
 import logging
 import os
-import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -97,23 +97,6 @@ def server_from(settings: LLMSettings, environ: Mapping[str, str]) -> tuple[str,
     return base.rstrip("/"), key or None
 
 
-class _InFlight:
-    """How many requests are in flight; `enter` says how many others were when one starts."""
-
-    def __init__(self) -> None:
-        self.count = 0
-        self._lock = threading.Lock()
-
-    def enter(self) -> int:
-        with self._lock:
-            self.count += 1
-            return self.count - 1
-
-    def leave(self) -> None:
-        with self._lock:
-            self.count -= 1
-
-
 class OpenAIBackend:
     """Chat completions against an OpenAI-compatible server; `transport` or `client` inject the wire."""
 
@@ -165,36 +148,33 @@ class OpenAIBackend:
         if not requests:
             return []
         workers = min(self.settings.concurrency, len(requests))
-        in_flight = _InFlight()
         with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="junitbot-openai") as pool:
-            return list(pool.map(lambda request: self._complete(request, in_flight), requests))
+            return list(pool.map(lambda request: self._complete(request, workers), requests))
 
-    def _complete(self, request: GenerationRequest, in_flight: _InFlight) -> GenerationResponse:
+    def _complete(self, request: GenerationRequest, in_flight: int) -> GenerationResponse:
         started = time.perf_counter()
         attempts = self.settings.retries + 1
         for attempt in range(attempts):
-            others = in_flight.enter()
             try:
-                return self._once(request, started, self._timeout(others))
+                return self._once(request, started, self._timeout(in_flight))
             except _Retry as retry:
                 if attempt + 1 == attempts:
                     return self._failure(request, f"{retry.reason} (gave up after {attempts} attempts)", started)
                 delay = min(max(retry.delay, self.settings.backoff_s * 2 ** attempt), self.settings.max_backoff_s)
                 log.info("request %s: %s; retry %d in %.1fs", request.id, retry.reason, attempt + 1, delay)
             except httpx.TimeoutException:
-                waited = self.settings.request_timeout_s * (others + 1)
-                return self._failure(request, f"timed out after {waited:g}s ({others} other requests in flight)",
+                waited = self.settings.request_timeout_s * in_flight
+                return self._failure(request, f"timed out after {waited:g}s ({in_flight} requests in flight)",
                                      started)
             except httpx.HTTPError as e:
                 return self._failure(request, f"HTTP error: {type(e).__name__}: {e}", started)
-            finally:
-                in_flight.leave()
-            self._sleep(delay)  # outside the count: a request backing off is not queued at the server
+            self._sleep(delay)
         raise AssertionError("unreachable: the last attempt returns")  # pragma: no cover
 
-    def _timeout(self, others: int) -> httpx.Timeout:
-        """The read timeout for a request sent with `others` in flight: the time a one-slot server needs to reach it."""
-        return httpx.Timeout(self.settings.request_timeout_s * (others + 1), connect=self.settings.connect_timeout_s)
+    def _timeout(self, in_flight: int) -> httpx.Timeout:
+        """The read timeout for a request sent with `in_flight` at once (itself included): the time a one-slot
+        server needs to reach the last of them."""
+        return httpx.Timeout(self.settings.request_timeout_s * in_flight, connect=self.settings.connect_timeout_s)
 
     def _once(self, request: GenerationRequest, started: float, timeout: httpx.Timeout) -> GenerationResponse:
         headers = {"Authorization": f"Bearer {self._key}"} if self._key else {}
