@@ -158,10 +158,11 @@ def scenarios_for(context: ClassContext, method: MethodInfo, receiver: Receiver,
         other = _arguments(scope, method.parameters, variant=variant, bindings=bindings)
         if other is not None and other != args:
             # Its own name, not the receiver's title: that one leads every scenario's hint (`onIntBox`).
-            named = _VARIANT_TITLES.get(variant, f"Values{variant}")
-            variants.append(_Variant(f"with{named}", answers, other))
+            title = _VARIANT_TITLES.get(variant, f"Values{variant}")
+            named = _differing(method.parameters, args, other, f"with{title}")
+            variants.append(_Variant(named, answers, other))
             if answers:
-                variants.append(_Variant(f"with{named}AndNoAnswers", [], other))
+                variants.append(_Variant(f"{named}AndNoAnswers", [], other))
     declared = None
     if not returns_void and method.return_type is not None and not context.level.allows("var"):
         declared = _declared(scope, method.return_type,

@@ -129,15 +129,15 @@ def test_a_collaborator_parameter_gets_the_shell_s_mock(catalog: Indexed) -> Non
 
 
 def test_a_feedback_round_s_scenarios_keep_the_receiver_s_title(catalog: Indexed) -> None:
-    # The variants' own titles (NegativeValues, BoundaryValues) once overwrote the receiver's: every scenario of a
-    # coverage round was named after the last variant instead.
+    # The variants' own titles once overwrote the receiver's: every scenario of a coverage round was named after
+    # the last variant instead. Each is named by the value that differs (not `withNegativeValues`).
     info = catalog.info(f"{PACKAGE}.Counter")
     (add,) = info.methods
     found = scenarios_for(_context(catalog, info), add, Receiver("counter", title="onCounter"), prefix="r1",
                           extra_variants=(2, 3))
     assert [(s.hint, s.arrange) for s in found] == [
-        ("onCounterWithNegativeValues", ("int amount = -1;",)),
-        ("onCounterWithBoundaryValues", ("int amount = Integer.MAX_VALUE;",)),
+        ("onCounterWhenAmountIsMinus1", ("int amount = -1;",)),
+        ("onCounterWhenAmountIsMaxValue", ("int amount = Integer.MAX_VALUE;",)),
     ]
 
 
