@@ -147,6 +147,20 @@ def test_one_batch_per_round_a_compile_error_repaired_prose_and_hostile_code_fai
     assert "system-exit" in (orders.reason or "")
 
 
+def test_a_made_up_method_with_one_close_real_one_is_repaired_before_the_model_is_asked_again(
+        shop: Indexed, frameworks: Frameworks, real_validate: Validate) -> None:
+    # Issue 29 item 7: the small model's twelve right set-ups were lost to an accessor that does not exist. One
+    # method of the class has that arity and a close name: javac's error is repaired, and no second round is needed.
+    close = GOOD_METHODS.replace("inventoryService.skusToReorder(5)", "inventoryService.skusToReorderNow(5)")
+    engine = FakeLLM(lambda prompt, params: [close])
+    backend = VLLMBackend(LLMSettings(model="double"), engine=engine, sampling=SamplingParams)
+    outcomes = _run(shop, frameworks, backend, real_validate, _targets(shop, frameworks, INVENTORY),
+                    coverage_rounds=0)
+    inventory = outcomes[INVENTORY]
+    assert len(engine.calls) == 1 and inventory.status == "kept" and inventory.rounds == 0
+    assert inventory.source is not None and "inventoryService.skusToReorder(5)" in inventory.source
+
+
 def _judge_by_text(candidates: Sequence[TestCandidate]) -> list[Verdict]:
     """A validator double: a class with `reorderableSkus` does not compile (javac at that line, in the test method
     it names, as validation names it)."""
