@@ -262,15 +262,15 @@ _PLAIN_VALUE = re.compile(r'^(?:"[^"\\]{0,30}"|-?\d+(?:\.\d+)?[lLfFdD]?|true|fal
 
 def _differing(params: Sequence[ParameterInfo], base: Sequence[str], values: Sequence[str], fallback: str) -> str:
     """A hint that says what differs from the base arguments (`whenCodeIsEmpty`, `whenWidthIs0AndTextIsBlank`),
-    from at most two plain values (literals, constants); `fallback` where none differs plainly (issue 29: names
-    such as `withOtherValues` say nothing)."""
+    from the first two plain values that differ (literals, constants); `fallback` where none differs plainly
+    (issue 29: names such as `withOtherValues` say nothing)."""
     said = []
     for param, mine, theirs in zip(params, values, base, strict=False):
         value = mine.split(" = ", 1)[1].rstrip(";") if " = " in mine else ""
         if mine == theirs or not _PLAIN_VALUE.match(value):
             continue
         said.append(f"{_camel(param.name)}Is{_title(value)}")
-    return f"when{'And'.join(said)}" if 0 < len(said) <= 2 else fallback
+    return f"when{'And'.join(said[:2])}" if said else fallback  # the first two: a name, not a table
 
 
 def _rejected_examples(context: ClassContext, member: MethodInfo, base: list[str], *,
