@@ -74,7 +74,9 @@ def watch_until(proc: subprocess.Popen[bytes], seen: dict[int, str], ready: Call
         assert proc.poll() is None, f"ended before it was killed: {proc.stderr.read() if proc.stderr else ''!r}"
         assert time.monotonic() < deadline, f"never ready; seen {seen}"
         for pid in descendants(proc.pid):
-            seen.setdefault(pid, command_line(pid))
+            # Read again each time: a child caught between fork and exec has no command line of its own yet (seen
+            # once under load: the JVM's pid stayed '' and the wait ran out); a process that is gone keeps its last.
+            seen[pid] = command_line(pid) or seen.get(pid, "")
         time.sleep(0.01)
 
 
