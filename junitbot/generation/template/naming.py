@@ -16,6 +16,7 @@ from junitbot.generation.template.probe import Scenario
 _REJECTED = re.compile(r"^when([A-Z]\w*?)Is([A-Z0-9]\w*)$")
 # Exceptions that say an argument was refused.
 _REJECTIONS = ("IllegalArgumentException", "NullPointerException", "InvalidParameterException")
+_BLANKS = {'""': "Empty", '" "': "Blank"}
 _IRREGULAR_PARTICIPLES = {"find": "found", "get": "got", "build": "built", "make": "made", "send": "sent",
                           "put": "put", "set": "set", "read": "read", "write": "written"}
 
@@ -203,3 +204,16 @@ def _accessor(name: str) -> str:
         if name.startswith(prefix) and name[len(prefix):][:1].isupper():
             return name[len(prefix):]
     return camel(name)
+
+
+def value_title(value: str) -> str:
+    """A Java-identifier-safe rendering of a value for a test name: `-1` → `Minus1`, `"x y"` → `XY`."""
+    if value in _BLANKS:
+        return _BLANKS[value]
+    if value.startswith('"'):  # a mined string: its words (`"TOOL-123"` → `Tool123`)
+        words = re.findall(r"[A-Za-z0-9]+", value)[:4]
+        return "".join(w[:1].upper() + w[1:].lower() for w in words) or "Value"
+    if re.fullmatch(r"[A-Z]\w*\.[A-Z][A-Z0-9_]*", value):  # a constant: `Long.MAX_VALUE` → `MaxValue`
+        return "".join(w.title() for w in value.rsplit(".", 1)[1].split("_") if w) or "Value"
+    words = re.findall(r"[A-Za-z0-9]+", value.rsplit(".", 1)[-1].replace("-", "minus "))
+    return "".join(camel(w) for w in words) or "Value"

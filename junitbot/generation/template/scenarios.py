@@ -25,6 +25,7 @@ from junitbot.generation.template.compensation import Compensation, reachable_ca
 from junitbot.generation.template.constraints import rejected_values
 from junitbot.generation.template.context import ClassContext
 from junitbot.generation.template.mined import render_arguments, usable_samples
+from junitbot.generation.template.naming import value_title
 from junitbot.generation.template.probe import Scenario
 from junitbot.generation.template.subtypes import Receiver
 from junitbot.generation.template.values import value_expression
@@ -32,7 +33,6 @@ from junitbot.generation.template.values import value_expression
 _SKIPPED_METHODS = frozenset({"equals", "hashCode", "toString", "main", "finalize", "clone"})
 # What value_expression's variants are (0 ordinary, 1 empty or zero, 2 negative, 3 boundary).
 _VARIANT_TITLES = {2: "NegativeValues", 3: "BoundaryValues"}
-_BLANKS = {'""': "Empty", '" "': "Blank"}
 
 
 @dataclass(frozen=True)
@@ -97,7 +97,7 @@ def constructor_scenarios(context: ClassContext, constructor: MethodInfo, *, pre
         for value in rejected_values(param.type, param.name, checks, first=first):
             changed = list(base)
             changed[index] = f"{base[index].split(' = ', 1)[0]} = {value};"
-            variants.append((f"when{_camel(param.name)}Is{_title(value)}", changed))
+            variants.append((f"when{_camel(param.name)}Is{value_title(value)}", changed))
     variants += _input_variants(constructor, base)
     empty = _arguments(scope, params, variant=1, given=mocks)
     if empty is not None:
@@ -269,7 +269,7 @@ def _differing(params: Sequence[ParameterInfo], base: Sequence[str], values: Seq
         value = mine.split(" = ", 1)[1].rstrip(";") if " = " in mine else ""
         if mine == theirs or not _PLAIN_VALUE.match(value):
             continue
-        said.append(f"{_camel(param.name)}Is{_title(value)}")
+        said.append(f"{_camel(param.name)}Is{value_title(value)}")
     return f"when{'And'.join(said[:2])}" if said else fallback  # the first two: a name, not a table
 
 
@@ -284,7 +284,7 @@ def _rejected_examples(context: ClassContext, member: MethodInfo, base: list[str
         if len(changed) == 1:
             param = member.parameters[changed[0]]
             value = values[changed[0]].split(" = ", 1)[1].rstrip(";")
-            found.append((f"when{_camel(param.name)}Is{_title(value)}", values))
+            found.append((f"when{_camel(param.name)}Is{value_title(value)}", values))
         else:
             found.append((_differing(member.parameters, base, values, "withRejectedExample"), values))
     return found
@@ -329,7 +329,7 @@ def _input_variants(method: MethodInfo, base: list[str]) -> list[tuple[str, list
         for value in _values_around(compared.literal, compared.operator, param):
             changed = list(base)
             changed[index] = f"{base[index].split(' = ', 1)[0]} = {value};"  # declared as the base value is
-            found.append((f"when{_camel(param.name)}Is{_title(value)}", changed))
+            found.append((f"when{_camel(param.name)}Is{value_title(value)}", changed))
     return found
 
 
@@ -368,19 +368,6 @@ def _values_around(literal: str, operator: str, param: ParameterInfo) -> list[st
 
 def _camel(text: str) -> str:
     return text[:1].upper() + text[1:]
-
-
-def _title(value: str) -> str:
-    """A Java-identifier-safe rendering of a value for a test name: `-1` → `Minus1`, `"x y"` → `XY`."""
-    if value in _BLANKS:
-        return _BLANKS[value]
-    if value.startswith('"'):  # a mined string: its words (`"TOOL-123"` → `Tool123`)
-        words = re.findall(r"[A-Za-z0-9]+", value)[:4]
-        return "".join(w[:1].upper() + w[1:].lower() for w in words) or "Value"
-    if re.fullmatch(r"[A-Z]\w*\.[A-Z][A-Z0-9_]*", value):  # a constant: `Long.MAX_VALUE` → `MaxValue`
-        return "".join(w.title() for w in value.rsplit(".", 1)[1].split("_") if w) or "Value"
-    words = re.findall(r"[A-Za-z0-9]+", value.rsplit(".", 1)[-1].replace("-", "minus "))
-    return "".join(_camel(w) for w in words) or "Value"
 
 
 testable_constructors.__test__ = False  # type: ignore[attr-defined]  # pytest must not collect it where tests import it

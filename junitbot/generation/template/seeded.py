@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator, Sequence
 
 from junitbot.analysis import ClassInfo, MethodInfo, TestSetup
 from junitbot.generation.imports import ImportSet
+from junitbot.generation.template.naming import value_title
 from junitbot.generation.template.probe import Scenario
 
 _STRING = re.compile(r'^"(?:[^"\\]|\\.)*"$')
@@ -123,7 +124,7 @@ def _fits(argument: str, parameter: str, declared: dict[str, str]) -> bool:
 def _inputs_hint(setup: TestSetup, method: MethodInfo) -> str:
     """A seed named by its literal arguments (`whenLeftIsKittenAndRightIsSitting`), so that seeds of one method
     are told apart by what they pass; none where it passes no literal or more than two."""
-    said = [f"{_camel(parameter.name)}Is{_title(_joined(argument))}"
+    said = [f"{_camel(parameter.name)}Is{value_title(_joined(argument))}"
             for argument, parameter in zip(setup.arguments, method.parameters, strict=False)
             if _literal(_joined(argument)) or _joined(argument) == "null"]
     return f"when{'And'.join(said)}" if 0 < len(said) <= 2 else ""
@@ -210,21 +211,11 @@ def _recombined(setup: TestSetup, method: MethodInfo, arrange: tuple[str, ...], 
                 continue
             count += 1
             changed = [*arguments[:index], other, *arguments[index + 1:]]
-            yield f"when{_camel(parameter.name)}Is{_title(other)}", arrange, _with_arguments(setup, changed)
+            yield f"when{_camel(parameter.name)}Is{value_title(other)}", arrange, _with_arguments(setup, changed)
 
 
 def _literal(text: str) -> bool:
     return bool(_STRING.match(text) or _INTEGER.match(text) or _CHAR.match(text) or text in ("true", "false"))
-
-
-def _title(literal: str) -> str:
-    """A literal as words of a test name: `"Workshop"` → `Workshop`, `""` → `Empty`, `-1` → `Minus1`."""
-    if literal in ('""', "''"):
-        return "Empty"
-    if literal == "null":
-        return "Null"
-    words = re.findall(r"[A-Za-z0-9]+", literal.replace("-", "minus ", 1) if literal[:1] == "-" else literal)[:3]
-    return "".join(w[:1].upper() + w[1:] for w in words) or "Blank"
 
 
 def _boundaries(argument: str) -> Iterator[tuple[str, str]]:
