@@ -241,6 +241,18 @@ class ScheduleSettings(Record):
     sensor_interval_s: int = Field(default=60, ge=5, description="seconds between two looks at the branch")
 
 
+class FullPassSettings(Record):
+    """How a full pass over every class is split, run and resumed (`junitbot run --full`, the scheduled pass)."""
+
+    partitioned: bool = Field(
+        default=True, description="split the pass into partitions (by module, then package batches), each recorded "
+                                  "when done, so a killed pass resumes with the ones it had not finished")
+    batch_size: int = Field(default=8, ge=1, le=500, description="classes per partition at most")
+    workers: int = Field(default=1, ge=1, le=256, description="partitions generated at once (Dagster's "
+                                                               "multiprocess executor; a Celery or Kubernetes "
+                                                               "executor takes its own)")
+
+
 _TRAILER = re.compile(r"^[A-Za-z][A-Za-z0-9-]*: \S.*$")
 
 
@@ -348,6 +360,7 @@ class JunitbotConfig(Record):
     generation: GenerationSettings = Field(default_factory=GenerationSettings)
     retrieval: RetrievalSettings = Field(default_factory=RetrievalSettings)
     schedule: ScheduleSettings = Field(default_factory=ScheduleSettings)
+    full_pass: FullPassSettings = Field(default_factory=FullPassSettings)
     bot: BotSettings = Field(default_factory=BotSettings)
 
     @field_validator("include", "exclude", "ignore", mode="before")

@@ -15,7 +15,15 @@ from junitbot.config import JunitbotConfig
 from junitbot.generation.imports import ImportSet
 from junitbot.records import Record
 from junitbot.state import StateDir
-from junitbot.validation import Frameworks, GateResult, ProjectClasspath, TestCandidate, ValidationReport, Verdict
+from junitbot.validation import (
+    Frameworks,
+    GateResult,
+    ProjectClasspath,
+    TestCandidate,
+    ValidationReport,
+    Verdict,
+    merge_reports,
+)
 
 ValueStrategy = Literal[
     "literal", "jdk", "enum", "record", "builder", "constructor", "factory", "collection", "optional", "array",
@@ -264,6 +272,30 @@ class GenerationResult(Record):
         verdicts = self.validation.verdicts if self.validation else ()
         return "template" if any(v.target == target and v.kept for v in verdicts) else None
 
+
+
+def combine_results(results: Sequence[GenerationResult]) -> GenerationResult:
+    """One result of several generations (a run's modules, a full pass's partitions): every candidate, verdict,
+    skip and model outcome, the seconds of each stage added up, the lowest release; the backend and classpath
+    of the first."""
+    if len(results) == 1:
+        return results[0]
+    if not results:
+        return GenerationResult(candidates=(), validation=None)
+    reports = [r.validation for r in results if r.validation is not None]
+    seconds: dict[str, float] = {}
+    for result in results:
+        for stage, value in result.seconds.items():
+            seconds[stage] = round(seconds.get(stage, 0.0) + value, 3)
+    first = results[0]
+    return GenerationResult(candidates=tuple(c for r in results for c in r.candidates),
+                            validation=merge_reports(reports) if reports else None,
+                            skipped=tuple(s for r in results for s in r.skipped),
+                            scenarios=sum(r.scenarios for r in results), observed=sum(r.observed for r in results),
+                            seconds=seconds, backend=first.backend, backend_reason=first.backend_reason,
+                            llm=tuple(o for r in results for o in r.llm), frameworks=first.frameworks,
+                            java_release=min((r.java_release for r in results if r.java_release), default=None),
+                            classpath=first.classpath)
 
 def _comment(text: str) -> list[str]:
     """The header as Java comment lines, left as it is when it already is a comment."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -12,6 +13,8 @@ from junitbot.runs import RunReport, RunRequest
 from junitbot.state import StateDir
 
 if TYPE_CHECKING:
+    from dagster import DagsterEvent
+
     from junitbot.assets.resources import GitHubResource
 
 _JOBS = {"incremental": "incremental_job", "full": "full_repo_job", "regenerate": "regenerate_job"}
@@ -30,6 +33,11 @@ def execute_run(root: Path, config: JunitbotConfig, state: StateDir, request: Ru
     from junitbot.pipelines.definitions import build_definitions
     from junitbot.pipelines.instance import dagster_home
 
+    if request.mode == "full" and config.full_pass.partitioned and not publish:
+        from junitbot.pipelines.full_pass import execute_full_pass
+
+        _export_secrets(config)
+        return execute_full_pass(root, config, state, request)
     home = dagster_home(state)
     os.environ.setdefault("DAGSTER_HOME", str(home))
     _export_secrets(config)
@@ -41,15 +49,20 @@ def execute_run(root: Path, config: JunitbotConfig, state: StateDir, request: Ru
                         "loggers": {"console": {"config": {"log_level": "WARNING"}}}},
             instance=instance, raise_on_error=False)
         if not result.success:
-            failures = [e for e in result.all_events if e.is_step_failure]
-            messages = [str(e.step_failure_data.error.message).strip() for e in failures
-                        if e.step_failure_data.error is not None]
-            steps = ", ".join(e.step_key or "" for e in failures) or "the job"
-            raise RunFailed(f"run {result.run_id} failed in {steps}: {'; '.join(messages)[:2000]}")
+            raise RunFailed(failure_message(result.run_id, result.all_events))
         report = result.output_for_node("test_report")
     if not isinstance(report, RunReport):
         raise RunFailed(f"run {result.run_id} gave no report")
     return report, result.run_id
+
+
+def failure_message(run_id: str, events: Sequence[DagsterEvent]) -> str:
+    """`run ID failed in STEPS: MESSAGES`, from a failed run's events."""
+    failures = [e for e in events if e.is_step_failure]
+    messages = [str(e.step_failure_data.error.message).strip() for e in failures
+                if e.step_failure_data.error is not None]
+    steps = ", ".join(e.step_key or "" for e in failures) or "the job"
+    return f"run {run_id} failed in {steps}: {'; '.join(messages)[:2000]}"
 
 
 def run_options(request: RunRequest) -> dict[str, object]:

@@ -16,6 +16,9 @@ _INSTANCE_CONFIG = {
     # Runs started by the sensor, the schedule or the UI go to the default run coordinator's queue;
     # the pool keeps GPU steps of two runs from overlapping on one runner.
     "concurrency": {"pools": {"default_limit": 1}},
+    # Step processes (a full pass's partitions) log through the instance's default console logger: only what
+    # needs a person, like the run's own console logger.
+    "python_logs": {"python_log_level": "WARNING"},
 }
 
 

@@ -5,8 +5,10 @@ from __future__ import annotations
 from dagster import AssetSelection, define_asset_job
 
 from junitbot.assets.assets import GROUP
+from junitbot.assets.full_pass import full_pass_tests
 
-_RUN = AssetSelection.groups(GROUP)
+# The partitioned asset of full passes is materialized by full_pass_job, partition by partition.
+_RUN = AssetSelection.groups(GROUP) - AssetSelection.assets(full_pass_tests)
 
 incremental_job = define_asset_job(
     "incremental_job", selection=_RUN, description="A push: classes changed since the last run and their dependents.",

@@ -15,12 +15,15 @@ from dagster import (
 
 from junitbot.assets.resources import RepositoryResource
 from junitbot.config import JunitbotConfig
-from junitbot.pipelines.jobs import full_repo_job, incremental_job
+from junitbot.pipelines.jobs import incremental_job
 
 
 def full_pass_schedule(config: JunitbotConfig) -> ScheduleDefinition:
+    """The nightly pass over every class: the partitioned full pass (`full_pass.partitioned`), else the
+    single-run asset job."""
     return ScheduleDefinition(
-        name="full_repo_schedule", job=full_repo_job, cron_schedule=config.schedule.cron,
+        name="full_repo_schedule", job_name="full_pass_job" if config.full_pass.partitioned else "full_repo_job",
+        cron_schedule=config.schedule.cron,
         execution_timezone=config.schedule.timezone, default_status=DefaultScheduleStatus.STOPPED,
         description="Scheduled full-repo pass (cron from `schedule.cron` in .junitbot.yml).",
     )

@@ -22,6 +22,17 @@ from junitbot.runs.models import (
     RunRequest,
     TargetList,
 )
+from junitbot.runs.partitions import (
+    FullPass,
+    Partition,
+    PartitionOutcome,
+    PassLedger,
+    finish_full_pass,
+    plan_full_pass,
+    run_full_pass,
+    run_partition,
+    split_targets,
+)
 from junitbot.runs.pipeline import run_pipeline
 from junitbot.runs.plan import instructions_for, last_run, plan_run, record_run
 from junitbot.runs.report import (
@@ -46,8 +57,12 @@ __all__ = [
     "ClassResult",
     "CoverageDrop",
     "CoverageEntry",
+    "FullPass",
     "KeptCheck",
     "ModuleSummary",
+    "Partition",
+    "PartitionOutcome",
+    "PassLedger",
     "RunMode",
     "RunPlan",
     "RunReport",
@@ -61,6 +76,7 @@ __all__ = [
     "coverage_drops",
     "coverage_table",
     "expectation_lines",
+    "finish_full_pass",
     "finish_run",
     "gate_in_build",
     "gate_summary",
@@ -71,14 +87,18 @@ __all__ = [
     "load_coverage",
     "markdown_report",
     "percent",
+    "plan_full_pass",
     "plan_run",
     "prioritize_full_pass",
     "record_coverage",
     "record_run",
+    "run_full_pass",
+    "run_partition",
     "run_pipeline",
     "save_report",
     "select_targets",
     "selected_by_config",
+    "split_targets",
     "suite_table",
     "targets_for",
 ]

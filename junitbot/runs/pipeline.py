@@ -13,6 +13,7 @@ from junitbot.config import JunitbotConfig
 from junitbot.generation import ProgressCallback
 from junitbot.runs.changes import catch_changes, check_changes
 from junitbot.runs.models import RunReport, RunRequest
+from junitbot.runs.partitions import run_full_pass
 from junitbot.runs.plan import plan_run
 from junitbot.runs.report import save_report
 from junitbot.runs.steps import check_kept, finish_run, gate_in_build, generate_for_plan, select_targets
@@ -23,13 +24,19 @@ def run_pipeline(root: Path, config: JunitbotConfig, state: StateDir, request: R
                  progress: ProgressCallback | None = None) -> RunReport:
     """Graph (and embeddings) up to date → plan → the generated tests of what changed run first → targets →
     generation → build gate → tests that catch the change (on the base) → finish → kept tests once more → saved
-    report."""
+    report. A full pass goes partition by partition (`runs.partitions`), resumed where an interrupted one
+    stopped."""
     started = time.perf_counter()
     summary = update_graph(root, state, config, progress=progress)
     if config.retrieval.enabled:
         from junitbot.retrieval.index import update_index
 
         update_index(state, config)
+    if request.mode == "full" and config.full_pass.partitioned:
+        with CodeGraph.open(state.graph_db) as graph:
+            report = run_full_pass(root, config, state, request, graph=graph, head=summary.commit, progress=progress)
+        return save_report(report.model_copy(update={"seconds": {
+            **report.seconds, "total": round(time.perf_counter() - started, 3)}}), state)
     plan = plan_run(root, state, summary.commit, config, request)
     with CodeGraph.open(state.graph_db) as graph:
         check = check_changes(root, config, state, plan, graph)

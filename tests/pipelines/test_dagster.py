@@ -172,10 +172,12 @@ def test_sensor_runs_each_new_head_once_and_the_schedule_runs_a_full_pass(make_j
     assert [r.run_key for r in moved.run_requests] == [new_head]
 
     schedule = defs.resolve_schedule_def("full_repo_schedule")
-    assert schedule.cron_schedule == "15 4 * * 1-5" and schedule.job_name == "full_repo_job"
+    # The nightly pass is the partitioned, resumable one (`full_pass.partitioned`, on by default).
+    assert schedule.cron_schedule == "15 4 * * 1-5" and schedule.job_name == "full_pass_job"
     tick = schedule.evaluate_tick(build_schedule_context())
     assert tick.run_requests and tick.run_requests[0].run_config == {}
-    assert {j.name for j in defs.resolve_all_job_defs()} >= {"incremental_job", "full_repo_job", "regenerate_job"}
+    assert {j.name for j in defs.resolve_all_job_defs()} >= {"incremental_job", "full_repo_job", "regenerate_job",
+                                                             "full_pass_job"}
 
 
 def _free_port() -> int:
@@ -236,8 +238,8 @@ def test_the_ui_serves_the_asset_lineage_and_the_latest_materialisations(
         # Graph nodes, not the asset list beside the graph: each asset is drawn as an AssetNode.
         drawn = set(re.findall(r'class="AssetNode_assetName[^"]*">(\w+)<', dom))
         assert drawn == {"changeset", "code_graph", "embedding_index", "changed_behaviour", "impacted_classes",
-                         "generated_tests",
-                         "gated_tests", "validated_tests", "test_report", "test_pull_request"}, \
+                         "generated_tests", "gated_tests", "validated_tests", "test_report", "test_pull_request",
+                         "full_pass_tests"}, \
             "the rendered page draws every asset of the graph"
         shot = tmp_path / "asset-graph.png"
         subprocess.run([*flags, f"--user-data-dir={tmp_path / 'c2'}", f"--screenshot={shot}", page], check=True,

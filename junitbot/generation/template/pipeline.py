@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from junitbot.analysis import CodeGraph
 from junitbot.generation.javalevel import JavaLevel
-from junitbot.generation.models import GenerationJob, GenerationResult, Skip, Target
+from junitbot.generation.models import GenerationJob, GenerationResult, Skip, Target, combine_results
 from junitbot.generation.style import assertion_style, naming_style
 from junitbot.generation.template.context import ModuleContext, Style
 from junitbot.generation.template.final import Written
@@ -29,7 +29,6 @@ from junitbot.validation import (
     ProjectClasspath,
     as_project,
     discover_classpaths,
-    merge_reports,
     validate_candidates,
 )
 from junitbot.validation.compiling.main_classes import module_main_classes
@@ -54,24 +53,7 @@ def generate_tests(targets: Sequence[Target], job: GenerationJob, *,
     modules = {m.module: m for m in project.modules}
     results = [_generate_module(group, job, modules.get(module, project.primary))
                for module, group in sorted(groups.items())]
-    return merge_results(results) if results else _generate_module([], job, project.primary)
-
-
-def merge_results(results: Sequence[GenerationResult]) -> GenerationResult:
-    """One result of the modules' generations."""
-    if len(results) == 1:
-        return results[0]
-    reports = [r.validation for r in results if r.validation is not None]
-    seconds: dict[str, float] = {}
-    for result in results:
-        for stage, value in result.seconds.items():
-            seconds[stage] = round(seconds.get(stage, 0.0) + value, 3)
-    return GenerationResult(candidates=tuple(c for r in results for c in r.candidates),
-                            validation=merge_reports(reports) if reports else None,
-                            skipped=tuple(s for r in results for s in r.skipped),
-                            scenarios=sum(r.scenarios for r in results), observed=sum(r.observed for r in results),
-                            seconds=seconds, frameworks=results[0].frameworks,
-                            java_release=min((r.java_release for r in results if r.java_release), default=None))
+    return combine_results(results) if results else _generate_module([], job, project.primary)
 
 
 def _generate_module(targets: Sequence[Target], job: GenerationJob, classpath: Classpath) -> GenerationResult:
