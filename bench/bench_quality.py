@@ -32,7 +32,7 @@ from rich.console import Console
 from rich.table import Table
 
 from junitbot.config import load_config
-from junitbot.runs import ClassResult, RunReport, RunRequest, run_pipeline
+from junitbot.runs import ClassResult, RunReport, RunRequest, gate_summary, run_pipeline
 from junitbot.state import StateDir
 from junitbot.validation import Counter, SuiteFigures
 
@@ -83,7 +83,7 @@ MODES = {
 
 
 def measure(source: Path, classes: tuple[str, ...], work: Path, mode: str = "alone",
-            seeds: bool = True, sources: Path | None = None) -> tuple[RunReport, float]:
+            seeds: bool = True, sources: Path | None = None, gate: bool = False) -> tuple[RunReport, float]:
     """One dry run on a fresh clone of `source` in `mode`, seeded by its tests or not; (report, seconds)."""
     root = work / f"{source.name}-{mode}-{'seeds' if seeds else 'noseeds'}"
     git.Repo.clone_from(str(source), str(root)).close()
@@ -94,7 +94,8 @@ def measure(source: Path, classes: tuple[str, ...], work: Path, mode: str = "alo
         # Its parent is a Spring Boot milestone served only by repo.spring.io, which this machine cannot reach;
         # the release of the same version is on Maven Central (the only change to the repository measured).
         pom.write_text(pom.read_text(encoding="utf-8").replace("2.2.0.M6", "2.2.0.RELEASE"), encoding="utf-8")
-    (root / ".junitbot.yml").write_text(MODES[mode] + f"generation:\n  seed_from_tests: {str(seeds).lower()}\n"
+    settings = MODES[mode].replace("build_gate: false", "build_gate: true") if gate else MODES[mode]
+    (root / ".junitbot.yml").write_text(settings + f"generation:\n  seed_from_tests: {str(seeds).lower()}\n"
                                         "  llm:\n    backend: template\n", encoding="utf-8")
     config = load_config(root, environ={})
     dry = sources is None  # with `sources`, the kept files are written into the clone, then copied there
@@ -153,6 +154,8 @@ def _why(result: ClassResult) -> str:
 
 
 def summarize(name: str, report: RunReport, seconds: float, console: Console) -> None:
+    if report.gate is not None and report.gate.ran:
+        console.print(f"{name}: {gate_summary(report.gate)}", highlight=False)
     library = name.startswith("library")
     results = [r for r in report.results if not (library and not any(k in r.target for k in _LAYERS))]
     # The human suite over every class measured (kept or not): a class whose tests were all dropped adds its
@@ -223,6 +226,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="scenarios seeded by the repository's own tests (generation.seed_from_tests)")
     parser.add_argument("--sources", type=Path, default=None,
                         help="write the kept test files (a run that is not dry) and copy them into this folder")
+    parser.add_argument("--gate", action="store_true",
+                        help="the build gate on: kept tests must also pass the repository's own `mvn test`, at its "
+                             "release, with its plugins")
     args = parser.parse_args(argv)
     console = Console()
     with tempfile.TemporaryDirectory(prefix="bench-quality-") as work:
@@ -233,7 +239,8 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             for mode in args.mode:
                 for seeds in {"on": (True,), "off": (False,), "both": (False, True)}[args.seeds]:
-                    report, seconds = measure(source, TARGETS[name], Path(work), mode, seeds, args.sources)
+                    report, seconds = measure(source, TARGETS[name], Path(work), mode, seeds, args.sources,
+                                              args.gate)
                     summarize(f"{name} ({mode}, seeds {'on' if seeds else 'off'})", report, seconds, console)
     return 0
 

@@ -7,6 +7,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 
 from junitbot.analysis import ClassInfo, MethodInfo, TypeRef
+from junitbot.analysis.brackets import split_arguments
 from junitbot.generation.imports import ImportSet
 from junitbot.generation.javatypes import Bindings, class_bindings, is_type_variable, resolved_fqn
 from junitbot.generation.literals import java_string
@@ -338,53 +339,3 @@ def assertj_statement(line: str) -> str:
     return line
 
 
-def closing_bracket(text: str, start: int, opening: str = "(", closing: str = ")") -> int:
-    """The index of the bracket closing the `opening` one at `start` (string and char literals skipped), or -1."""
-    if start < 0 or start >= len(text) or text[start] != opening:
-        return -1
-    depth, index, quote = 0, start, None
-    while index < len(text):
-        char = text[index]
-        if quote:
-            if char == "\\":
-                index += 1
-            elif char == quote:
-                quote = None
-        elif char in "\"'":
-            quote = char
-        elif char == opening:
-            depth += 1
-        elif char == closing:
-            depth -= 1
-            if depth == 0:
-                return index
-        index += 1
-    return -1
-
-
-def split_arguments(text: str) -> list[str]:
-    """Top-level, comma-separated arguments of a call, respecting nesting and string and char literals."""
-    args: list[str] = []
-    depth = 0
-    quote: str | None = None
-    start = 0
-    index = 0
-    while index < len(text):
-        char = text[index]
-        if quote:
-            if char == "\\":
-                index += 1
-            elif char == quote:
-                quote = None
-        elif char in "\"'":
-            quote = char
-        elif char in "([{":
-            depth += 1
-        elif char in ")]}":
-            depth -= 1
-        elif char == "," and depth == 0:
-            args.append(text[start:index].strip())
-            start = index + 1
-        index += 1
-    args.append(text[start:].strip())
-    return args

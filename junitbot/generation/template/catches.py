@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from junitbot.generation.template.assertions import closing_bracket
+from junitbot.analysis.brackets import closing_bracket
 
 _TRY = re.compile(r"\btry\b")
 _CATCH = re.compile(r"\s*catch\s*\(\s*(?:final\s+)?([\w.\s|]+?)\s+\w+\s*\)\s*\{")

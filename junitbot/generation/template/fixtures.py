@@ -13,8 +13,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from junitbot.analysis import ClassInfo, TypeKind
+from junitbot.analysis.brackets import closing_bracket
 from junitbot.generation.style import fresh_name
-from junitbot.generation.template.assertions import closing_bracket
 from junitbot.generation.template.expected import value_class
 
 _START = re.compile(r"(?<![\w.])(?:new\s+([A-Z][\w.]*)\s*\(|([A-Z]\w*(?:\.[A-Z]\w*)*)\.([a-z]\w*)\s*\()")

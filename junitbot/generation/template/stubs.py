@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 
-from junitbot.generation.template.assertions import closing_bracket, split_arguments
+from junitbot.analysis.brackets import closing_bracket, split_arguments
 
 _QUALIFIER = r"(?:(?:org\.mockito\.)?(?:Mockito|BDDMockito)\s*\.\s*|lenient\(\)\s*\.\s*)?"
 # when(mock.method(  /  given(mock.method(

@@ -18,6 +18,8 @@ from junitbot.validation.process import run_process
 
 _HEADER = re.compile(r"^(?P<path>.+?\.java):(?P<line>\d+): (?P<kind>error|warning): (?P<message>.*)$")
 _DETAIL = re.compile(r"^\s+(?P<key>symbol|location|required|found|reason)\s*:\s*(?P<value>.*)$")
+# An ambiguous call's candidates: `  both method <T>of(T) in X and method of(Factory) in X match`.
+_BOTH = re.compile(r"^\s+(?P<key>both) (?P<value>(?:method|constructor) .* match)$")
 
 # javac's message → a stable category that repair rules and reports key on.
 _CATEGORIES: tuple[tuple[str, str], ...] = (
@@ -28,6 +30,7 @@ _CATEGORIES: tuple[tuple[str, str], ...] = (
     ("is not public in", "inaccessible"),
     ("has protected access", "inaccessible"),
     ("cannot be applied to given types", "wrong-arguments"),
+    ("is ambiguous", "ambiguous-call"),
     ("no suitable constructor", "wrong-arguments"),
     ("no suitable method", "wrong-arguments"),
     ("incompatible types", "incompatible-types"),
@@ -81,7 +84,7 @@ def parse_diagnostics(output: str) -> list[Diagnostic]:
             diagnostics.append(Diagnostic(path=header["path"], line=int(header["line"]), kind=header["kind"],
                                           message=header["message"].strip(), details=current))
             continue
-        detail = _DETAIL.match(line)
+        detail = _DETAIL.match(line) or _BOTH.match(line)
         if detail and current is not None and detail["key"] not in current:
             current[detail["key"]] = detail["value"].strip()
     return diagnostics

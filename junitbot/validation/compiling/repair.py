@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from junitbot.analysis import ClassInfo, JavaImport, add_imports, jdk_fqn, parse_test_class
+from junitbot.analysis.brackets import closing_bracket, split_arguments
 from junitbot.validation.models import ValidationIssue
 
 # Well-known test-library names a generated test may use without importing them.
@@ -49,6 +50,8 @@ _THROWS = re.compile(r"\bthrows\b[^{]*")
 _THROWS_ANY = re.compile(r"\bthrows\s+(?:java\.lang\.)?(?:Exception|Throwable)\s*$")
 _MISSING_METHOD = re.compile(r"symbol: method (?P<name>\w+)\((?P<args>[^)]*)\); location: "
                              r"(?:variable \w+ of type (?P<type>[\w.$]+)|class (?P<owner>[\w.$]+))")
+_CANDIDATE = re.compile(r"(?:method|constructor) (?:<[^>]*>)?(?P<name>\w+)\((?P<params>[^)]*)\) in ")
+_TYPE_VARIABLE = re.compile(r"^[A-Z]\w*#\d+$|^[A-Z]$")
 _PRIVATE_CONSTRUCTOR = re.compile(r"^(?P<name>\w+)\((?P<params>[^)]*)\) has private access in (?P<owner>[\w.$]+)")
 
 
@@ -68,7 +71,7 @@ def repair_compile_errors(
     applied: list[str] = []
     for issue in issues:
         for rule in (_import_of_nothing, _missing_import, _var_below_java_10, _unreported_exception,
-                     _private_constructor, _missing_method):
+                     _private_constructor, _missing_method, _ambiguous_null):
             fixed = rule(source, issue, context)
             if fixed is not None and fixed[0] != source:
                 source = fixed[0]
@@ -221,3 +224,35 @@ def _missing_method(source: str, issue: ValidationIssue, context: RepairContext)
     fixed = _on_line(source, issue.line, rf"\.\s*{re.escape(match['name'])}\s*\(", f".{close[0]}(")
     return (fixed, f"{match['name']}(...) → {close[0]}(...), the one method of {info.name} that fits "
                    "(rule: missing-method)") if fixed is not None else None
+
+
+def _ambiguous_null(source: str, issue: ValidationIssue, context: RepairContext) -> tuple[str, str] | None:
+    """A `null` argument that makes a call ambiguous between overloads, cast to the type an overload declares
+    there (`defaultedMap(map, null)` → `defaultedMap(map, (Factory) null)`): the first overload whose parameter at
+    that place is a type, not a type variable (whose binding the other arguments decide)."""
+    both = issue.message.partition("both: ")[2] if issue.category == "ambiguous-call" else ""
+    candidates = [[_erased(p) for p in split_arguments(m["params"], angles=True) if p]
+                  for m in _CANDIDATE.finditer(both)]
+    name = next((m["name"] for m in _CANDIDATE.finditer(both)), None)
+    lines = source.splitlines(keepends=True)
+    if name is None or issue.line is None or not 0 < issue.line <= len(lines):
+        return None
+    text = lines[issue.line - 1]
+    call = re.search(rf"\b{re.escape(name)}\s*\(", text)
+    end = closing_bracket(text, call.end() - 1) if call is not None else -1
+    if call is None or end < 0:
+        return None
+    arguments = split_arguments(text[call.end():end], angles=True)  # `new HashMap<K, V>()` is one argument
+    cast = []
+    for place, argument in enumerate(arguments):
+        types = [c[place] for c in candidates if len(c) == len(arguments) and not _TYPE_VARIABLE.match(c[place])]
+        cast.append(f"({types[0]}) null" if argument == "null" and types else argument)
+    if cast == arguments:
+        return None
+    lines[issue.line - 1] = text[:call.end()] + ", ".join(cast) + text[end:]
+    return "".join(lines), f"null cast to the type one overload of {name} declares (rule: ambiguous-null)"
+
+
+def _erased(parameter: str) -> str:
+    """A parameter type as javac prints it, without type arguments (`Factory<? extends V#2>` → `Factory`)."""
+    return re.sub(r"<.*>", "", parameter.strip().replace("...", "[]"))

@@ -152,3 +152,27 @@ def test_a_call_to_a_missing_method_takes_the_one_method_that_fits(tmp_path: Pat
     assert 'cmd.getValue("o", "x")' in fixed and len(applied) == 1
     again = _compile(tmp_path / "again", {"p/CommandLine.java": _LINE_SOURCE, "p/Uses.java": fixed})
     assert [i.line for i in again["Uses.java"]] == [7]
+
+
+_FACTORY = "package p;\npublic interface Factory<T> {\n    T create();\n}\n"
+_DEFAULTED = """package p;
+import java.util.Map;
+public final class Defaulted {
+    public static <K, V> Map<K, V> defaulted(Map<K, V> map, V value) { return map; }
+    public static <K, V> Map<K, V> defaulted(Map<K, V> map, Factory<? extends V> factory) { return map; }
+}
+"""
+
+
+def test_a_null_that_makes_a_call_ambiguous_is_cast_to_the_first_overload_s_type(tmp_path: Path) -> None:
+    # commons-collections' DefaultedMap.defaultedMap(map, null): a value or a factory, javac cannot tell.
+    source = ("package p;\nimport java.util.HashMap;\nclass Uses {\n    Object make() {\n"
+              "        return Defaulted.defaulted(new HashMap<String, Integer>(), null);\n    }\n}\n")
+    files = {"p/Factory.java": _FACTORY, "p/Defaulted.java": _DEFAULTED}
+    issues = _compile(tmp_path, {**files, "p/Uses.java": source})["Uses.java"]
+    assert [i.category for i in issues] == ["ambiguous-call"]
+    fixed, applied = repair_compile_errors(source, issues, CONTEXT)
+    # The value overload's V is bound by the map (Integer), so the cast takes the overload that names a type.
+    assert "Defaulted.defaulted(new HashMap<String, Integer>(), (Factory) null);" in fixed
+    assert applied == ["line 5: null cast to the type one overload of defaulted declares (rule: ambiguous-null)"]
+    assert _compile(tmp_path / "again", {**files, "p/Uses.java": fixed})["Uses.java"] == ()
