@@ -98,7 +98,8 @@ def _with_model(targets: list[Target], backend: Backend, settings: LLMSettings,
     job = validator.job
     seconds: dict[str, float] = {}
     tick = time.perf_counter()
-    loop_targets = _loop_targets(targets, validator)
+    # A module without JUnit Jupiter gets no model call: the no-model generator below says why, once per class.
+    loop_targets = _loop_targets([t for t in targets if _runs_jupiter(t, validator)], validator)
     seconds["plan"] = time.perf_counter() - tick
     tick = time.perf_counter()
     with open_similar_tests(job.state, job.config, job.root) as similar:
@@ -127,6 +128,12 @@ def _with_model(targets: list[Target], backend: Backend, settings: LLMSettings,
     job.progress("merge", len(outcomes), len(outcomes))
     seconds.update({f"template_{k}": v for k, v in template.seconds.items()})
     return _result(targets, outcomes, template, validator, backend.name, {k: round(v, 3) for k, v in seconds.items()})
+
+
+def _runs_jupiter(target: Target, validator: _Validator) -> bool:
+    info = validator.job.graph.class_info(target.fqn)
+    module = validator.classpath.module_for(info.file) if info is not None else validator.classpath.primary
+    return module.frameworks.junit_jupiter is not None
 
 
 def _loop_targets(targets: Sequence[Target], validator: _Validator) -> list[LoopTarget]:

@@ -95,6 +95,8 @@ class TestShell(Record):
     set_up: tuple[str, ...] = ()
     tear_down: tuple[str, ...] = ()
     tear_down_throws: bool = False
+    set_up_throws: bool = Field(default=False, description="setUp declares `throws Exception`: it builds objects "
+                                                            "whose factories may throw checked exceptions")
     mock_setup: MockSetup = "none"
     test_annotation: str = "@Test"
     mock_annotation: str = "@Mock"
@@ -137,7 +139,8 @@ class TestShell(Record):
     def _lifecycle(self) -> list[str]:
         lines: list[str] = []
         if self.set_up:
-            lines += [self.before_each_annotation, "void setUp() {", *(f"    {s}" for s in self.set_up), "}"]
+            throws = " throws Exception" if self.set_up_throws else ""
+            lines += [self.before_each_annotation, f"void setUp(){throws} {{", *(f"    {s}" for s in self.set_up), "}"]
         if self.tear_down:
             throws = " throws Exception" if self.tear_down_throws else ""
             lines += [*([""] if lines else []), self.after_each_annotation, f"void tearDown(){throws} {{",

@@ -237,3 +237,26 @@ def test_validating_constructors_are_tested_and_their_values_pass_them(make_java
     assert 'Isbn isbn = new Isbn("978-1234567890");' in shelf and "assertEquals(1, result);" in shelf
     isbn = (repo / "src/test/java/demo/IsbnGeneratedTest.java").read_text()
     assert 'String value = "978-1234567890";' in isbn and "'text', 'not an ISBN-13: text'" in isbn
+
+
+def test_a_subject_built_through_a_factory_that_throws_a_checked_exception_is_tested(make_java_repo: object) -> None:
+    """commons-csv's CSVRecord, CSVParser and CSVPrinter were lost to a setUp without `throws`: their subjects are
+    built through `CSVParser.parse(..)`, which throws IOException."""
+    repo = make_java_repo({  # type: ignore[operator]
+        "src/main/java/csv/Source.java": (
+            "package csv;\npublic final class Source {\n    private final String text;\n"
+            "    private Source(String text) {\n        this.text = text;\n    }\n"
+            "    public static Source parse(String text) throws java.io.IOException {\n"
+            "        if (text == null) {\n            throw new java.io.IOException(\"no text\");\n        }\n"
+            "        return new Source(text);\n    }\n"
+            "    public String text() {\n        return text;\n    }\n}\n"),
+        "src/main/java/csv/Row.java": (
+            "package csv;\npublic final class Row {\n    private final Source source;\n"
+            "    public Row(Source source) {\n        this.source = source;\n    }\n"
+            "    public int width() {\n        return source.text().length();\n    }\n}\n"),
+        ".junitbot.yml": "retrieval:\n  enabled: false\nvalidation:\n  repetitions: 1\n  mutation: false\n",
+    })
+    config = load_config(repo, environ={})
+    report = run_pipeline(repo, config, StateDir(repo / ".junitbot"), RunRequest(classes=("Row",), dry_run=True))
+    (row,) = report.results
+    assert row.status == "kept", row.reason

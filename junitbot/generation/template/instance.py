@@ -8,6 +8,7 @@ a collaborator gets the arguments the repository itself passes to it most often,
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -223,6 +224,7 @@ def _collaborators(build: SubjectBuild) -> tuple[Parts, dict[str, str]]:
     handed: dict[str, str] = {}
     mocks: list[MockField] = []
     fields: list[str] = []
+    set_up: list[str] = []
     notes: list[str] = []
     type_parameters = dict.fromkeys(build.subject.type_parameters, STRING)
     for collaborator in build.test.collaborators:
@@ -232,13 +234,26 @@ def _collaborators(build: SubjectBuild) -> tuple[Parts, dict[str, str]]:
         if not _mockable(collaborator.type, lookup, frameworks) and frameworks.mockito is not None:
             built = value_expression(collaborator.type, scope, hint=collaborator.name)
             if built is not None:
-                fields.append(f"private final {type_text} {collaborator.name} = {built.text};")
+                if _may_throw(built.text, lookup(resolved_fqn(collaborator.type) or "")):
+                    # A field initializer cannot throw a checked exception; setUp can (`throws Exception`).
+                    fields.append(f"private {type_text} {collaborator.name};")
+                    set_up.append(f"{collaborator.name} = {built.text};")
+                else:
+                    fields.append(f"private final {type_text} {collaborator.name} = {built.text};")
                 handed[collaborator.name] = collaborator.name
                 continue
             notes.append(f"{collaborator.name}: {type_text} is mocked but may not be mockable")
         mocks.append(MockField(name=collaborator.name, type_text=type_text, fqn=resolved_fqn(collaborator.type)))
         handed[collaborator.name] = collaborator.name
-    return Parts(mocks=tuple(mocks), fields=tuple(fields), notes=tuple(notes)), handed
+    return Parts(mocks=tuple(mocks), fields=tuple(fields), set_up=tuple(set_up), notes=tuple(notes)), handed
+
+
+def _may_throw(expression: str, owner: ClassInfo | None) -> bool:
+    """Whether `expression` calls a factory of `owner` that declares a checked exception (`Source.parse(..)
+    throws IOException`): then it cannot initialise a field."""
+    call = re.match(r"^[\w.]*?(\w+)\.(\w+)\(", expression)
+    return owner is not None and call is not None and any(
+        m.name == call[2] and m.throws for m in owner.methods)
 
 
 def _collaborator_argument(inputs: _Inputs, param: ParameterInfo) -> str | None:

@@ -56,8 +56,18 @@ def generate_tests(targets: Sequence[Target], job: GenerationJob, *,
     return combine_results(results) if results else _generate_module([], job, project.primary)
 
 
+NO_JUPITER = ("its module's test classpath has no JUnit Jupiter (JUnit 5): a generated test would neither compile nor "
+              "run in its build; add org.junit.jupiter:junit-jupiter to the module's test dependencies (see the "
+              "report's advice)")
+
+
 def _generate_module(targets: Sequence[Target], job: GenerationJob, classpath: Classpath) -> GenerationResult:
     root, graph, config, state, report = job.root, job.graph, job.config, job.state, job.progress
+    if classpath.frameworks.junit_jupiter is None and targets:
+        # A JUnit 4 (or test-less) module: said once per class, before any probe or javac run is spent on it.
+        return GenerationResult(candidates=(), validation=None, frameworks=classpath.frameworks,
+                                skipped=tuple(Skip(target=t.fqn, reason=NO_JUPITER) for t in targets),
+                                java_release=classpath.release)
     seconds: dict[str, float] = {}
     tick = time.perf_counter()
     plans, skipped = plan_classes(targets, job, _module_context(job, classpath))

@@ -164,6 +164,9 @@ def _finish(build: SubjectBuild, parts: Parts, *, test_class_name: str, header_c
         subject_class=None if build.target is subject else build.target.fqn,
         subject_annotations=parts.annotations,
         set_up=tuple(set_up), tear_down=tuple(tear_down), tear_down_throws=bool(tear_down), mock_setup=setup,
+        # Building the subject may call a factory that throws a checked exception (`CSVParser.parse` throws
+        # IOException), which a setUp without `throws` would not compile with: JUnit lets it throw anything.
+        set_up_throws=bool(parts.set_up),
         notes=parts.notes, **names,
     )
 

@@ -12,6 +12,7 @@ import pytest
 from junitbot.analysis import unused_imports
 from junitbot.generation import GenerationJob, GenerationResult, Target
 from junitbot.generation.template import generate_tests
+from junitbot.generation.template.pipeline import NO_JUPITER
 from junitbot.validation import Classpath, detect_frameworks
 from junitbot.validation.build.classpath import system_jars
 from tests.generation.conftest import Indexed, index, write_files
@@ -173,6 +174,19 @@ def test_a_java_8_module_gets_tests_that_javac_compiles_at_release_8(legacy: Ind
     test_file.write_text(source)
     compiled = _javac(8, test_out, [str(main_out), *classpath.entries], [test_file])
     assert compiled.returncode == 0, compiled.stderr + source
+
+
+def test_a_module_without_junit_jupiter_gets_a_stated_reason_and_no_run(legacy: Indexed) -> None:
+    """A JUnit 4 build (gson, javapoet on the fleet): no generated test could compile or run there, so every class
+    says so once, with the dependency to add, instead of a compile error per class."""
+    junit4 = [jar for jar in system_jars() if "jupiter" not in jar and "junit5" not in jar
+              and "opentest4j" not in jar and "apiguardian" not in jar and "platform" not in jar]
+    classpath = Classpath(entries=tuple(junit4), source="config", frameworks=detect_frameworks(junit4), release=8)
+    assert classpath.frameworks.junit_jupiter is None
+    result = _generate(legacy, classpath)
+    assert result.candidates == () and result.validation is None
+    assert [s.reason for s in result.skipped] == [NO_JUPITER] and "junit-jupiter" in NO_JUPITER
+    assert "probe" not in result.seconds, "nothing was probed or compiled"
 
 
 @pytest.fixture(scope="session")
