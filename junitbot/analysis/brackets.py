@@ -3,12 +3,12 @@ literals skipped). For text that is not a whole file (a line, an expression, jav
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 
-def closing_bracket(text: str, start: int, opening: str = "(", closing: str = ")") -> int:
-    """The index of the bracket closing the `opening` one at `start` (string and char literals skipped), or -1."""
-    if start < 0 or start >= len(text) or text[start] != opening:
-        return -1
-    depth, index, quote = 0, start, None
+
+def _code(text: str, start: int = 0) -> Iterator[tuple[int, str]]:
+    """(index, character) of `text` from `start`, outside string and char literals (their quotes included)."""
+    index, quote = start, None
     while index < len(text):
         char = text[index]
         if quote:
@@ -18,13 +18,23 @@ def closing_bracket(text: str, start: int, opening: str = "(", closing: str = ")
                 quote = None
         elif char in "\"'":
             quote = char
-        elif char == opening:
+        else:
+            yield index, char
+        index += 1
+
+
+def closing_bracket(text: str, start: int, opening: str = "(", closing: str = ")") -> int:
+    """The index of the bracket closing the `opening` one at `start` (string and char literals skipped), or -1."""
+    if start < 0 or start >= len(text) or text[start] != opening:
+        return -1
+    depth = 0
+    for index, char in _code(text, start):
+        if char == opening:
             depth += 1
         elif char == closing:
             depth -= 1
             if depth == 0:
                 return index
-        index += 1
     return -1
 
 
@@ -32,26 +42,14 @@ def split_arguments(text: str, *, angles: bool = False) -> list[str]:
     """Top-level, comma-separated arguments of a call, respecting nesting and string and char literals; with
     `angles`, type arguments nest too (`Map<K,V>,V` is two parameters)."""
     args: list[str] = []
-    depth = 0
-    quote: str | None = None
-    start = 0
-    index = 0
-    while index < len(text):
-        char = text[index]
-        if quote:
-            if char == "\\":
-                index += 1
-            elif char == quote:
-                quote = None
-        elif char in "\"'":
-            quote = char
-        elif char in "([{" or (angles and char == "<"):
+    depth = start = 0
+    for index, char in _code(text):
+        if char in "([{" or (angles and char == "<"):
             depth += 1
         elif char in ")]}" or (angles and char == ">"):
             depth -= 1
         elif char == "," and depth == 0:
             args.append(text[start:index].strip())
             start = index + 1
-        index += 1
     args.append(text[start:].strip())
     return args
