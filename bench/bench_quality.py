@@ -20,6 +20,7 @@ mutation score) at ≤ 30 s per class on library code; lint counts at zero. Exit
 from __future__ import annotations
 
 import argparse
+import re
 import shutil
 import sys
 import tempfile
@@ -147,10 +148,8 @@ def _figures(figures: SuiteFigures) -> str:
 
 
 def _why(result: ClassResult) -> str:
-    """Why a class kept nothing: its skip reason, else what dropped its methods (most often)."""
-    if result.status != "dropped" or not result.dropped:
-        return result.reason or result.status
-    return Tally(reason for _, reason in result.dropped).most_common(1)[0][0]
+    """Why a class kept nothing: the report's reason (a skip's, or what dropped most of its methods)."""
+    return result.reason or result.status
 
 
 def summarize(name: str, report: RunReport, seconds: float, console: Console) -> None:
@@ -210,7 +209,8 @@ def summarize(name: str, report: RunReport, seconds: float, console: Console) ->
     notes = Tally(r.gain.note for r in results if r.gain is not None and r.gain.note)
     for note, count in notes.most_common(3):
         console.print(f"  baseline note ({count}): {note[:200]}", highlight=False)
-    reasons = Tally(_why(r).split(":")[0][:70] for r in results if r.status != "kept")
+    reasons = Tally(re.sub(r"^\d+ of \d+ methods dropped: ", "", _why(r)).split(":")[0][:70]
+                    for r in results if r.status != "kept")
     for reason, count in reasons.most_common(6):
         console.print(f"  not kept ({count}): {reason}", highlight=False)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path, PurePosixPath
 
@@ -36,6 +37,16 @@ def _with_gate(result: ClassResult, verdict: Verdict | None, gate: GateResult | 
     return result.model_copy(update={"judged_by": judged_by(verdict, gate), "notes": notes})
 
 
+def _dropped_because(verdict: Verdict) -> str | None:
+    """Why a class kept nothing: what dropped most of its methods (`failed: expected 3, got 4`, `adds nothing the
+    existing tests do not`), with how many of its methods it dropped."""
+    reasons = Counter(m.reason for m in verdict.methods if not m.kept and m.reason)
+    if not reasons:
+        return None
+    reason, count = reasons.most_common(1)[0]
+    return f"{count} of {len(verdict.methods)} methods dropped: {reason}"
+
+
 def _plain_result(target: str, reason: str, verdict: Verdict | None, skipped: Sequence[Skip]) -> ClassResult:
     skip = next((s for s in skipped if s.target == target), None)
     if skip is not None:
@@ -46,7 +57,7 @@ def _plain_result(target: str, reason: str, verdict: Verdict | None, skipped: Se
     return ClassResult(
         target=target,
         status="kept" if verdict.kept else "dropped",
-        reason=reason,
+        reason=reason if verdict.kept else _dropped_because(verdict) or reason,
         test_path=verdict.path,
         kept=tuple(m.name for m in verdict.methods if m.kept),
         dropped=tuple((m.name, m.reason or "") for m in verdict.methods if not m.kept),

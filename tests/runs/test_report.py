@@ -8,6 +8,7 @@ from junitbot.runs.report import class_results, dependency_advice
 from junitbot.validation import (
     Counter,
     Frameworks,
+    MethodVerdict,
     ReviewSummary,
     Severity,
     SuiteFigures,
@@ -89,3 +90,18 @@ def test_the_report_shows_each_class_suite_before_and_after_with_mutants_and_the
                                      results=(result,), review=review))
     assert "| `com.acme.Cart` | 1 | 60% → 90% | 25% → 75% | 50% → 80% | 50%, 50%, 40% |" in text
     assert "| `duplicate-body` | 1 |" in text and "| `weak-oracle` | 0 |" in text
+
+
+def test_a_class_that_kept_nothing_says_what_dropped_its_methods_not_why_it_was_chosen() -> None:
+    """Two fleet classes read "dropped: full pass": the reason they were targets, not why nothing was kept."""
+    methods = (MethodVerdict(name="add_returnsSum", kept=False, reason="failed: expected 3, got 4"),
+               MethodVerdict(name="add_withZero", kept=False, reason="adds nothing the existing tests do not"),
+               MethodVerdict(name="add_withMax", kept=False, reason="adds nothing the existing tests do not"))
+    verdict = Verdict(path="src/test/java/com/acme/CartGeneratedTest.java", target="com.acme.Cart", kept=False,
+                      methods=methods)
+    validation = ValidationReport(verdicts=(verdict,), classpath_source="maven", frameworks=Frameworks(),
+                                  isolation="none", main_build_reused=False)
+    generation = GenerationResult(candidates=(), validation=validation)
+    [result] = class_results([Target(fqn="com.acme.Cart", file="Cart.java", reason="full pass")], generation)
+    assert result.status == "dropped"
+    assert result.reason == "2 of 3 methods dropped: adds nothing the existing tests do not"
