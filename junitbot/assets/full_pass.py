@@ -27,7 +27,7 @@ from dagster import (
 )
 from pydantic import Field
 
-from junitbot.analysis import CodeGraph, open_checkout, update_graph
+from junitbot.analysis import CodeGraph, open_checkout
 from junitbot.assets.assets import GROUP
 from junitbot.assets.resources import RepositoryResource
 from junitbot.runs import (
@@ -41,6 +41,7 @@ from junitbot.runs import (
     plan_full_pass,
     run_partition,
 )
+from junitbot.runs.pipeline import update_state
 
 PARTITIONS = "junitbot_full_pass"
 FULL_PASS_PARTITIONS = DynamicPartitionsDefinition(name=PARTITIONS)
@@ -82,11 +83,7 @@ class FullPassOptions(Config):
                 "found once; fans out the partitions an earlier, interrupted pass of this commit had not finished.")
 def plan_partitions(context: OpExecutionContext, config: FullPassOptions, repository: RepositoryResource):  # type: ignore[no-untyped-def]
     root, settings, state = repository.root, repository.config(), repository.state()
-    summary = update_graph(root, state, settings)
-    if settings.retrieval.enabled:
-        from junitbot.retrieval.index import update_index
-
-        update_index(state, settings)
+    summary = update_state(root, settings, state)
     checkout = open_checkout(root)
     head = checkout.head() if checkout else summary.commit
     request = RunRequest(full=True, dry_run=config.dry_run, max_classes=config.max_classes)

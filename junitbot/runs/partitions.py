@@ -209,7 +209,8 @@ def run_partition(root: Path, config: JunitbotConfig, state: StateDir, full_pass
 def finish_full_pass(root: Path, config: JunitbotConfig, state: StateDir, full_pass: FullPass) -> RunReport:
     """Every partition's tests judged by the build gate at once, written, the report saved; the ledger closed.
     Raises when a partition is not finished (the pass is then resumed, not finished)."""
-    done = PassLedger(state, full_pass.plan.head).finished()
+    ledger = PassLedger(state, full_pass.plan.head)
+    done = ledger.finished()
     missing = [p.key for p in full_pass.partitions if p.key not in done]
     if missing:
         raise JunitbotError(f"{len(missing)} of {len(full_pass.partitions)} partitions of the full pass are not "
@@ -220,7 +221,7 @@ def finish_full_pass(root: Path, config: JunitbotConfig, state: StateDir, full_p
     seconds = {**report.seconds, "partitions": float(len(full_pass.partitions)),
                "partition_seconds": round(sum(done[p.key].seconds for p in full_pass.partitions), 3)}
     saved = save_report(report.model_copy(update={"seconds": seconds}), state)
-    PassLedger(state, full_pass.plan.head).close()
+    ledger.close()
     return saved
 
 

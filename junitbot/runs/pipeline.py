@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 from junitbot.analysis import CodeGraph, update_graph
+from junitbot.analysis.models import IndexSummary
 from junitbot.config import JunitbotConfig
 from junitbot.generation import ProgressCallback
 from junitbot.runs.changes import catch_changes, check_changes
@@ -20,6 +21,17 @@ from junitbot.runs.steps import check_kept, finish_run, gate_in_build, generate_
 from junitbot.state import StateDir
 
 
+def update_state(root: Path, config: JunitbotConfig, state: StateDir, *,
+                 progress: ProgressCallback | None = None) -> IndexSummary:
+    """The graph, then the embedding index (when enabled), brought up to the work tree; the graph's summary."""
+    summary = update_graph(root, state, config, progress=progress)
+    if config.retrieval.enabled:
+        from junitbot.retrieval.index import update_index
+
+        update_index(state, config)
+    return summary
+
+
 def run_pipeline(root: Path, config: JunitbotConfig, state: StateDir, request: RunRequest, *,
                  progress: ProgressCallback | None = None) -> RunReport:
     """Graph (and embeddings) up to date → plan → the generated tests of what changed run first → targets →
@@ -27,11 +39,7 @@ def run_pipeline(root: Path, config: JunitbotConfig, state: StateDir, request: R
     report. A full pass goes partition by partition (`runs.partitions`), resumed where an interrupted one
     stopped."""
     started = time.perf_counter()
-    summary = update_graph(root, state, config, progress=progress)
-    if config.retrieval.enabled:
-        from junitbot.retrieval.index import update_index
-
-        update_index(state, config)
+    summary = update_state(root, config, state, progress=progress)
     if request.mode == "full" and config.full_pass.partitioned:
         with CodeGraph.open(state.graph_db) as graph:
             report = run_full_pass(root, config, state, request, graph=graph, head=summary.commit, progress=progress)
