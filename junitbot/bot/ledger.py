@@ -5,12 +5,12 @@ old ledger or the new one, never half of one."""
 from __future__ import annotations
 
 import logging
-import os
-import tempfile
 from pathlib import Path
 from typing import TypeVar
 
 from pydantic import BaseModel, ValidationError
+
+from junitbot.atomic import write_atomically
 
 log = logging.getLogger(__name__)
 M = TypeVar("M", bound=BaseModel)
@@ -29,12 +29,4 @@ def load_ledger(path: Path, model: type[M]) -> M:
 
 def save_ledger(path: Path, ledger: BaseModel) -> None:
     """Write `ledger` to `path` atomically (a temporary file beside it, then a rename)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(ledger.model_dump_json(indent=2))
-        os.replace(temporary, path)
-    except OSError:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    write_atomically(path, ledger.model_dump_json(indent=2))

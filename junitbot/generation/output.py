@@ -9,9 +9,7 @@ it), so it is looked for in the comments before the first line of code, never fu
 
 from __future__ import annotations
 
-import os
 import re
-import tempfile
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from pathlib import Path, PurePosixPath
@@ -19,6 +17,7 @@ from pathlib import Path, PurePosixPath
 from junitbot import __version__
 from junitbot.analysis import CodeGraph
 from junitbot.analysis.marker import MARKER, MARKER_LINE, MAX_HEADER_LINES, generated_target, opening_comments
+from junitbot.atomic import write_atomically
 from junitbot.errors import JunitbotError
 from junitbot.records import Record
 
@@ -152,7 +151,7 @@ def write_tests(root: Path, files: Mapping[str, str]) -> list[WriteOutcome]:
                 # Only the marker's commit differs: rewriting would churn the pull request for nothing.
                 outcomes.append(WriteOutcome(path=relative, action="unchanged"))
                 continue
-        _atomic_write(path, source)
+        write_atomically(path, source)
         outcomes.append(WriteOutcome(path=relative, action="written"))
     return outcomes
 
@@ -186,13 +185,3 @@ def _inside(root: Path, relative: str) -> Path:
     return root / candidate
 
 
-def _atomic_write(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise

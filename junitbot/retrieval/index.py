@@ -7,7 +7,6 @@ the index follows the graph exactly, whatever sequence of commits, rebuilds or i
 from __future__ import annotations
 
 import logging
-import os
 import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
@@ -15,6 +14,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from junitbot.analysis.graph import CodeGraph
+from junitbot.atomic import write_atomically
 from junitbot.config import JunitbotConfig
 from junitbot.errors import StoreCorrupt
 from junitbot.retrieval.chunks import chunks_for_file
@@ -140,9 +140,7 @@ def write_manifest(state: StateDir, index: VectorIndex, store: ChunkStore, model
         commit=store.meta("commit") or None, model=model, dimension=dimension, index_type=index.kind,
         vectors=index.size, generation=store.generation, checksum=checksum,
     )
-    temporary = state.faiss_manifest.with_name(f"{state.faiss_manifest.name}.{os.getpid()}.tmp")
-    temporary.write_text(manifest.model_dump_json(indent=2), encoding="utf-8")
-    os.replace(temporary, state.faiss_manifest)
+    write_atomically(state.faiss_manifest, manifest.model_dump_json(indent=2))
     return manifest
 
 

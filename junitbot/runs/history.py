@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from junitbot.atomic import write_atomically
 from junitbot.records import Record
 from junitbot.state import StateDir
 
@@ -70,8 +70,5 @@ def _lower(new: float | None, old: float | None) -> bool:
 
 
 def _write(state: StateDir, name: str, entries: dict[str, CoverageEntry]) -> None:
-    path = state.ensure().root / name
-    temporary = path.with_name(f"{name}.{os.getpid()}.tmp")
-    temporary.write_text(json.dumps({k: v.model_dump() for k, v in sorted(entries.items())}, indent=1),
-                         encoding="utf-8")
-    os.replace(temporary, path)
+    write_atomically(state.ensure().root / name,
+                     json.dumps({k: v.model_dump() for k, v in sorted(entries.items())}, indent=1))

@@ -11,7 +11,6 @@ the tests are written, so a pass killed halfway leaves the repository as it was.
 from __future__ import annotations
 
 import hashlib
-import os
 import re
 import shutil
 import time
@@ -21,6 +20,7 @@ from pathlib import Path
 from pydantic import Field
 
 from junitbot.analysis import CodeGraph
+from junitbot.atomic import write_atomically
 from junitbot.config import JunitbotConfig
 from junitbot.errors import JunitbotError
 from junitbot.generation import GenerationResult, ProgressCallback, Target
@@ -132,7 +132,7 @@ class PassLedger:
     def start(self, full_pass: FullPass) -> None:
         """Begin `full_pass`, forgetting the partitions of any other pass of this commit."""
         shutil.rmtree(self.folder, ignore_errors=True)
-        _write_atomically(self.folder / _PLAN, full_pass.model_dump_json())
+        write_atomically(self.folder / _PLAN, full_pass.model_dump_json())
 
     def finished(self) -> dict[str, PartitionOutcome]:
         """The partitions recorded as done, by key (a file that cannot be read counts as not done)."""
@@ -146,7 +146,7 @@ class PassLedger:
         return outcomes
 
     def record(self, outcome: PartitionOutcome) -> None:
-        _write_atomically(self.folder / _DONE / f"{_file_name(outcome.key)}.json", outcome.model_dump_json())
+        write_atomically(self.folder / _DONE / f"{_file_name(outcome.key)}.json", outcome.model_dump_json())
 
     def close(self) -> None:
         """The pass finished and its report is saved: the next full pass of this commit starts anew."""
@@ -156,13 +156,6 @@ class PassLedger:
 def _file_name(key: str) -> str:
     """A file name of a partition key: readable, and told apart by a hash where two keys read alike."""
     return re.sub(r"[^\w.-]+", "_", key)[:120] + "-" + hashlib.sha256(key.encode("utf-8")).hexdigest()[:10]
-
-
-def _write_atomically(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    draft = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    draft.write_text(text, encoding="utf-8")
-    os.replace(draft, path)
 
 
 def plan_full_pass(root: Path, config: JunitbotConfig, state: StateDir, request: RunRequest, *,

@@ -10,10 +10,8 @@ import contextlib
 import fcntl
 import hashlib
 import logging
-import os
 import shutil
 import tarfile
-import tempfile
 import zipfile
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -21,6 +19,7 @@ from typing import Literal
 
 from pydantic import Field, ValidationError
 
+from junitbot.atomic import write_atomically
 from junitbot.errors import ToolUnavailableError
 from junitbot.records import Record
 
@@ -29,7 +28,7 @@ logger = logging.getLogger(__name__)
 MANIFEST = "manifest.json"
 STAGING_PREFIX = ".fetch-"
 _LOCK = ".lock"
-_DRAFT_PREFIX = ".manifest-"
+_DRAFT_PREFIX = f".{MANIFEST}."  # write_atomically's temporary files
 
 
 class CacheEntry(Record):
@@ -112,17 +111,8 @@ def with_entry(manifest: Manifest, name: str, entry: CacheEntry) -> Manifest:
 
 def write_manifest(tools_dir: Path, manifest: Manifest) -> None:
     """Write the manifest atomically: a temporary file beside it, renamed over it."""
-    fd, tmp = tempfile.mkstemp(prefix=_DRAFT_PREFIX, dir=tools_dir)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as stream:
-            os.fchmod(stream.fileno(), 0o644)  # mkstemp's 0600 would hide it from other users of a shared cache
-            stream.write(manifest.model_dump_json(indent=2) + "\n")
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.replace(tmp, tools_dir / MANIFEST)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    # 0644: a temporary file's 0600 would hide it from other users of a shared cache.
+    write_atomically(tools_dir / MANIFEST, manifest.model_dump_json(indent=2) + "\n", mode=0o644, durable=True)
 
 
 def remove_stale(tools_dir: Path) -> None:

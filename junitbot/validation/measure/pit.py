@@ -47,6 +47,7 @@ from typing import Literal
 
 from pydantic import Field, ValidationError
 
+from junitbot.atomic import write_atomically
 from junitbot.config import ValidationSettings
 from junitbot.errors import JunitbotError, ToolUnavailableError
 from junitbot.records import Record
@@ -363,15 +364,7 @@ def _write_history(path: Path, history: _History, measured: Mapping[str, tuple[M
     """The history with the classes just measured recorded, written atomically (a killed run leaves the old one)."""
     classes = {**history.classes, **{name: _Recorded(fingerprint=fingerprint, mutants=mutants)
                                      for name, mutants in measured.items()}}
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".pit-history-", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as stream:
-            stream.write(_History(classes=dict(sorted(classes.items()))).model_dump_json() + "\n")
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_atomically(path, _History(classes=dict(sorted(classes.items()))).model_dump_json() + "\n")
 
 
 def _since(started: float) -> float:
