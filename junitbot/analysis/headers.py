@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from junitbot.analysis.models import AnnotationInfo, ClassInfo, Span, TypeRef
+from junitbot.analysis.models import AnnotationInfo, ClassInfo, Span, TypeBound, TypeRef
 from junitbot.analysis.parser import Node
 from junitbot.analysis.scopes import TYPE_KINDS, TypeScopes
 from junitbot.analysis.source import SourceText
@@ -26,6 +26,7 @@ def class_header(
         modifiers=modifiers,
         annotations=annotations,
         type_parameters=type_parameter_names(node, source),
+        type_bounds=type_parameter_bounds(node, source),
         extends=extends,
         implements=implements,
         permits=_permits(node, source),
@@ -86,6 +87,21 @@ def type_parameter_names(node: Node, source: SourceText) -> tuple[str, ...]:
         if ident is not None:
             names.append(source.text(ident))
     return tuple(names)
+
+
+def type_parameter_bounds(node: Node, source: SourceText) -> tuple[TypeBound, ...]:
+    """The first bound of each bounded type parameter (`<F extends JacksonFeature & Serializable, K>` → F)."""
+    params = node.child_by_field_name("type_parameters")
+    if params is None:
+        return ()
+    bounds = []
+    for child in params.named_children:
+        ident = next((c for c in child.named_children if c.type in ("type_identifier", "identifier")), None)
+        clause = next((c for c in child.named_children if c.type == "type_bound"), None)
+        first = next(iter(clause.named_children), None) if clause is not None else None
+        if ident is not None and first is not None:
+            bounds.append(TypeBound(name=source.text(ident), bound=type_ref(first, source)))
+    return tuple(bounds)
 
 
 def _permits(node: Node, source: SourceText) -> tuple[TypeRef, ...]:

@@ -5,7 +5,13 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Collection
 
-from junitbot.analysis.headers import class_header, modifiers_of, span_of, type_parameter_names
+from junitbot.analysis.headers import (
+    class_header,
+    modifiers_of,
+    span_of,
+    type_parameter_bounds,
+    type_parameter_names,
+)
 from junitbot.analysis.literals import compared_literals
 from junitbot.analysis.lombok import apply_lombok
 from junitbot.analysis.models import (
@@ -191,6 +197,7 @@ def _method_info(
         modifiers=modifiers,
         annotations=annotations,
         type_parameters=type_parameter_names(node, source),
+        type_bounds=type_parameter_bounds(node, source),
         span=span_of(node),
         has_body=node.child_by_field_name("body") is not None,
         calls=calls,

@@ -73,6 +73,14 @@ class ParameterInfo(Record):
     varargs: bool = False
 
 
+class TypeBound(Record):
+    """A type parameter's first bound (`F extends JacksonFeature` → F, JacksonFeature): what a test may bind it to
+    where nothing else says, since String is not within every bound."""
+
+    name: str
+    bound: TypeRef
+
+
 class FieldInfo(Record):
     name: str
     type: TypeRef
@@ -193,6 +201,7 @@ class MethodInfo(Record):
     modifiers: tuple[str, ...] = ()
     annotations: tuple[AnnotationInfo, ...] = ()
     type_parameters: tuple[str, ...] = ()
+    type_bounds: tuple[TypeBound, ...] = ()
     span: Span | None = None
     has_body: bool = True
     calls: tuple[CallSite, ...] = ()
@@ -225,6 +234,7 @@ class ClassInfo(Record):
     modifiers: tuple[str, ...] = ()
     annotations: tuple[AnnotationInfo, ...] = ()
     type_parameters: tuple[str, ...] = ()
+    type_bounds: tuple[TypeBound, ...] = ()
     extends: tuple[TypeRef, ...] = ()
     implements: tuple[TypeRef, ...] = ()
     permits: tuple[TypeRef, ...] = Field(default=(), description="a sealed type's permitted subtypes, as listed")

@@ -236,6 +236,7 @@ def _resolve_class(info: ClassInfo, resolver: _Resolver) -> ClassInfo:
             "annotations": annotations(m.annotations),
             "calls": calls,
             "creates": tuple(resolve(t) for t in m.creates),
+            "type_bounds": tuple(b.model_copy(update={"bound": resolve(b.bound)}) for b in m.type_bounds),
         })
 
     return info.model_copy(update={
@@ -248,6 +249,7 @@ def _resolve_class(info: ClassInfo, resolver: _Resolver) -> ClassInfo:
         "constructors": tuple(method(m) for m in info.constructors),
         "methods": tuple(method(m) for m in info.methods),
         "record_components": params(info.record_components, resolve_ref),
+        "type_bounds": tuple(b.model_copy(update={"bound": resolve_ref(b.bound)}) for b in info.type_bounds),
     })
 
 

@@ -36,7 +36,13 @@ from junitbot.generation.models import (
     TestShell,
 )
 from junitbot.generation.output import file_header, licence_header
-from junitbot.generation.template import ModuleContext, class_shell, generate_tests, generated_test_path
+from junitbot.generation.template import (
+    ModuleContext,
+    class_shell,
+    generate_tests,
+    generated_test_path,
+    graph_implementations,
+)
 from junitbot.validation import (
     IndexedRepo,
     ProjectClasspath,
@@ -140,6 +146,7 @@ def _loop_targets(targets: Sequence[Target], validator: _Validator) -> list[Loop
     """Each known target with its test file and, where the no-model generator can build one, its skeleton."""
     job = validator.job
     analyzer = DependencyAnalyzer(job.graph)
+    implementations = graph_implementations(job.graph)
     found = []
     for target in targets:
         info = job.graph.class_info(target.fqn)
@@ -147,7 +154,7 @@ def _loop_targets(targets: Sequence[Target], validator: _Validator) -> list[Loop
             continue  # the no-model generator reports it: "not in the graph"
         module = validator.classpath.module_for(info.file)
         writing = ModuleContext(lookup=job.graph.class_info, frameworks=module.frameworks,
-                                level=JavaLevel(release=module.release))
+                                level=JavaLevel(release=module.release), implementations=implementations)
         shell = class_shell(info, job, writing, analyzer=analyzer)
         found.append(LoopTarget(fqn=info.fqn, path=generated_test_path(info, job.config.generation),
                                 shell=shell if isinstance(shell, TestShell) else None,

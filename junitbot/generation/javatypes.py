@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Collection, Mapping
 
-from junitbot.analysis import ClassInfo, TypeKind, TypeRef, jdk_fqn
+from junitbot.analysis import ClassInfo, MethodInfo, TypeBound, TypeKind, TypeRef, jdk_fqn
 
 PRIMITIVES = frozenset({"boolean", "byte", "char", "short", "int", "long", "float", "double"})
 STRING = TypeRef(text="String", name="String", fqn="java.lang.String")
@@ -70,15 +70,43 @@ def bind(ref: TypeRef, bindings: Bindings) -> tuple[TypeRef, Bindings]:
     return bound, rest
 
 
+def unbound(name: str, bounds: Collection[TypeBound], variables: Collection[str]) -> TypeRef:
+    """What a type variable nothing binds stands for: its bound (`F extends JacksonFeature` → JacksonFeature), or
+    String where it has none or its bound names the declaration's type variables (`T extends Comparable<T>`,
+    within which String is)."""
+    found = next((b.bound for b in bounds if b.name == name), None)
+    if found is None or _names_any(found, variables):
+        return STRING
+    return found
+
+
+def _names_any(ref: TypeRef, variables: Collection[str]) -> bool:
+    pending = [ref]
+    while pending:
+        current = pending.pop()
+        if current.name in variables:
+            return True
+        pending.extend(current.arguments)
+    return False
+
+
+def method_bindings(method: MethodInfo, bindings: Bindings) -> dict[str, TypeRef]:
+    """`bindings` with a generic method's own type variables bound as `unbound` says, hiding the class's."""
+    variables = method.type_parameters
+    return {**bindings, **{name: unbound(name, method.type_bounds, variables) for name in variables}}
+
+
 def class_bindings(info: ClassInfo, ref: TypeRef | None, outer: Bindings) -> dict[str, TypeRef]:
-    """A generic class's type parameters bound to the arguments `ref` gives them, String otherwise."""
+    """A generic class's type parameters bound to the arguments `ref` gives them, their bounds (or String)
+    otherwise."""
     arguments = ref.arguments if ref is not None else ()
     result: dict[str, TypeRef] = {}
     for index, name in enumerate(info.type_parameters):
-        argument = arguments[index] if index < len(arguments) else STRING
+        default = unbound(name, info.type_bounds, info.type_parameters)
+        argument = arguments[index] if index < len(arguments) else default
         found = wildcard(argument)
         if found is not None:
-            argument = found[1] or STRING
+            argument = found[1] or default
         if is_type_variable(argument, outer):
             argument = bind(argument, outer)[0]
         result[name] = argument

@@ -259,3 +259,14 @@ def test_a_sealed_type_lists_its_permitted_subtypes_in_order() -> None:
     shape = _by_name(facts)["a.b.Shape"]
     assert [ref.text for ref in shape.permits] == ["Square", "Shape.Circle<T>"]
     assert "sealed" in shape.modifiers and _by_name(facts)["a.b.Shape.Circle"].permits == ()
+
+
+def test_type_parameters_keep_their_first_bound() -> None:
+    facts = _facts("package a.b;\npublic final class FeatureSet<F extends Feature & java.io.Serializable, "
+                   "T extends Comparable<T>, K> {\n"
+                   "    public static <E extends Enum<E>, N extends Number> FeatureSet<Feature> of(E e, N n) {\n"
+                   "        return null;\n    }\n}\n")
+    features = _by_name(facts)["a.b.FeatureSet"]
+    assert [(b.name, b.bound.text) for b in features.type_bounds] == [("F", "Feature"), ("T", "Comparable<T>")]
+    (of,) = features.methods
+    assert [(b.name, b.bound.text) for b in of.type_bounds] == [("E", "Enum<E>"), ("N", "Number")]

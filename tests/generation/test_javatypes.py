@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from junitbot.analysis import TypeRef
-from junitbot.generation.javatypes import STRING, declared_type
+from junitbot.analysis import ClassInfo, MethodInfo, TypeBound, TypeKind, TypeRef
+from junitbot.generation.javatypes import STRING, class_bindings, declared_type, method_bindings
 
 
 def _ref(text: str, name: str, fqn: str | None = None, *arguments: TypeRef, array: bool = False) -> TypeRef:
@@ -37,3 +37,17 @@ def test_a_type_the_test_cannot_name_gives_none() -> None:
     assert declared_type(hidden, name=_simple, bindings={}, nameable=lambda fqn, in_repo: False) is None
     inside = _ref("List<Widget>", "List", "java.util.List", unresolved)
     assert declared_type(inside, name=_simple, bindings={}) is None
+
+
+def test_an_unbound_type_variable_takes_its_bound_unless_the_bound_names_it() -> None:
+    feature = TypeRef(text="Feature", name="Feature", fqn="a.Feature", in_repo=True)
+    comparable = TypeRef(text="Comparable<T>", name="Comparable", fqn="java.lang.Comparable",
+                         arguments=(TypeRef(text="T", name="T"),))
+    info = ClassInfo(fqn="a.Set", name="Set", package="a", kind=TypeKind.CLASS, file="Set.java",
+                     type_parameters=("F", "T", "K"),
+                     type_bounds=(TypeBound(name="F", bound=feature), TypeBound(name="T", bound=comparable)))
+    assert class_bindings(info, None, {}) == {"F": feature, "T": STRING, "K": STRING}
+    number = TypeRef(text="Number", name="Number", fqn="java.lang.Number")
+    method = MethodInfo(name="of", type_parameters=("F", "N"), type_bounds=(TypeBound(name="N", bound=number),))
+    # The method's own F hides the class's: unbounded there, it is String.
+    assert method_bindings(method, {"F": feature}) == {"F": STRING, "N": number}

@@ -260,3 +260,36 @@ def test_a_subject_built_through_a_factory_that_throws_a_checked_exception_is_te
     report = run_pipeline(repo, config, StateDir(repo / ".junitbot"), RunRequest(classes=("Row",), dry_run=True))
     (row,) = report.results
     assert row.status == "kept", row.reason
+
+
+def test_a_bounded_type_variable_is_bound_within_its_bound(make_java_repo: object) -> None:
+    """jackson-core's JacksonFeatureSet<F extends JacksonFeature> and commons-math's Clusterer<T extends Clusterable>
+    did not compile: every unbound type variable became String, which is not within `F`'s bound. A value of the
+    bound, an interface, is a constant of the enum the repository implements it with."""
+    repo = make_java_repo({  # type: ignore[operator]
+        "src/main/java/flags/Feature.java": (
+            "package flags;\npublic interface Feature {\n    int mask();\n}\n"),
+        "src/main/java/flags/ReadFeature.java": (
+            "package flags;\npublic enum ReadFeature implements Feature {\n    STRICT(1), LENIENT(2);\n"
+            "    private final int mask;\n    ReadFeature(int mask) {\n        this.mask = mask;\n    }\n"
+            "    public int mask() {\n        return mask;\n    }\n}\n"),
+        "src/main/java/flags/FeatureSet.java": (
+            "package flags;\npublic final class FeatureSet<F extends Feature> {\n    private final int enabled;\n"
+            "    private FeatureSet(int enabled) {\n        this.enabled = enabled;\n    }\n"
+            "    public static <F extends Feature> FeatureSet<F> of(F[] features) {\n"
+            "        if (features.length > 31) {\n"
+            "            throw new IllegalArgumentException(\"too many features: \" + features.length);\n        }\n"
+            "        int flags = 0;\n        for (F f : features) {\n            flags |= f.mask();\n        }\n"
+            "        return new FeatureSet<>(flags);\n    }\n"
+            "    public FeatureSet<F> with(F feature) {\n        return new FeatureSet<>(enabled | feature.mask());\n"
+            "    }\n"
+            "    public boolean isEnabled(F feature) {\n        return (enabled & feature.mask()) != 0;\n    }\n"
+            "    public int mask() {\n        return enabled;\n    }\n}\n"),
+        ".junitbot.yml": "retrieval:\n  enabled: false\nvalidation:\n  repetitions: 1\n  mutation: false\n",
+    })
+    config = load_config(repo, environ={})
+    report = run_pipeline(repo, config, StateDir(repo / ".junitbot"), RunRequest(classes=("FeatureSet",),
+                                                                                dry_run=True))
+    (features,) = report.results
+    assert features.status == "kept", features.reason
+    assert {"isEnabled_returnsTrue", "isEnabled_whenFeatureIsLenient_returnsFalse"} <= set(features.kept)

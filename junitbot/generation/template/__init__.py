@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from junitbot.generation.template.access import Scope
 from junitbot.generation.template.builder import string_value
-from junitbot.generation.template.context import ClassContext, ModuleContext, Style
+from junitbot.generation.template.context import ClassContext, ModuleContext, Style, graph_implementations
 from junitbot.generation.template.pipeline import generate_tests
 from junitbot.generation.template.plan import class_shell, generated_test_path
 from junitbot.generation.template.scaffold import skip_reason, test_shell
@@ -18,6 +18,7 @@ __all__ = [
     "class_shell",
     "generate_tests",
     "generated_test_path",
+    "graph_implementations",
     "skip_reason",
     "string_value",
     "test_shell",

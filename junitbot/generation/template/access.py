@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 
 from junitbot.analysis import ClassInfo, MethodInfo, TypeKind
 from junitbot.generation.imports import ImportSet
@@ -19,12 +19,15 @@ _OPEN_TYPES = (TypeKind.INTERFACE, TypeKind.ANNOTATION)
 @dataclass(frozen=True)
 class Scope:
     """Where a test's Java is written, one per test class: the repo's classes by FQN, the test file's imports (and so
-    its package), the Java release it compiles at, and how many repo types a value built there may nest."""
+    its package), the Java release it compiles at, how many repo types a value built there may nest, and the concrete
+    subtypes of a repo type."""
 
     lookup: ClassLookup
     imports: ImportSet
     level: JavaLevel = MODERN
     depth: int = 3
+    # The concrete production subtypes of a repo type, nearest first (analysis `implementations_of`).
+    implementations: Callable[[str], Sequence[str]] = field(default=lambda fqn: (), compare=False)
 
     @property
     def package(self) -> str:

@@ -86,7 +86,24 @@ def value_assertions(value: ObservedValue, expr: str, asserting: Asserting, *, d
         return lines
     if kind == "object" and runtime and declared and runtime != declared and nameable and nameable(runtime):
         return [f"assertTrue({expr} instanceof {imports.name(runtime)});"]
+    if kind == "object" and _rendered(value):
+        # A repo object without accessors that renders itself: its text is what a mutant changes (issue 29: an
+        # `assertNotNull` of a built object cannot fail).
+        return [f"assertEquals({java_string(value.text or '')}, {expr}.toString());"]
     return [f"assertNotNull({expr});"] if kind != "unreadable" else []
+
+
+def _rendered(value: ObservedValue) -> bool:
+    """Whether the value's text is its class's own rendering, the same in every run: not Object's `Type@1b6d3586`
+    (nor one with such a part), not a JDK type's, not cut at the recorder's limit."""
+    text, cls = value.text, value.cls or ""
+    return (text is not None and 0 < len(text) < _RECORDER_TEXT_LIMIT and not cls.startswith(("java.", "javax.", "jdk."))
+            and _IDENTITY.search(text) is None)
+
+
+_RECORDER_TEXT_LIMIT = 200  # Recorder.MAX_TEXT: a text this long may have been cut
+# Object.toString's identity hash, or a lambda's class name: different in each JVM.
+_IDENTITY = re.compile(r"@[0-9a-f]{4,}\b|\$\$Lambda")
 
 
 def _scalar(kind: str, text: str | None, expr: str) -> list[str]:

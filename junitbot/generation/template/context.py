@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import functools
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from junitbot.analysis import ClassInfo
+from junitbot.analysis import ClassInfo, CodeGraph, DependencyAnalyzer
 from junitbot.generation.imports import ImportSet
 from junitbot.generation.javalevel import MODERN, JavaLevel
 from junitbot.generation.style import AssertionStyle, NamingStyle
@@ -32,13 +33,19 @@ class Style:
 @dataclass(frozen=True)
 class ModuleContext:
     """What every test class of one build module is written with, built once per module: the repo's classes by FQN,
-    the test frameworks on its classpath, its Java release, the style of its tests, and the scenarios per method."""
+    the test frameworks on its classpath, its Java release, the style of its tests, the scenarios per method, and
+    the concrete subtypes of a repo type."""
 
     lookup: ClassLookup
     frameworks: Frameworks = field(default_factory=Frameworks)
     level: JavaLevel = MODERN
     style: Style = field(default_factory=Style)
     limit: int = SCENARIOS_PER_METHOD
+    implementations: Callable[[str], Sequence[str]] = field(default=lambda fqn: (), compare=False)
+
+    def scope(self, imports: ImportSet) -> Scope:
+        """Where a test file with these imports writes its Java."""
+        return Scope(self.lookup, imports, self.level, implementations=self.implementations)
 
 
 @dataclass(frozen=True)
@@ -64,7 +71,7 @@ class ClassContext:
     @property
     def scope(self) -> Scope:
         """Where the test's Java is written: the module's classes and release, the test file's imports."""
-        return Scope(self.module.lookup, self.imports, self.module.level)
+        return self.module.scope(self.imports)
 
     def nameable(self, fqn: str) -> bool:
         """Whether the test may name the repo class `fqn`."""
@@ -80,3 +87,8 @@ class ClassContext:
             found = base(value)
             return None if found is None or own in found else found
         return expect
+
+
+def graph_implementations(graph: CodeGraph) -> Callable[[str], Sequence[str]]:
+    """The concrete production subtypes of a repo type as the graph knows them, each type asked once."""
+    return functools.cache(lambda fqn: tuple(DependencyAnalyzer(graph).implementations_of(fqn)))

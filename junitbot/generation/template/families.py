@@ -2,9 +2,10 @@
 
 `percentage(101)` and `percentage(-1)` both rejected with their own message, written the same way but for
 the literals, are one test with a row per case: a literal declared as an argument (`int percent = 101;`)
-becomes a parameter of that name, any other literal that differs (the message, the expected value) one named
-after its place (`message`, `expected`). One parameter of a plain type takes `@ValueSource`, of an enum
-`@EnumSource`, several `@CsvSource`.
+becomes a parameter of that name, a literal passed straight to the method under test takes the name of the
+parameter it is passed as (`formatDurationWords(7200000L, true, false)` → `suppressLeadingZeroElements`), any
+other literal that differs (the message, the expected value) one named after its place (`message`, `expected`).
+One parameter of a plain type takes `@ValueSource`, of an enum `@EnumSource`, several `@CsvSource`.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from junitbot.analysis.brackets import closing_bracket, split_arguments
 from junitbot.generation.imports import ImportSet
 from junitbot.generation.literals import java_string
 from junitbot.generation.style import fresh_name
@@ -35,12 +37,16 @@ _MIN_MEMBERS = 2
 @dataclass(frozen=True)
 class Member:
     """One written test: its method under test, its name, its body (JUnit style) and the kind of outcome members
-    of a family share (`threw IllegalArgumentException`, `returned`)."""
+    of a family share (`threw IllegalArgumentException`, `returned`); `callee` is how the body calls the method
+    (`formatDurationWords`, `new Money`) and `overloads` the parameter names of each of its overloads, so a literal
+    passed to it is named after its parameter."""
 
     method: str
     name: str
     body: tuple[str, ...]
     outcome: str
+    callee: str = ""
+    overloads: tuple[tuple[str, ...], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -96,6 +102,7 @@ def _family(shape: list[str], group: list[tuple[Member, list[list[str]]]], impor
     arguments: list[str] = []
     columns: dict[tuple[str, ...], str] = {}  # a column of values already a parameter → its name
     kept: list[tuple[int, int]] = []
+    locals_ = {found[2] for line in shape if (found := _DECLARATION.match(line))}
     for line, index in varying:
         values = [g[1][line][index] for g in group]
         if tuple(values) in columns:  # the same values again (`zero(EUR)` is `EUR`): the same parameter
@@ -105,16 +112,20 @@ def _family(shape: list[str], group: list[tuple[Member, list[list[str]]]], impor
         if kind is None or (kind[:1].isupper() and kind != "String" and not is_enum(kind)):
             return None
         declared = _DECLARATION.match(shape[line])
+        argument = _argument_name(shape[line], index, group[0][0])
         if declared and declared[3] == "\x00":
             name = declared[2]
             kind = declared[1] if _fits(declared[1], kind) else kind
             removed.add(line)
-            arguments.append(name)
+        elif argument is not None and argument not in locals_:
+            name = argument
         elif declared:
             name = declared[2] + ("Text" if kind == "String" else "Value")
         else:
             name = "message" if "thrown.getMessage()" in shape[line] else "expected"
         name = fresh_name(name, taken)
+        if (declared and declared[3] == "\x00") or name == argument:
+            arguments.append(name)
         parameters.append((kind, name))
         body[line][index * 2 + 1] = name
         columns[tuple(values)] = name
@@ -128,6 +139,32 @@ def _family(shape: list[str], group: list[tuple[Member, list[list[str]]]], impor
                   annotations=(f"@{imports.name(f'{_PARAMS}.ParameterizedTest')}",
                                _source(parameters, rows, imports)),
                   body=tuple(lines), arguments=tuple(arguments))
+
+
+def _argument_name(shape_line: str, index: int, member: Member) -> str | None:
+    """The name of the parameter the line's `index`-th literal is passed as, where that literal is a whole argument
+    of the call to the method under test and every overload of that arity names the parameter alike."""
+    if not member.callee:
+        return None
+    marked = _numbered(shape_line)
+    head = re.search(rf"(?<![\w$]){re.escape(member.callee)}\s*\(", marked)
+    if head is None:
+        return None
+    end = closing_bracket(marked, head.end() - 1)
+    if end < 0:
+        return None
+    arguments = split_arguments(marked[head.end():end])
+    if f"\x00{index}\x01" not in arguments:
+        return None
+    place = arguments.index(f"\x00{index}\x01")
+    names = {names[place] for names in member.overloads if len(names) == len(arguments)}
+    return names.pop() if len(names) == 1 else None
+
+
+def _numbered(shape_line: str) -> str:
+    """The line with its n-th placeholder written `\\x00n\\x01`, so an argument says which literal it is."""
+    pieces = shape_line.split("\x00")
+    return "".join(piece + (f"\x00{n}\x01" if n < len(pieces) - 1 else "") for n, piece in enumerate(pieces))
 
 
 def _split(shape_line: str, literals: list[str]) -> list[str]:

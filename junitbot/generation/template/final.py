@@ -113,8 +113,8 @@ def _parameterized(tests: list[_Test], context: ClassContext, methods: dict[str,
     """Write the boundary families among `tests` as parameterized tests into `methods`: (the ids of the tests they
     stand for, their names)."""
     style = context.module.style
-    members = [Member(method=t.scenario.method, name=str(id(t)), body=tuple(t.body), outcome=_kind(t.observed))
-               for t in tests]
+    members = [Member(method=t.scenario.method, name=str(id(t)), body=tuple(t.body), outcome=_kind(t.observed),
+                      callee=_callee(t.scenario, context), overloads=_overloads(t.scenario, context)) for t in tests]
     by_id = {str(id(t)): t for t in tests}
     covered: set[int] = set()
     names: list[str] = []
@@ -128,6 +128,18 @@ def _parameterized(tests: list[_Test], context: ClassContext, methods: dict[str,
         covered.update(id(t) for t in grouped)
         names.append(name)
     return covered, names
+
+
+def _callee(scenario: Scenario, context: ClassContext) -> str:
+    """How a test's body calls its method: `format`, `new Money`."""
+    return f"new {context.subject.name}" if scenario.constructor else scenario.method
+
+
+def _overloads(scenario: Scenario, context: ClassContext) -> tuple[tuple[str, ...], ...]:
+    """The parameter names of each overload of the scenario's method (or of the class's constructors)."""
+    subject = context.subject
+    found = subject.constructors if scenario.constructor else [m for m in subject.methods if m.name == scenario.method]
+    return tuple(tuple(p.name for p in m.parameters) for m in found)
 
 
 def _kind(observed: Observation) -> str:

@@ -31,6 +31,7 @@ from junitbot.generation.javatypes import (
     is_generic,
     is_type_variable,
     java_type,
+    method_bindings,
     resolved_fqn,
 )
 from junitbot.generation.models import MockField
@@ -64,7 +65,7 @@ class SubjectBuild:
     @property
     def scope(self) -> Scope:
         """Where the test's Java is written: the module's classes and release, the test file's imports."""
-        return Scope(self.module.lookup, self.imports, self.module.level)
+        return self.module.scope(self.imports)
 
     def name(self, info: ClassInfo) -> str:
         """How the test writes the repo type `info`."""
@@ -187,7 +188,8 @@ def _without_constructor(build: SubjectBuild, inputs: _Inputs, field_name: str) 
         if built is not None:
             return Parts(set_up=(f"{field_name} = {built.text};",))
     for method in methods:
-        found = _arguments(build, method.parameters, inputs, bindings, method.compared_literals)
+        found = _arguments(build, method.parameters, inputs, method_bindings(method, bindings),
+                           method.compared_literals)
         if not isinstance(found, ParameterInfo):
             arguments, parts = found
             return parts + Parts(set_up=(f"{field_name} = {build.name(target)}.{method.name}({arguments});",))

@@ -17,7 +17,7 @@ from junitbot.analysis import CodeGraph
 from junitbot.generation.javalevel import JavaLevel
 from junitbot.generation.models import GenerationJob, GenerationResult, Skip, Target, combine_results
 from junitbot.generation.style import assertion_style, naming_style
-from junitbot.generation.template.context import ModuleContext, Style
+from junitbot.generation.template.context import ModuleContext, Style, graph_implementations
 from junitbot.generation.template.final import Written
 from junitbot.generation.template.graphs import enum_test, written_types
 from junitbot.generation.template.plan import ClassPlan, plan_classes
@@ -134,7 +134,8 @@ def _module_context(job: GenerationJob, classpath: Classpath) -> ModuleContext:
     style = Style(assertions=assertion_style(graph, frameworks), naming=naming_style(graph),
                   parameterized=frameworks.junit_params, is_enum=enum_test(graph))
     return ModuleContext(lookup=graph.class_info, frameworks=frameworks, level=JavaLevel(release=classpath.release),
-                         style=style, limit=job.config.generation.max_scenarios_per_method)
+                         style=style, limit=job.config.generation.max_scenarios_per_method,
+                         implementations=graph_implementations(graph))
 
 
 def _compiled_only(plans: Sequence[ClassPlan], skipped: Sequence[Skip], graph: CodeGraph,

@@ -18,7 +18,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from junitbot.analysis import ClassInfo, ComparedLiteral, MethodInfo, ParameterInfo, TypeKind, TypeRef
-from junitbot.generation.javatypes import class_bindings, class_ref, declared_type, is_generic, java_type
+from junitbot.generation.javatypes import (
+    class_bindings,
+    class_ref,
+    declared_type,
+    is_generic,
+    java_type,
+    method_bindings,
+)
 from junitbot.generation.template.access import Scope
 from junitbot.generation.template.answers import NUMERIC, Stub, call_stubs
 from junitbot.generation.template.compensation import Compensation, reachable_calls
@@ -83,13 +90,14 @@ def constructor_scenarios(context: ClassContext, constructor: MethodInfo, *, pre
     subject, scope, mocks = context.subject, context.scope, context.mocks
     params = constructor.parameters
     checks = constructor.compared_literals
-    generated = _arguments(scope, params, variant=0, checks=checks, given=mocks)
-    mined = _mined(context, constructor, given=mocks)
+    bindings = class_bindings(subject, None, {})
+    generated = _arguments(scope, params, variant=0, checks=checks, given=mocks, bindings=bindings)
+    mined = _mined(context, constructor, given=mocks, bindings=bindings)
     base = mined[0] if mined else generated
     if base is None:
         return []
     variants: list[tuple[str, list[str]]] = [("", base), *_other_examples(params, mined, generated)]
-    variants += _rejected_examples(context, constructor, base, given=mocks)
+    variants += _rejected_examples(context, constructor, base, given=mocks, bindings=bindings)
     for index, param in enumerate(params):
         if param.name in mocks:
             continue
@@ -99,7 +107,7 @@ def constructor_scenarios(context: ClassContext, constructor: MethodInfo, *, pre
             changed[index] = f"{base[index].split(' = ', 1)[0]} = {value};"
             variants.append((f"when{_camel(param.name)}Is{value_title(value)}", changed))
     variants += _input_variants(constructor, base)
-    empty = _arguments(scope, params, variant=1, given=mocks)
+    empty = _arguments(scope, params, variant=1, given=mocks, bindings=bindings)
     if empty is not None:
         variants.append((_differing(params, base, empty, "withEmptyValues"), empty))
     name = context.imports.name(subject.fqn, package=subject.package)
@@ -125,7 +133,9 @@ def scenarios_for(context: ClassContext, method: MethodInfo, receiver: Receiver,
     leads each hint, its bindings bind the type variables). `extra_variants` (coverage rounds) try only arguments of
     further value variants (negative, boundary), with and without answers; each of `compensations` gets a scenario
     where its collaborator call throws the exception the method catches. Without `var`, `declared` says the type."""
-    subject, scope, bindings = context.subject, context.scope, receiver.bindings
+    subject, scope = context.subject, context.scope
+    bindings = method_bindings(method, receiver.bindings if receiver.bindings is not None
+                               else class_bindings(subject, None, {}))
     generated = _arguments(scope, method.parameters, variant=0, bindings=bindings)
     mined = _mined(context, method, bindings=bindings)
     args = mined[0] if mined else generated
@@ -165,9 +175,7 @@ def scenarios_for(context: ClassContext, method: MethodInfo, receiver: Receiver,
                 variants.append(_Variant(f"{named}AndNoAnswers", [], other))
     declared = None
     if not returns_void and method.return_type is not None and not context.level.allows("var"):
-        declared = _declared(scope, method.return_type,
-                             bindings=bindings if bindings is not None else class_bindings(subject, None, {}),
-                             method_variables=method.type_parameters)
+        declared = _declared(scope, method.return_type, bindings=bindings, method_variables=method.type_parameters)
     scenarios: list[Scenario] = []
     seen: set[tuple[tuple[str, ...], tuple[str, ...]]] = set()
     for chosen in variants:

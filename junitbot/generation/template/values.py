@@ -23,7 +23,14 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 
 from junitbot.analysis import ClassInfo, ComparedLiteral, FieldInfo, MethodInfo, ParameterInfo, TypeKind, TypeRef
-from junitbot.generation.javatypes import Bindings, class_bindings, class_ref, is_generic, resolved_fqn
+from junitbot.generation.javatypes import (
+    Bindings,
+    class_bindings,
+    class_ref,
+    is_generic,
+    method_bindings,
+    resolved_fqn,
+)
 from junitbot.generation.models import ValueExpr, ValueStrategy
 from junitbot.generation.template.access import Scope, accessible, factories, is_inner
 from junitbot.generation.template.builder import Built, ValueBuilder
@@ -88,7 +95,20 @@ class _Builder(ValueBuilder):
             built = inner.attempt(strategy)
             if built is not None:
                 return built
+        if info.kind is TypeKind.INTERFACE or info.is_abstract:
+            return self._implementing_constant(info, ref, variant, bindings)
         return None
+
+    def _implementing_constant(self, info: ClassInfo, ref: TypeRef, variant: int, bindings: Bindings) -> Built | None:
+        """A constant of an enum the repository implements the abstract type with (`ReadFeature.STRICT` for a
+        `JacksonFeature`): a value the library ships, where otherwise only a mock could stand in."""
+        constants = [(enum, constant) for enum in map(self.lookup, self.scope.implementations(info.fqn))
+                     if enum is not None and enum.kind is TypeKind.ENUM and self.visible(enum)
+                     for constant in enum.enum_constants]
+        if not constants:
+            return None
+        enum, constant = constants[variant % len(constants)]
+        return Built(f"{self.name(enum.fqn, True)}.{constant}", self.type_text(ref, bindings), "enum")
 
     def visible(self, info: ClassInfo) -> bool:
         return self.scope.visible(info)
@@ -215,7 +235,7 @@ class _Builder(ValueBuilder):
     def _via_factory(self, info: ClassInfo, variant: int, depth: int, local: Bindings) -> Built | None:
         for method in factories(info, package=self.imports.package):
             def build(b: _Builder, m: MethodInfo = method) -> Built | None:
-                arguments = b.arguments(m.parameters, variant, depth, local, m.compared_literals)
+                arguments = b.arguments(m.parameters, variant, depth, method_bindings(m, local), m.compared_literals)
                 if arguments is None:
                     return None
                 return Built(f"{b.name(info.fqn, True)}.{m.name}({arguments})", b._type(info, local), "factory")

@@ -65,3 +65,33 @@ def test_unusual_text_stays_escaped_in_the_annotation() -> None:
     annotation = family.annotations[1]
     assert annotation == '@ValueSource(strings = {"\\ud800", "a\\tb", "caf\\u00e9"})', annotation
     annotation.encode("utf-8")
+
+
+def test_a_literal_passed_to_the_method_takes_its_parameter_name() -> None:
+    # commons-lang's DurationFormatUtils: the flags varied between seeds were named `resultValue`, `resultValue2`
+    # after the line's local, where the method calls them suppressLeadingZeroElements and ...Trailing...
+    def member(leading: str, trailing: str, words: str) -> Member:
+        return Member(method="formatDurationWords", name=f"{leading}{trailing}", outcome="returned",
+                      callee="formatDurationWords",
+                      overloads=(("durationMillis", "suppressLeadingZeroElements", "suppressTrailingZeroElements"),),
+                      body=("String result = DurationFormatUtils.formatDurationWords("
+                            f"7200000L, {leading}, {trailing});",
+                            f'assertEquals("{words}", result);'))
+
+    (family,) = families([member("true", "false", "2 hours 0 minutes 0 seconds"),
+                          member("false", "true", "0 days 2 hours")], imports=ImportSet("org.apache"))
+    assert family.parameters == ("boolean suppressLeadingZeroElements", "boolean suppressTrailingZeroElements",
+                                 "String expected")
+    assert family.arguments == ("suppressLeadingZeroElements", "suppressTrailingZeroElements")
+    assert family.body[0] == ("String result = DurationFormatUtils.formatDurationWords(7200000L, "
+                              "suppressLeadingZeroElements, suppressTrailingZeroElements);")
+
+
+def test_overloads_that_name_a_parameter_differently_leave_the_local_name() -> None:
+    def member(value: str) -> Member:
+        return Member(method="pad", name=value, outcome="returned", callee="pad",
+                      overloads=(("text", "size"), ("text", "width")),
+                      body=(f'String result = Text.pad("a", {value});', "assertNotNull(result);"))
+
+    (family,) = families([member("1"), member("2")], imports=ImportSet("org.acme"))
+    assert family.parameters == ("int resultValue",)

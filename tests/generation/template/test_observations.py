@@ -64,6 +64,13 @@ def test_value_assertions_for_each_shape() -> None:
     assert check({"t": "record", "class": "com.acme.Point", "components": {"x": {"t": "Integer", "v": "1"}}}) == [
         "assertNotNull(result);", "assertEquals(1, result.x());"]
     assert "java.math.BigDecimal" in imports.imports
+    # A repo object that renders itself is checked by its text; Object's rendering and a JDK type's are not.
+    assert check({"t": "object", "class": "com.acme.TextBuilder", "text": "ab"}) == [
+        'assertEquals("ab", result.toString());']
+    assert check({"t": "object", "class": "com.acme.Flags", "text": "com.acme.Flags@1b6d3586"}) == [
+        "assertNotNull(result);"]
+    assert check({"t": "object", "class": "java.lang.Thread", "text": "Thread[main]"}) == ["assertNotNull(result);"]
+    assert check({"t": "object", "class": "com.acme.TextBuilder", "text": "x" * 200}) == ["assertNotNull(result);"]
 
 
 def test_values_of_another_runtime_class_are_checked_and_cast() -> None:
