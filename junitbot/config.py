@@ -88,6 +88,9 @@ class ValidationSettings(Record):
     )
     mutation: bool = Field(default=True, description="measure mutants with PIT (score per class; a method that "
                                                      "kills a mutant nobody else kills is kept)")
+    carve: bool = Field(default=True, description="record, while the repository's own tests run as the baseline, "
+                                                  "the arguments they pass to the classes under test (the carver "
+                                                  "agent, Byte Buddy): values the no-model generator tries first")
 
     @field_validator("max_heap")
     @classmethod

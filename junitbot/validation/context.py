@@ -17,7 +17,7 @@ from junitbot.validation.build.classpath import resource_folders
 from junitbot.validation.build.models import Classpath
 from junitbot.validation.compiling.models import JavacOptions
 from junitbot.validation.compiling.rounds import module_javac
-from junitbot.validation.run.models import JvmLaunch
+from junitbot.validation.run.models import JavaAgent, JvmLaunch
 from junitbot.validation.run.sandbox import detect_isolation
 
 
@@ -75,10 +75,11 @@ class ValidationContext(Record):
         return self.state_root / "build" / "jacoco"
 
     def launch(
-        self, *, agent: str | None = None, junit_config: dict[str, str] | None = None, writable: tuple[Path, ...] = ()
+        self, *, agent: str | None = None, junit_config: dict[str, str] | None = None, writable: tuple[Path, ...] = (),
+        agents: tuple[JavaAgent, ...] = (),
     ) -> JvmLaunch:
         """How this module's test JVMs start: isolated as detected, on its JDK, in its folder (Surefire's basedir),
-        with the pinned tools; `agent`, `junit_config` and `writable` for a run under JaCoCo."""
+        with the pinned tools; `agent`, `junit_config` and `writable` for a run under JaCoCo, `agents` beside it."""
         return JvmLaunch(settings=self.settings, isolation=self.isolation, java_home=self.java_home,
                          tools_dir=self.tools_dir, agent=agent, junit_config=junit_config or {}, writable=writable,
-                         basedir=self.root / self.module.module)
+                         basedir=self.root / self.module.module, agents=agents)

@@ -293,3 +293,34 @@ def test_a_bounded_type_variable_is_bound_within_its_bound(make_java_repo: objec
     (features,) = report.results
     assert features.status == "kept", features.reason
     assert {"isEnabled_returnsTrue", "isEnabled_whenFeatureIsLenient_returnsFalse"} <= set(features.kept)
+
+
+def test_arguments_the_repository_s_tests_pass_are_carved_and_tried_first(make_java_repo: object) -> None:
+    """Issue 29 item 2 (TestGen-obs): the existing test builds its argument array through a helper, so no literal
+    call in the source says it; the carver agent, attached to the baseline run of that test, records
+    `count(new String[] { "-ab", "-b", "foo" }, 'b')` and the generated test passes exactly that."""
+    repo = make_java_repo({  # type: ignore[operator]
+        "src/main/java/cli/Flags.java": (
+            "package cli;\npublic final class Flags {\n    private Flags() {\n    }\n"
+            "    public static int count(String[] args, char flag) {\n"
+            "        if (args == null) {\n"
+            "            throw new IllegalArgumentException(\"no arguments\");\n        }\n"
+            "        int found = 0;\n        for (String arg : args) {\n"
+            "            if (arg.startsWith(\"-\") && arg.indexOf(flag) > 0) {\n                found++;\n"
+            "            }\n        }\n        return found;\n    }\n}\n"),
+        "src/test/java/cli/FlagsTest.java": (
+            "package cli;\nimport static org.junit.jupiter.api.Assertions.assertEquals;\n"
+            "import org.junit.jupiter.api.Test;\nclass FlagsTest {\n"
+            "    private static String[] line(String text) {\n        return text.split(\" \");\n    }\n"
+            "    @Test\n    void countsBundledFlags() {\n"
+            "        assertEquals(2, Flags.count(line(\"-ab -b foo\"), 'b'));\n    }\n}\n"),
+        ".junitbot.yml": ("retrieval:\n  enabled: false\nvalidation:\n  repetitions: 1\n  mutation: false\n"
+                          "  require_gain: false\n"),
+    })
+    config = load_config(repo, environ={})
+    report = run_pipeline(repo, config, StateDir(repo / ".junitbot"), RunRequest(classes=("Flags",)))
+    (flags,) = report.results
+    assert flags.status == "kept", flags.reason
+    written = (repo / "src/test/java/cli/FlagsGeneratedTest.java").read_text(encoding="utf-8")
+    assert 'String[] args = new String[] { "-ab", "-b", "foo" };' in written, written
+    assert "char flag = 'b';" in written

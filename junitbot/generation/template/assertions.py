@@ -97,8 +97,8 @@ def _rendered(value: ObservedValue) -> bool:
     """Whether the value's text is its class's own rendering, the same in every run: not Object's `Type@1b6d3586`
     (nor one with such a part), not a JDK type's, not cut at the recorder's limit."""
     text, cls = value.text, value.cls or ""
-    return (text is not None and 0 < len(text) < _RECORDER_TEXT_LIMIT and not cls.startswith(("java.", "javax.", "jdk."))
-            and _IDENTITY.search(text) is None)
+    return (text is not None and 0 < len(text) < _RECORDER_TEXT_LIMIT
+            and not cls.startswith(("java.", "javax.", "jdk.")) and _IDENTITY.search(text) is None)
 
 
 _RECORDER_TEXT_LIMIT = 200  # Recorder.MAX_TEXT: a text this long may have been cut

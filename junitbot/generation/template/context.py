@@ -15,6 +15,7 @@ from junitbot.generation.template.expected import Expect, expectation
 from junitbot.generation.template.observations import ObservedValue
 from junitbot.generation.template.probe import Scenario
 from junitbot.validation import Frameworks
+from junitbot.validation.measure.models import CarvedCall
 
 # Scenarios per method where no setting says (GenerationSettings.max_scenarios_per_method's default).
 SCENARIOS_PER_METHOD = 8
@@ -33,8 +34,8 @@ class Style:
 @dataclass(frozen=True)
 class ModuleContext:
     """What every test class of one build module is written with, built once per module: the repo's classes by FQN,
-    the test frameworks on its classpath, its Java release, the style of its tests, the scenarios per method, and
-    the concrete subtypes of a repo type."""
+    the test frameworks on its classpath, its Java release, the style of its tests, the scenarios per method, the
+    concrete subtypes of a repo type, and the arguments the repository's tests passed to each target (carved)."""
 
     lookup: ClassLookup
     frameworks: Frameworks = field(default_factory=Frameworks)
@@ -42,6 +43,8 @@ class ModuleContext:
     style: Style = field(default_factory=Style)
     limit: int = SCENARIOS_PER_METHOD
     implementations: Callable[[str], Sequence[str]] = field(default=lambda fqn: (), compare=False)
+    # What the repository's own tests passed to each target's public members (by target FQN; the baseline's carver).
+    carved: Mapping[str, Sequence[CarvedCall]] = field(default_factory=dict, compare=False)
 
     def scope(self, imports: ImportSet) -> Scope:
         """Where a test file with these imports writes its Java."""
@@ -67,6 +70,11 @@ class ClassContext:
     def level(self) -> JavaLevel:
         """The Java release the test compiles at."""
         return self.module.level
+
+    @property
+    def carved(self) -> Sequence[CarvedCall]:
+        """What the repository's own tests passed to the class's public members, as the carver recorded it."""
+        return self.module.carved.get(self.subject.fqn, ())
 
     @property
     def scope(self) -> Scope:

@@ -10,10 +10,14 @@ observed in both runs, and validation keeps only methods that compile and pass.
 from __future__ import annotations
 
 import logging
+import shutil
+import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from pathlib import Path
 
 from junitbot.analysis import CodeGraph
+from junitbot.errors import JunitbotError
 from junitbot.generation.javalevel import JavaLevel
 from junitbot.generation.models import GenerationJob, GenerationResult, Skip, Target, combine_results
 from junitbot.generation.style import assertion_style, naming_style
@@ -32,6 +36,9 @@ from junitbot.validation import (
     validate_candidates,
 )
 from junitbot.validation.compiling.main_classes import module_main_classes
+from junitbot.validation.context import ValidationContext
+from junitbot.validation.measure.baseline import measure_baselines
+from junitbot.validation.measure.models import CarvedCall
 from junitbot.validation.run.sandbox import detect_isolation
 
 log = logging.getLogger(__name__)
@@ -81,6 +88,16 @@ def _generate_module(targets: Sequence[Target], job: GenerationJob, classpath: C
                                cache_root=state.root / "build" / "main")
     uncompiled = set(main.failed)
     plans, skipped = _compiled_only(plans, skipped, graph, uncompiled) if uncompiled else (plans, skipped)
+    seconds["main_build"] = time.perf_counter() - tick
+    tick = time.perf_counter()
+    carved = _carved_calls([p.target.fqn for p in plans], job, classpath, main.classes_dir)
+    if carved:  # planned again with what the repository's tests passed: those values come before made-up ones
+        again, _ = plan_classes([p.target for p in plans if p.target.fqn in carved], job,
+                                _module_context(job, classpath, carved))
+        replanned = {p.target.fqn: p for p in again}
+        plans = [replanned.get(p.target.fqn, p) for p in plans]
+    seconds["carve"] = time.perf_counter() - tick
+    tick = time.perf_counter()
     # Probes compile as the module's tests do: its release, processors and JDK.
     probes = ProbeRun(classpath=(str(main.classes_dir), *classpath.entries), module=classpath,
                       settings=config.validation, isolation=detect_isolation(config.validation.isolation),
@@ -128,14 +145,37 @@ def _generate_module(targets: Sequence[Target], job: GenerationJob, classpath: C
                             java_release=classpath.release)
 
 
-def _module_context(job: GenerationJob, classpath: Classpath) -> ModuleContext:
-    """How the module's tests are written: its frameworks and release, the repository's test style."""
+def _module_context(job: GenerationJob, classpath: Classpath,
+                    carved: Mapping[str, Sequence[CarvedCall]] | None = None) -> ModuleContext:
+    """How the module's tests are written: its frameworks and release, the repository's test style, and what its
+    tests passed to the targets (`carved`)."""
     graph, frameworks = job.graph, classpath.frameworks
     style = Style(assertions=assertion_style(graph, frameworks), naming=naming_style(graph),
                   parameterized=frameworks.junit_params, is_enum=enum_test(graph))
     return ModuleContext(lookup=graph.class_info, frameworks=frameworks, level=JavaLevel(release=classpath.release),
                          style=style, limit=job.config.generation.max_scenarios_per_method,
-                         implementations=graph_implementations(graph))
+                         implementations=graph_implementations(graph), carved=carved or {})
+
+
+def _carved_calls(targets: Sequence[str], job: GenerationJob, classpath: Classpath,
+                  main_classes: Path) -> dict[str, tuple[CarvedCall, ...]]:
+    """What the repository's own tests pass to each target's public members: the carver's record of their baseline
+    run. The baseline is cached, so the keep rule reads the same one later without running the tests again. A
+    baseline that cannot be measured carves nothing; the tests are generated all the same."""
+    settings = job.config.validation
+    if not targets or not settings.carve:
+        return {}
+    scratch = Path(tempfile.mkdtemp(prefix="carve-", dir=job.state.ensure().root))
+    try:
+        context = ValidationContext.for_module(job.root, classpath, settings=settings, state=job.state,
+                                               scratch=scratch, main_classes=main_classes)
+        baselines = measure_baselines(targets, context=context, graph=job.graph, mutation=settings.mutation)
+    except JunitbotError as e:
+        log.warning("the existing tests could not be run to carve values: %s", e)
+        return {}
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    return {target: baseline.carved for target, baseline in baselines.items() if baseline.carved}
 
 
 def _compiled_only(plans: Sequence[ClassPlan], skipped: Sequence[Skip], graph: CodeGraph,

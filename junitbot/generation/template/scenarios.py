@@ -8,7 +8,8 @@ A constructor that validates its arguments gets values its checks accept, then f
 value it rejects (null, a string its pattern does not match, the bound a comparison excludes).
 Arguments the repository itself passes to the method or constructor (mined samples) come first: the
 first scenario's inputs are the most frequent of them, and those its tests expect to be rejected are
-scenarios of their own.
+scenarios of their own. Then the arguments its tests passed at run time (carved by the baseline's agent), ranked
+above made-up ones.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from junitbot.generation.javatypes import (
 )
 from junitbot.generation.template.access import Scope
 from junitbot.generation.template.answers import NUMERIC, Stub, call_stubs
+from junitbot.generation.template.carved import carved_arguments
 from junitbot.generation.template.compensation import Compensation, reachable_calls
 from junitbot.generation.template.constraints import rejected_values
 from junitbot.generation.template.context import ClassContext
@@ -93,10 +95,12 @@ def constructor_scenarios(context: ClassContext, constructor: MethodInfo, *, pre
     bindings = class_bindings(subject, None, {})
     generated = _arguments(scope, params, variant=0, checks=checks, given=mocks, bindings=bindings)
     mined = _mined(context, constructor, given=mocks, bindings=bindings)
-    base = mined[0] if mined else generated
+    carved = carved_arguments(context, constructor, generated, bindings=bindings, given=mocks)
+    base = mined[0] if mined else carved[0] if carved else generated
     if base is None:
         return []
-    variants: list[tuple[str, list[str]]] = [("", base), *_other_examples(params, mined, generated)]
+    variants: list[tuple[str, list[str]]] = [("", base), *_carved_examples(params, base, carved),
+                                             *_other_examples(params, mined, generated)]
     variants += _rejected_examples(context, constructor, base, given=mocks, bindings=bindings)
     for index, param in enumerate(params):
         if param.name in mocks:
@@ -138,7 +142,8 @@ def scenarios_for(context: ClassContext, method: MethodInfo, receiver: Receiver,
                                else class_bindings(subject, None, {}))
     generated = _arguments(scope, method.parameters, variant=0, bindings=bindings)
     mined = _mined(context, method, bindings=bindings)
-    args = mined[0] if mined else generated
+    carved = carved_arguments(context, method, generated, bindings=bindings)
+    args = mined[0] if mined else carved[0] if carved else generated
     if args is None:
         return []
     stubs = call_stubs(context, reachable_calls(subject, method))
@@ -150,6 +155,7 @@ def scenarios_for(context: ClassContext, method: MethodInfo, receiver: Receiver,
     if stubs:
         variants.append(_Variant(f"when{stubs[0].title}Fails", [stubs[0].failure(), *answers[1:]], args))
     variants += [_Variant(hint, answers, values) for hint, values in (
+        *_carved_examples(method.parameters, args, carved),
         *_other_examples(method.parameters, mined, generated),
         *_rejected_examples(context, method, args, bindings=bindings),
         *_input_variants(method, args), *_padded_text(method, args))]
@@ -254,6 +260,17 @@ def _mined(context: ClassContext, member: MethodInfo, *, given: Mapping[str, obj
     return found
 
 
+# Carved argument lists a method's scenarios try beside the first (the rest of its limit goes to other variants).
+_CARVED_EXAMPLES = 3
+
+
+def _carved_examples(params: Sequence[ParameterInfo], base: list[str],
+                     carved: Sequence[list[str]]) -> list[tuple[str, list[str]]]:
+    """The arguments the repository's tests passed (carved) other than the first scenario's, named by what differs."""
+    return [(_differing(params, base, values, "withArgumentsItsTestsPass"), values)
+            for values in carved if values != base][:_CARVED_EXAMPLES]
+
+
 def _other_examples(params: Sequence[ParameterInfo], mined: Sequence[list[str]],
                     generated: list[str] | None) -> list[tuple[str, list[str]]]:
     """The second mined example, and the made-up values when the first scenario's came from the repository."""
@@ -268,6 +285,10 @@ _PLAIN_VALUE = re.compile(r'^(?:"[^"\\]{0,30}"|-?\d+(?:\.\d+)?[lLfFdD]?|true|fal
                           r"[A-Z]\w*\.[A-Z][A-Z0-9_]*)$")
 
 
+# An array of plain values (`new String[] { "-a", "foo" }`), as the carver writes one.
+_PLAIN_ARRAY = re.compile(r'^new \w+\[\] \{\s*((?:(?:"[^"\\,]{0,30}"|-?\d+[lL]?|true|false|\'.\')(?:,\s*)?)*)\s*\}$')
+
+
 def _differing(params: Sequence[ParameterInfo], base: Sequence[str], values: Sequence[str], fallback: str) -> str:
     """A hint that says what differs from the base arguments (`whenCodeIsEmpty`, `whenWidthIs0AndTextIsBlank`),
     from the first two plain values that differ (literals, constants); `fallback` where none differs plainly
@@ -275,6 +296,12 @@ def _differing(params: Sequence[ParameterInfo], base: Sequence[str], values: Seq
     said = []
     for param, mine, theirs in zip(params, values, base, strict=False):
         value = mine.split(" = ", 1)[1].rstrip(";") if " = " in mine else ""
+        items = _PLAIN_ARRAY.match(value)
+        if mine != theirs and items is not None:  # a carved array: its first items (`whenArgsIsAFoo`)
+            elements = [v.strip() for v in items[1].split(",") if v.strip()][:2]
+            title = "".join(value_title(v) for v in elements) if elements else "Empty"
+            said.append(f"{_camel(param.name)}Is{title}")
+            continue
         if mine == theirs or not _PLAIN_VALUE.match(value):
             continue
         said.append(f"{_camel(param.name)}Is{value_title(value)}")

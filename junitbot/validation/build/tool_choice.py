@@ -97,6 +97,13 @@ def choose_agent(*, tools_dir: Path | None, settings: ValidationSettings) -> Too
                       classpath=jars, fallback=fallback)
 
 
+def choose_byte_buddy(*, tools_dir: Path, settings: ValidationSettings) -> Tool:
+    """The pinned Byte Buddy the carver agent instruments with; raises ToolUnavailableError (warned once) where it
+    cannot be had: the baseline then runs without carving."""
+    return _pinned("byte-buddy", tools_dir=tools_dir, settings=settings,
+                   instead="no carver (the existing tests run without recording arguments)")
+
+
 def choose_analyzer(*, tools_dir: Path | None, settings: ValidationSettings) -> ToolChoice:
     """JaCoCo's analysis API: the pinned command line jar (nodeps), else Debian's core and asm jars."""
     fallback = None

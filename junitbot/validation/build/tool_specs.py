@@ -10,7 +10,7 @@ from typing import Literal, cast
 
 from junitbot.records import Record
 
-ToolName = Literal["junit-console", "junit-console-6", "jacoco-agent", "jacoco-cli", "pitest", "maven"]
+ToolName = Literal["junit-console", "junit-console-6", "jacoco-agent", "jacoco-cli", "pitest", "maven", "byte-buddy"]
 
 
 class ToolSpec(Record):
@@ -52,6 +52,8 @@ TOOLS: Mapping[ToolName, ToolSpec] = MappingProxyType({
         title="PIT mutation tester",
         artifacts=("org.pitest:pitest-command-line:1.30.1", "org.pitest:pitest-junit5-plugin:1.2.3"),
         transitive=True),
+    "byte-buddy": ToolSpec(
+        title="Byte Buddy (the carver agent's instrumentation)", artifacts=("net.bytebuddy:byte-buddy:1.18.17",)),
     "maven": ToolSpec(
         title="Apache Maven", artifacts=("org.apache.maven:apache-maven:3.9.16:tar.gz:bin",),
         unpack="bin/mvn"),

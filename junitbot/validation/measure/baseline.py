@@ -29,16 +29,17 @@ from junitbot.validation.build.classpath import resource_folders, test_sources
 from junitbot.validation.build.models import Classpath
 from junitbot.validation.compiling.main_classes import build_main_classes, main_javac
 from junitbot.validation.context import ValidationContext
+from junitbot.validation.measure.carving import carved_calls, carver_agent
 from junitbot.validation.measure.jacoco import agent_option, analyze_coverage, package_includes
-from junitbot.validation.measure.models import ClassCoverage, MutationReport, PitOptions, ProbeHits
+from junitbot.validation.measure.models import CarvedCall, ClassCoverage, MutationReport, PitOptions, ProbeHits
 from junitbot.validation.measure.per_test import per_test_config, per_test_hits, per_test_listener, per_test_owners
 from junitbot.validation.measure.pit import run_mutation_analysis
 from junitbot.validation.run.launcher import run_junit
-from junitbot.validation.run.models import RunConditions
+from junitbot.validation.run.models import JavaAgent, RunConditions
 
 log = logging.getLogger(__name__)
 
-_FORMAT = 1  # bump when what a cached baseline holds changes
+_FORMAT = 2  # bump when what a cached baseline holds changes (2: carved calls)
 _BASELINE_BUDGET_FACTOR = 4
 
 
@@ -53,6 +54,8 @@ class Baseline(Record):
     mutants_total: int | None = None  # None: not measured
     exec_file: str | None = Field(default=None, description="the existing tests' JaCoCo data, for the coverage "
                                                             "of both suites together")
+    carved: tuple[CarvedCall, ...] = Field(default=(), description="what the existing tests passed to the "
+                                                                   "target's public members (the carver)")
     note: str | None = None
 
     @property
@@ -96,7 +99,7 @@ def measure_baselines(
         if not tests:
             result[target] = Baseline(target=target, note="no existing tests")
             continue
-        key = _key(target, tests, rows, files, classpath, mutation)
+        key = _key(target, tests, rows, files, classpath, (mutation, context.settings.carve))
         cached = _read(cache / f"{key}.json")
         if cached is not None:
             result[target] = cached
@@ -112,10 +115,11 @@ def measure_baselines(
 
 
 def _key(target: str, tests: Sequence[str], rows: Mapping[str, TypeRow], files: Mapping[str, str],
-         classpath: Classpath, mutation: bool) -> str:
+         classpath: Classpath, flags: tuple[bool, ...]) -> str:
+    """The cache key of a baseline: what it ran and how (`flags`: mutation, carving)."""
     paths = sorted({rows[name].path for name in [target, *tests] if name in rows})
     parts = [_FORMAT, target, sorted(tests), [(p, files.get(p, "")) for p in paths], list(classpath.entries),
-             classpath.release, mutation]
+             classpath.release, list(flags)]
     return hashlib.sha256(json.dumps(parts).encode()).hexdigest()[:16]
 
 
@@ -190,7 +194,11 @@ def _measure(
     scratch = Path(tempfile.mkdtemp(prefix="baseline-", dir=context.state_root))
     result = {}
     try:
-        per_test = _run_with_coverage(runnable, test_cp, scratch, context=context, classes=list(targets))
+        carver = carver_agent(list(targets), scratch / "carved.jsonl", cache_dir=context.state_root / "build"
+                              / "carver", tools_dir=context.tools_dir, settings=settings) if settings.carve else None
+        per_test = _run_with_coverage(runnable, test_cp, scratch, context=context, classes=list(targets),
+                                      agents=(carver,) if carver else ())
+        carved = carved_calls(scratch / "carved.jsonl", targets) if carver else {}
         hits = per_test_hits(per_test)
         owners = per_test_owners(per_test)
         mutants = run_mutation_analysis(
@@ -212,6 +220,7 @@ def _measure(
             coverage = _coverage(exec_file, binary, context)
             result[target] = Baseline(target=target, tests=tests, probes=probes, coverage=coverage,
                                       exec_file=str(exec_file) if exec_file else None,
+                                      carved=carved.get(target, ()),
                                       note=_mutation_note(mutants, notes.get(target)),
                                       **_mutant_fields(mutants, binary))
     finally:
@@ -253,10 +262,10 @@ def _is_jupiter(path: Path) -> bool:
 
 def _run_with_coverage(
     tests: Sequence[str], classpath: Sequence[str], scratch: Path, *, context: ValidationContext,
-    classes: Sequence[str],
+    classes: Sequence[str], agents: tuple[JavaAgent, ...] = (),
 ) -> Path:
-    """Run `tests` once, in name order, with per-test coverage of `classes`; the folder of per-test data.
-    Failing tests count all the same: what they ran before failing is what the suite exercises."""
+    """Run `tests` once, in name order, with per-test coverage of `classes` (and `agents` beside JaCoCo); the folder
+    of per-test data. Failing tests count all the same: what they ran before failing is what the suite exercises."""
     settings, tools_dir, cache = context.settings, context.tools_dir, context.jacoco_cache
     agent = agent_option(exec_file=scratch / "jacoco.exec", includes=package_includes(list(classes)),
                          cache_dir=cache, settings=settings, tools_dir=tools_dir)
@@ -264,7 +273,8 @@ def _run_with_coverage(
     listener = per_test_listener(classpath, cache_dir=cache, settings=settings, tools_dir=tools_dir)
     run_junit(test_classes=tests, classpath=[*classpath, str(listener)], workdir=scratch / "run",
               conditions=RunConditions(order="name"),
-              launch=context.launch(agent=agent, junit_config=per_test_config(per_test), writable=(per_test,)))
+              launch=context.launch(agent=agent, junit_config=per_test_config(per_test), writable=(per_test,),
+                                    agents=agents))
     return per_test
 
 

@@ -237,3 +237,18 @@ def _nested_in(name: str, outer: set[str]) -> bool:
             return True
         end = name.rfind("$", 0, end)
     return False
+
+
+class CarvedCall(Record):
+    """The arguments the repository's own tests passed to one public member of a class under test, as the carver
+    recorded them: each as Java source text (`new String[] { "-a", "foo" }`, `Color.RED`, `null`), or None where
+    no text rebuilds it (an object, a collection, a long string)."""
+
+    member: str = Field(description="the method's name, `<init>` for a constructor")
+    parameters: tuple[str, ...] = Field(description="the parameter types as the JVM erases them (`java.lang.String[]`)")
+    arguments: tuple[str | None, ...]
+
+    @property
+    def complete(self) -> bool:
+        """Every argument rebuilt."""
+        return all(argument is not None for argument in self.arguments)

@@ -123,6 +123,12 @@ def run_junit(
     reports = Path(tempfile.mkdtemp(prefix="junit-reports-", dir=workdir))
     try:
         agent_jar, agent_output = _agent_paths(launch.agent, workdir)
+        for extra in launch.agents:
+            for written in extra.writes:
+                written.parent.mkdir(parents=True, exist_ok=True)
+                written.touch()  # bound by itself: only that file is writable
+            agent_jar += [extra.jar, *extra.reads]
+            agent_output += list(extra.writes)
         config = _junit_config(conditions, settings)
         jvm_options: list[str] = []
         if launch.basedir is not None:
@@ -135,7 +141,8 @@ def run_junit(
             config |= guard_config(reports / _GUARD_LOG, [workdir, *launch.writable, *agent_output],
                                    out_of_memory_extension=_launcher_at_least(launcher.version, (1, 11)))
         config |= launch.junit_config
-        java = [*_jvm_argv(launcher, conditions, settings, [*jvm_options, *([launch.agent] if launch.agent else [])]),
+        agents = [*([launch.agent] if launch.agent else []), *(extra.option for extra in launch.agents)]
+        java = [*_jvm_argv(launcher, conditions, settings, [*jvm_options, *agents]),
                 *_launcher_options(launcher, reports=reports, classpath=classpath, test_classes=test_classes,
                                    exclude_methods=exclude_methods, config=config)]
         java[0] = java_tool(launch.java_home, "java")

@@ -32,6 +32,21 @@ class TestCaseResult(Record):
                                                          "(`message` is its short form)")
 
 
+class JavaAgent(Record):
+    """A Java agent beside JaCoCo's (the carver): its jar and options, the folder it reads its dependencies from
+    and the files it writes, bound in the sandbox and allowed by the guard."""
+
+    jar: Path
+    options: str = ""
+    reads: tuple[Path, ...] = ()
+    writes: tuple[Path, ...] = ()
+
+    @property
+    def option(self) -> str:
+        """The JVM option that attaches it."""
+        return f"-javaagent:{self.jar}" + (f"={self.options}" if self.options else "")
+
+
 class JvmLaunch(Record):
     """How a test JVM starts: its limits (the settings' heap, timeouts and output), isolation, JDK and pinned tools;
     for a JUnit run also a JaCoCo agent, more JUnit configuration, the paths it may write, the module folder it runs
@@ -44,6 +59,7 @@ class JvmLaunch(Record):
     tools_dir: Path | None = Field(default=None, description="the pinned tools' cache (`StateDir.tools`) to take the "
                                                              "launcher from; None: the classpath's or Debian's")
     agent: str | None = Field(default=None, description="a `-javaagent:<jar>[=options]` option (JaCoCo's)")
+    agents: tuple[JavaAgent, ...] = Field(default=(), description="more agents, after JaCoCo's (the carver)")
     junit_config: dict[str, str] = Field(default_factory=dict, description="more JUnit configuration parameters "
                                                                            "(`--config`), over junitbot's own")
     writable: tuple[Path, ...] = Field(default=(), description="paths outside the working directory it writes (the "

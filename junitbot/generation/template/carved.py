@@ -1,0 +1,99 @@
+"""Arguments carved from the repository's own test run, fitted to a member's parameters (pure; issue 29).
+
+The baseline's carver recorded what the existing tests passed to each public member of the class under test, as
+Java text (`validation.measure.CarvedCall`). A carved call becomes a scenario's argument declarations when its
+recorded parameter types are the member's, and each value is one a test may paste: a type the test cannot name
+(a private enum) or a parameter typed by a type variable leaves the call out, and a value the carver could not
+rebuild (an object, a collection) is taken from the made-up arguments.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+
+from junitbot.analysis import MethodInfo, ParameterInfo, TypeRef
+from junitbot.generation.javatypes import is_type_variable, java_type
+from junitbot.generation.template.context import ClassContext
+from junitbot.validation.measure.models import CarvedCall
+
+# A qualified name inside carved text: an enum constant (`demo.Parser.Mode.LENIENT`) or an array's element type.
+_QUALIFIED = re.compile(r'"(?:\\.|[^"\\])*"|\'(?:\\.|[^\'\\])*\'|(?<![\w.$])(?:[a-z_]\w*\.)+(?:[A-Z]\w*\.?)+')
+_JDK_PACKAGES = ("java.", "javax.")
+
+
+def carved_arguments(context: ClassContext, member: MethodInfo, generated: Sequence[str] | None, *,
+                     bindings: Mapping[str, TypeRef], given: Mapping[str, object] | None = None) -> list[list[str]]:
+    """Local declarations for `member`'s parameters from each call its tests made, in the order they made them; a
+    parameter in `given` (a mock field of that name) gets an empty line, as `generated` has."""
+    name = "<init>" if member.kind == "constructor" else member.name
+    found: list[list[str]] = []
+    for call in context.carved:
+        if call.member != name or not _same_parameters(call, member.parameters, bindings):
+            continue
+        lines = _declarations(context, member.parameters, call, generated, bindings=bindings, given=given)
+        if lines is not None and lines not in found:
+            found.append(lines)
+    return found
+
+
+def _declarations(context: ClassContext, params: Sequence[ParameterInfo], call: CarvedCall,
+                  generated: Sequence[str] | None, *, bindings: Mapping[str, TypeRef],
+                  given: Mapping[str, object] | None) -> list[str] | None:
+    scope = context.scope
+    lines = []
+    for index, (param, text) in enumerate(zip(params, call.arguments, strict=True)):
+        if given is not None and param.name in given:
+            lines.append("")
+        elif text is None:
+            if generated is None or not generated[index]:
+                return None
+            lines.append(generated[index])
+        else:
+            pasted = _pasted(text, context)
+            if pasted is None:
+                return None
+            lines.append(f"{java_type(param.type, name=scope.name, bindings=bindings)} {param.name} = {pasted};")
+    return lines
+
+
+def _pasted(text: str, context: ClassContext) -> str | None:
+    """The carved text with each repo type it names written as the test file names it; None where it names one the
+    test may not (a private or package-private type elsewhere)."""
+    names_ok = True
+
+    def name(match: re.Match[str]) -> str:
+        nonlocal names_ok
+        token = match.group(0)
+        if token[:1] in "\"'":
+            return token
+        owner, _, member = token.rpartition(".")
+        for fqn, rest in ((token, ""), (owner, f".{member}")):
+            info = context.lookup(fqn)
+            if info is not None:
+                names_ok = names_ok and context.nameable(fqn)
+                return context.scope.name(fqn) + rest
+        names_ok = names_ok and token.startswith(_JDK_PACKAGES)
+        return token
+
+    pasted = _QUALIFIED.sub(name, text)
+    return pasted if names_ok else None
+
+
+def _same_parameters(call: CarvedCall, params: Sequence[ParameterInfo], bindings: Mapping[str, TypeRef]) -> bool:
+    """Whether the JVM's erased parameter types of the call are the member's, by simple name (`java.lang.String[]`
+    is `String...`); a parameter typed by a type variable never matches (its value's type is not the test's)."""
+    if len(call.parameters) != len(params):
+        return False
+    for erased, param in zip(call.parameters, params, strict=True):
+        if is_type_variable(param.type, bindings):
+            return False
+        written = re.sub(r"<.*>", "", param.type.text).replace("...", "[]").replace(" ", "")
+        dims = written.count("[]")
+        if erased.count("[]") != dims or _simple(erased) != _simple(written):
+            return False
+    return True
+
+
+def _simple(type_text: str) -> str:
+    return type_text.replace("[]", "").rsplit(".", 1)[-1]
