@@ -78,30 +78,25 @@ def _annotation(node: Node, source: SourceText) -> AnnotationInfo:
 
 def type_parameter_names(node: Node, source: SourceText) -> tuple[str, ...]:
     """The names of the type parameters a class or method declares (`<K, V extends Comparable<V>>` → K, V)."""
-    params = node.child_by_field_name("type_parameters")
-    if params is None:
-        return ()
-    names = []
-    for child in params.named_children:
-        ident = next((c for c in child.named_children if c.type in ("type_identifier", "identifier")), None)
-        if ident is not None:
-            names.append(source.text(ident))
-    return tuple(names)
+    return tuple(source.text(ident) for ident, _ in _type_parameters(node))
 
 
 def type_parameter_bounds(node: Node, source: SourceText) -> tuple[TypeBound, ...]:
     """The first bound of each bounded type parameter (`<F extends JacksonFeature & Serializable, K>` → F)."""
+    return tuple(TypeBound(name=source.text(ident), bound=type_ref(bound, source))
+                 for ident, bound in _type_parameters(node) if bound is not None)
+
+
+def _type_parameters(node: Node) -> list[tuple[Node, Node | None]]:
+    """(name, first bound or None) of each type parameter the declaration has."""
     params = node.child_by_field_name("type_parameters")
-    if params is None:
-        return ()
-    bounds = []
-    for child in params.named_children:
+    found = []
+    for child in params.named_children if params is not None else ():
         ident = next((c for c in child.named_children if c.type in ("type_identifier", "identifier")), None)
         clause = next((c for c in child.named_children if c.type == "type_bound"), None)
-        first = next(iter(clause.named_children), None) if clause is not None else None
-        if ident is not None and first is not None:
-            bounds.append(TypeBound(name=source.text(ident), bound=type_ref(first, source)))
-    return tuple(bounds)
+        if ident is not None:
+            found.append((ident, next(iter(clause.named_children), None) if clause is not None else None))
+    return found
 
 
 def _permits(node: Node, source: SourceText) -> tuple[TypeRef, ...]:
