@@ -26,6 +26,7 @@ import sys
 import tempfile
 import time
 from collections import Counter as Tally
+from dataclasses import dataclass
 from pathlib import Path
 
 import git
@@ -83,10 +84,26 @@ MODES = {
 }
 
 
-def measure(source: Path, classes: tuple[str, ...], work: Path, mode: str = "alone",
-            seeds: bool = True, sources: Path | None = None, gate: bool = False) -> tuple[RunReport, float]:
-    """One dry run on a fresh clone of `source` in `mode`, seeded by its tests or not; (report, seconds)."""
-    root = work / f"{source.name}-{mode}-{'seeds' if seeds else 'noseeds'}"
+@dataclass(frozen=True)
+class Setting:
+    """How one run is made: the mode, seeds from the repository's tests and carved values on or off, whether the
+    kept files are copied into `sources`, and the build gate."""
+
+    mode: str = "alone"
+    seeds: bool = True
+    carve: bool = True
+    sources: Path | None = None
+    gate: bool = False
+
+    @property
+    def title(self) -> str:
+        return f"{self.mode}, seeds {'on' if self.seeds else 'off'}, carving {'on' if self.carve else 'off'}"
+
+
+def measure(source: Path, classes: tuple[str, ...], work: Path, setting: Setting) -> tuple[RunReport, float]:
+    """One run on a fresh clone of `source` as `setting` says; (report, seconds)."""
+    mode, seeds, sources = setting.mode, setting.seeds, setting.sources
+    root = work / f"{source.name}-{mode}-{'seeds' if seeds else 'noseeds'}-{'carve' if setting.carve else 'nocarve'}"
     git.Repo.clone_from(str(source), str(root)).close()
     if mode == "scratch":
         _delete_tests(root)
@@ -95,7 +112,8 @@ def measure(source: Path, classes: tuple[str, ...], work: Path, mode: str = "alo
         # Its parent is a Spring Boot milestone served only by repo.spring.io, which this machine cannot reach;
         # the release of the same version is on Maven Central (the only change to the repository measured).
         pom.write_text(pom.read_text(encoding="utf-8").replace("2.2.0.M6", "2.2.0.RELEASE"), encoding="utf-8")
-    settings = MODES[mode].replace("build_gate: false", "build_gate: true") if gate else MODES[mode]
+    settings = MODES[mode].replace("build_gate: false", "build_gate: true") if setting.gate else MODES[mode]
+    settings = settings.replace("validation:\n", f"validation:\n  carve: {str(setting.carve).lower()}\n")
     (root / ".junitbot.yml").write_text(settings + f"generation:\n  seed_from_tests: {str(seeds).lower()}\n"
                                         "  llm:\n    backend: template\n", encoding="utf-8")
     config = load_config(root, environ={})
@@ -224,6 +242,8 @@ def main(argv: list[str] | None = None) -> int:
                              "human suite; scratch: the repository's tests deleted first")
     parser.add_argument("--seeds", choices=("on", "off", "both"), default="on",
                         help="scenarios seeded by the repository's own tests (generation.seed_from_tests)")
+    parser.add_argument("--carve", choices=("on", "off", "both"), default="on",
+                        help="values carved from the repository's test run (validation.carve)")
     parser.add_argument("--sources", type=Path, default=None,
                         help="write the kept test files (a run that is not dry) and copy them into this folder")
     parser.add_argument("--gate", action="store_true",
@@ -239,9 +259,10 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             for mode in args.mode:
                 for seeds in {"on": (True,), "off": (False,), "both": (False, True)}[args.seeds]:
-                    report, seconds = measure(source, TARGETS[name], Path(work), mode, seeds, args.sources,
-                                              args.gate)
-                    summarize(f"{name} ({mode}, seeds {'on' if seeds else 'off'})", report, seconds, console)
+                    for carve in {"on": (True,), "off": (False,), "both": (False, True)}[args.carve]:
+                        setting = Setting(mode=mode, seeds=seeds, carve=carve, sources=args.sources, gate=args.gate)
+                        report, seconds = measure(source, TARGETS[name], Path(work), setting)
+                        summarize(f"{name} ({setting.title})", report, seconds, console)
     return 0
 
 
