@@ -314,13 +314,28 @@ def test_arguments_the_repository_s_tests_pass_are_carved_and_tried_first(make_j
             "    private static String[] line(String text) {\n        return text.split(\" \");\n    }\n"
             "    @Test\n    void countsBundledFlags() {\n"
             "        assertEquals(2, Flags.count(line(\"-ab -b foo\"), 'b'));\n    }\n}\n"),
+        "src/main/java/cli/Tokens.java": (
+            "package cli;\npublic final class Tokens {\n    private final String[] parts;\n"
+            "    public Tokens(String text, char delimiter) {\n"
+            "        this.parts = text.split(java.util.regex.Pattern.quote(String.valueOf(delimiter)));\n    }\n"
+            "    public int size() {\n        return parts.length;\n    }\n}\n"),
+        "src/test/java/cli/TokensTest.java": (
+            "package cli;\nimport static org.junit.jupiter.api.Assertions.assertEquals;\n"
+            "import org.junit.jupiter.api.Test;\nclass TokensTest {\n"
+            "    private static String joined(String... parts) {\n"
+            "        String text = String.join(\";\", parts);\n        return text;\n    }\n"
+            "    @Test\n    void splits() {\n"
+            "        assertEquals(3, new Tokens(joined(\"a\", \"b\", \"c\"), ';').size());\n    }\n}\n"),
         ".junitbot.yml": ("retrieval:\n  enabled: false\nvalidation:\n  repetitions: 1\n  mutation: false\n"
                           "  require_gain: false\n"),
     })
     config = load_config(repo, environ={})
-    report = run_pipeline(repo, config, StateDir(repo / ".junitbot"), RunRequest(classes=("Flags",)))
-    (flags,) = report.results
-    assert flags.status == "kept", flags.reason
+    report = run_pipeline(repo, config, StateDir(repo / ".junitbot"), RunRequest(classes=("Flags", "Tokens")))
+    assert [r.status for r in report.results] == ["kept", "kept"], [r.reason for r in report.results]
     written = (repo / "src/test/java/cli/FlagsGeneratedTest.java").read_text(encoding="utf-8")
     assert 'String[] args = new String[] { "-ab", "-b", "foo" };' in written, written
     assert "char flag = 'b';" in written
+    # The receiver too is built as its tests built it.
+    tokens = (repo / "src/test/java/cli/TokensGeneratedTest.java").read_text(encoding="utf-8")
+    assert 'tokens = new Tokens("a;b;c", \';\');' in tokens, tokens
+    assert "assertEquals(3, result);" in tokens

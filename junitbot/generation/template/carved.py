@@ -26,23 +26,35 @@ def carved_arguments(context: ClassContext, member: MethodInfo, generated: Seque
                      bindings: Mapping[str, TypeRef], given: Mapping[str, object] | None = None) -> list[list[str]]:
     """Local declarations for `member`'s parameters from each call its tests made, in the order they made them; a
     parameter in `given` (a mock field of that name) gets an empty line, as `generated` has."""
-    name = "<init>" if member.kind == "constructor" else member.name
     found: list[list[str]] = []
-    for call in context.carved:
-        if call.member != name or not _same_parameters(call, member.parameters, bindings):
-            continue
-        lines = _declarations(context, member.parameters, call, generated, bindings=bindings, given=given)
+    for texts in carved_texts(context, member, bindings=bindings):
+        lines = _declarations(context, member.parameters, texts, generated, bindings=bindings, given=given)
         if lines is not None and lines not in found:
             found.append(lines)
     return found
 
 
-def _declarations(context: ClassContext, params: Sequence[ParameterInfo], call: CarvedCall,
+def carved_texts(context: ClassContext, member: MethodInfo, *,
+                 bindings: Mapping[str, TypeRef]) -> list[list[str | None]]:
+    """The arguments of each call of `member` its tests made, as the test file writes them (None: not rebuilt);
+    calls naming a type the test may not name are left out."""
+    name = "<init>" if member.kind == "constructor" else member.name
+    found: list[list[str | None]] = []
+    for call in context.carved:
+        if call.member != name or not _same_parameters(call, member.parameters, bindings):
+            continue
+        texts = [None if text is None else _pasted(text, context) for text in call.arguments]
+        if all(pasted is not None or text is None for pasted, text in zip(texts, call.arguments, strict=True)):
+            found.append(texts)
+    return found
+
+
+def _declarations(context: ClassContext, params: Sequence[ParameterInfo], texts: Sequence[str | None],
                   generated: Sequence[str] | None, *, bindings: Mapping[str, TypeRef],
                   given: Mapping[str, object] | None) -> list[str] | None:
     scope = context.scope
     lines = []
-    for index, (param, text) in enumerate(zip(params, call.arguments, strict=True)):
+    for index, (param, text) in enumerate(zip(params, texts, strict=True)):
         if given is not None and param.name in given:
             lines.append("")
         elif text is None:
@@ -50,10 +62,7 @@ def _declarations(context: ClassContext, params: Sequence[ParameterInfo], call: 
                 return None
             lines.append(generated[index])
         else:
-            pasted = _pasted(text, context)
-            if pasted is None:
-                return None
-            lines.append(f"{java_type(param.type, name=scope.name, bindings=bindings)} {param.name} = {pasted};")
+            lines.append(f"{java_type(param.type, name=scope.name, bindings=bindings)} {param.name} = {text};")
     return lines
 
 

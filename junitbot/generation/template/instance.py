@@ -36,7 +36,8 @@ from junitbot.generation.javatypes import (
 )
 from junitbot.generation.models import MockField
 from junitbot.generation.template.access import ClassLookup, Scope, factories
-from junitbot.generation.template.context import ModuleContext
+from junitbot.generation.template.carved import carved_texts
+from junitbot.generation.template.context import ClassContext, ModuleContext
 from junitbot.generation.template.jdk_values import BOXES, COLLECTIONS, JDK_LITERALS, STRING_LIKE
 from junitbot.generation.template.mined import ranked_samples, render_arguments, usable_samples
 from junitbot.generation.template.values import value_expression
@@ -131,7 +132,7 @@ def _construction(build: SubjectBuild, collaborators: Parts, mocked: dict[str, s
     bindings = class_bindings(target, None, {})
     mined = None
     if constructor is not None and not any(_collaborator_argument(inputs, p) for p in params):
-        mined = _mined(build, constructor, bindings)
+        mined = _mined(build, constructor, bindings) or _carved(build, constructor, bindings)
     found = (mined, Parts()) if mined is not None else _arguments(build, params, inputs, bindings, checks)
     if isinstance(found, ParameterInfo):
         return f"cannot build constructor parameter {found.name} ({found.type.text}) nor mock it"
@@ -199,6 +200,14 @@ def _without_constructor(build: SubjectBuild, inputs: _Inputs, field_name: str) 
     why = (f"static factories ({', '.join(dict.fromkeys(m.name for m in methods))}) need arguments that cannot be "
            "built" if methods else "no static factory or builder")
     return f"only private constructors and {why}"
+
+
+def _carved(build: SubjectBuild, member: MethodInfo, bindings: dict[str, TypeRef]) -> str | None:
+    """The arguments the repository's tests passed to the constructor first, every one rebuilt (carved): a
+    receiver built as its tests build it."""
+    context = ClassContext(module=build.module, subject=build.target, imports=build.imports)
+    complete = [texts for texts in carved_texts(context, member, bindings=bindings) if None not in texts]
+    return ", ".join(text or "" for text in complete[0]) if complete else None
 
 
 def _mined(build: SubjectBuild, member: MethodInfo, bindings: dict[str, TypeRef]) -> str | None:
