@@ -17,9 +17,14 @@ from junitbot.generation.javatypes import is_type_variable, java_type
 from junitbot.generation.template.context import ClassContext
 from junitbot.validation.measure.models import CarvedCall
 
-# A qualified name inside carved text: an enum constant (`demo.Parser.Mode.LENIENT`) or an array's element type.
-_QUALIFIED = re.compile(r'"(?:\\.|[^"\\])*"|\'(?:\\.|[^\'\\])*\'|(?<![\w.$])(?:[a-z_]\w*\.)+(?:[A-Z]\w*\.?)+')
+# A qualified name inside carved text: an enum constant (`demo.Parser.Mode.LENIENT`), an array's element type, the
+# JDK's `java.util.Arrays` of a list.
+_QUALIFIED = re.compile(r'"(?:\\.|[^"\\])*"|\'(?:\\.|[^\'\\])*\'|(?<![\w.$])(?:[a-z_]\w*\.)+[A-Z]\w*(?:\.[A-Z]\w*)*')
 _JDK_PACKAGES = ("java.", "javax.")
+# The carver's lists and sets, and the erased parameter types (simple names) each may be passed as.
+_COLLECTIONS = {"java.util.Arrays.asList(": frozenset({"List", "Collection", "Iterable", "Object"}),
+                "new java.util.LinkedHashSet<>(": frozenset({"Set", "Collection", "Iterable", "Object", "HashSet",
+                                                             "LinkedHashSet"})}
 
 
 def carved_arguments(context: ClassContext, member: MethodInfo, generated: Sequence[str] | None, *,
@@ -34,16 +39,19 @@ def carved_arguments(context: ClassContext, member: MethodInfo, generated: Seque
     return found
 
 
-def carved_texts(context: ClassContext, member: MethodInfo, *,
-                 bindings: Mapping[str, TypeRef]) -> list[list[str | None]]:
-    """The arguments of each call of `member` its tests made, as the test file writes them (None: not rebuilt);
-    calls naming a type the test may not name are left out."""
+def carved_texts(context: ClassContext, member: MethodInfo, *, bindings: Mapping[str, TypeRef],
+                 returned_only: bool = False) -> list[list[str | None]]:
+    """The arguments of each call of `member` its tests made, as the test file writes them (None: not rebuilt), the
+    calls that returned before those that threw (`returned_only`: only those); calls naming a type the test may
+    not name are left out."""
     name = "<init>" if member.kind == "constructor" else member.name
     found: list[list[str | None]] = []
-    for call in context.carved:
-        if call.member != name or not _same_parameters(call, member.parameters, bindings):
+    for call in sorted(context.carved, key=lambda c: c.threw):
+        if call.member != name or not _same_parameters(call, member.parameters, bindings) or (
+                returned_only and call.threw):
             continue
-        texts = [None if text is None else _pasted(text, context) for text in call.arguments]
+        texts = [None if text is None or not _passable(text, erased) else _pasted(text, context)
+                 for text, erased in zip(call.arguments, call.parameters, strict=True)]
         if all(pasted is not None or text is None for pasted, text in zip(texts, call.arguments, strict=True)):
             found.append(texts)
     return found
@@ -82,11 +90,21 @@ def _pasted(text: str, context: ClassContext) -> str | None:
             if info is not None:
                 names_ok = names_ok and context.nameable(fqn)
                 return context.scope.name(fqn) + rest
-        names_ok = names_ok and token.startswith(_JDK_PACKAGES)
-        return token
+        if not token.startswith(_JDK_PACKAGES):
+            names_ok = False
+            return token
+        # A JDK class, or a JDK enum's constant (its last part in capitals): named through the imports.
+        fqn, rest = (owner, f".{member}") if member.isupper() else (token, "")
+        return context.scope.name(fqn, False) + rest
 
     pasted = _QUALIFIED.sub(name, text)
     return pasted if names_ok else None
+
+
+def _passable(text: str, erased: str) -> bool:
+    """Whether a carved list or set may be passed as a parameter of the erased type `erased` (anything else is)."""
+    kind = next((head for head in _COLLECTIONS if text.startswith(head)), None)
+    return kind is None or (_simple(erased) in _COLLECTIONS[kind] and "[]" not in erased)
 
 
 def _same_parameters(call: CarvedCall, params: Sequence[ParameterInfo], bindings: Mapping[str, TypeRef]) -> bool:

@@ -35,7 +35,7 @@ from junitbot.generation.javatypes import (
     resolved_fqn,
 )
 from junitbot.generation.models import MockField
-from junitbot.generation.template.access import ClassLookup, Scope, factories
+from junitbot.generation.template.access import ClassLookup, Scope, accessible, factories
 from junitbot.generation.template.carved import carved_texts
 from junitbot.generation.template.context import ClassContext, ModuleContext
 from junitbot.generation.template.jdk_values import BOXES, COLLECTIONS, JDK_LITERALS, STRING_LIKE
@@ -102,10 +102,32 @@ class _Inputs:
 
 def build_subject(build: SubjectBuild, field_name: str) -> Parts | str:
     """The mocks of the subject's collaborators and the set-up that assigns the instance under test to
-    `field_name`; a reason when the subject cannot be built."""
+    `field_name`; a reason when the subject cannot be built. A class its tests construct from plain values is built
+    as they built it (carved), with no mock in place of what those values configure."""
+    carved = _carved_construction(build, field_name)
+    if carved is not None:
+        return carved
     collaborators, mocked = _collaborators(build)
     made = _construction(build, collaborators, mocked, field_name)
     return made if isinstance(made, str) else collaborators + made
+
+
+def _carved_construction(build: SubjectBuild, field_name: str) -> Parts | None:
+    """The set-up building the subject through the widest of its constructors its tests called with values a test
+    can write (carved, the call returned); None where they made no such call. Its collaborators are then what the
+    tests configured (StrTokenizer's matchers from its input), not mocks that answer nothing."""
+    target = build.target
+    if target is not build.subject or target.kind not in (TypeKind.CLASS, TypeKind.RECORD) or target.is_abstract:
+        return None
+    bindings = class_bindings(target, None, {})
+    for constructor in sorted(target.constructors, key=lambda c: -len(c.parameters)):
+        if not accessible(constructor, target, package=build.imports.package):
+            continue
+        arguments = _carved(build, constructor, bindings)
+        if arguments is not None:
+            new = f"new {build.name(target)}{'<>' if is_generic(target) else ''}"
+            return Parts(set_up=(f"{field_name} = {new}({arguments});",))
+    return None
 
 
 def _construction(build: SubjectBuild, collaborators: Parts, mocked: dict[str, str],
@@ -132,7 +154,7 @@ def _construction(build: SubjectBuild, collaborators: Parts, mocked: dict[str, s
     bindings = class_bindings(target, None, {})
     mined = None
     if constructor is not None and not any(_collaborator_argument(inputs, p) for p in params):
-        mined = _mined(build, constructor, bindings) or _carved(build, constructor, bindings)
+        mined = _mined(build, constructor, bindings)
     found = (mined, Parts()) if mined is not None else _arguments(build, params, inputs, bindings, checks)
     if isinstance(found, ParameterInfo):
         return f"cannot build constructor parameter {found.name} ({found.type.text}) nor mock it"
@@ -203,10 +225,11 @@ def _without_constructor(build: SubjectBuild, inputs: _Inputs, field_name: str) 
 
 
 def _carved(build: SubjectBuild, member: MethodInfo, bindings: dict[str, TypeRef]) -> str | None:
-    """The arguments the repository's tests passed to the constructor first, every one rebuilt (carved): a
-    receiver built as its tests build it."""
+    """The arguments the repository's tests passed first to the constructor in a call that returned, every one
+    rebuilt and none null (carved): a receiver built as its tests build it."""
     context = ClassContext(module=build.module, subject=build.target, imports=build.imports)
-    complete = [texts for texts in carved_texts(context, member, bindings=bindings) if None not in texts]
+    complete = [texts for texts in carved_texts(context, member, bindings=bindings, returned_only=True)
+                if None not in texts and "null" not in texts]  # a null may make the call ambiguous
     return ", ".join(text or "" for text in complete[0]) if complete else None
 
 

@@ -62,10 +62,10 @@ public final class JunitbotCarver {
         }
     }
 
-    /** Called on entry to every public method and constructor of a class under test. */
-    public static void record(String owner, String method, String signature, Object[] arguments) {
+    /** Called on entry to a public member of a class under test: the call's line, written once it has returned. */
+    public static String describe(String owner, String method, String signature, Object[] arguments) {
         if (out == null || BUSY.get() != null) {
-            return;
+            return null;
         }
         BUSY.set(Boolean.TRUE);
         try {
@@ -76,22 +76,34 @@ public final class JunitbotCarver {
                 String text = source(arguments[i]);
                 line.append(text == null ? "null" : json(text));
             }
-            String written = line.append("]}").toString();
-            String key = owner + "#" + method + signature;
+            return line.append("]").toString();
+        } catch (Throwable ignored) {
+            return null;  // a value this agent cannot read is one call less recorded, never a failed test
+        } finally {
+            BUSY.remove();
+        }
+    }
+
+    /** Called when that member has returned or thrown (a constructor: only when it returned). */
+    public static void written(String described, boolean threw) {
+        if (described == null) {
+            return;
+        }
+        try {
+            String line = described + (threw ? ",\"t\":true}" : "}");
+            String key = described.substring(0, described.indexOf(",\"a\":["));
             synchronized (JunitbotCarver.class) {
                 int count = PER_KEY.getOrDefault(key, 0);
-                if (lines >= MAX_LINES || count >= PER_MEMBER || !SEEN.add(written)) {
+                if (lines >= MAX_LINES || count >= PER_MEMBER || !SEEN.add(line)) {
                     return;
                 }
                 PER_KEY.put(key, count + 1);
                 lines++;
-                out.write(written);
+                out.write(line);
                 out.write('\n');
             }
         } catch (Throwable ignored) {
-            // a value this agent cannot read is one call less recorded, never a failed test
-        } finally {
-            BUSY.remove();
+            // the test goes on whatever this agent could not write
         }
     }
 
@@ -144,6 +156,10 @@ public final class JunitbotCarver {
             return type == null ? null : type + "." + ((Enum<?>) value).name();
         }
         Class<?> type = value.getClass();
+        if ((value instanceof java.util.List || value instanceof java.util.Set)
+                && type.getName().startsWith("java.util.")) {
+            return collection((java.util.Collection<?>) value, value instanceof java.util.Set);
+        }
         if (type.isArray() && !type.getComponentType().isArray()) {
             Class<?> element = type.getComponentType();
             String name = element.isPrimitive() || element == String.class ? element.getSimpleName()
@@ -164,6 +180,25 @@ public final class JunitbotCarver {
             return text.append(length > 0 ? " }" : "}").toString();
         }
         return null;
+    }
+
+    /** A JDK list or set of plain values: {@code java.util.Arrays.asList(..)}, a set as a LinkedHashSet of it. */
+    private static String collection(java.util.Collection<?> items, boolean set) {
+        if (items.size() > MAX_ITEMS) {
+            return null;
+        }
+        StringBuilder text = new StringBuilder(set ? "new java.util.LinkedHashSet<>(java.util.Arrays.asList("
+                : "java.util.Arrays.asList(");
+        int index = 0;
+        for (Object item : items) {
+            String written = item == null || item instanceof java.util.Collection || item.getClass().isArray()
+                    ? null : source(item);
+            if (written == null) {
+                return null;
+            }
+            text.append(index++ > 0 ? ", " : "").append(written);
+        }
+        return text.append(set ? "))" : ")").toString();
     }
 
     private static String quote(String text, char mark) {
@@ -211,22 +246,47 @@ public final class JunitbotCarver {
         static void install(Set<String> classes, Instrumentation instrumentation) {
             new AgentBuilder.Default()
                     .type((type, loader, module, redefined, domain) -> classes.contains(type.getName()))
-                    .transform((builder, type, loader, module, domain) -> builder.visit(Advice.to(Entry.class).on(
-                            ElementMatchers.isPublic().and(ElementMatchers.not(ElementMatchers.isAbstract()))
-                                    .and(ElementMatchers.isMethod().or(ElementMatchers.isConstructor())))))
+                    .transform((builder, type, loader, module, domain) -> builder
+                            .visit(Advice.to(MethodCall.class).on(ElementMatchers.isPublic()
+                                    .and(ElementMatchers.not(ElementMatchers.isAbstract()))
+                                    .and(ElementMatchers.isMethod())))
+                            .visit(Advice.to(ConstructorCall.class).on(ElementMatchers.isPublic()
+                                    .and(ElementMatchers.isConstructor()))))
                     .installOn(instrumentation);
         }
     }
 
-    /** The code Byte Buddy inlines at the start of each public member of a class under test. */
-    static final class Entry {
-        private Entry() {
+    /** Inlined into each public method of a class under test: its arguments on entry, whether it threw on exit. */
+    static final class MethodCall {
+        private MethodCall() {
         }
 
         @Advice.OnMethodEnter
-        static void enter(@Advice.Origin("#t") String owner, @Advice.Origin("#m") String method,
-                          @Advice.Origin("#s") String signature, @Advice.AllArguments Object[] arguments) {
-            JunitbotCarver.record(owner, method, signature, arguments);
+        static String enter(@Advice.Origin("#t") String owner, @Advice.Origin("#m") String method,
+                            @Advice.Origin("#s") String signature, @Advice.AllArguments Object[] arguments) {
+            return JunitbotCarver.describe(owner, method, signature, arguments);
+        }
+
+        @Advice.OnMethodExit(onThrowable = Throwable.class)
+        static void exit(@Advice.Enter String described, @Advice.Thrown Throwable thrown) {
+            JunitbotCarver.written(described, thrown != null);
+        }
+    }
+
+    /** Inlined into each public constructor: recorded only when it returns (Byte Buddy cannot catch in one). */
+    static final class ConstructorCall {
+        private ConstructorCall() {
+        }
+
+        @Advice.OnMethodEnter
+        static String enter(@Advice.Origin("#t") String owner, @Advice.Origin("#m") String method,
+                            @Advice.Origin("#s") String signature, @Advice.AllArguments Object[] arguments) {
+            return JunitbotCarver.describe(owner, method, signature, arguments);
+        }
+
+        @Advice.OnMethodExit
+        static void exit(@Advice.Enter String described) {
+            JunitbotCarver.written(described, false);
         }
     }
 }

@@ -2,8 +2,8 @@
 
 The baseline runs the repository's own tests of the targets once; with the carver agent (`java/JunitbotCarver.java`,
 Byte Buddy advice) beside JaCoCo it also records what reaches the targets' public methods and constructors: each
-distinct argument list, every argument as Java source text where text can rebuild it. The no-model generator
-ranks those values above made-up ones.
+distinct argument list, every argument as Java source text where text can rebuild it, and whether the call threw (a
+constructor is recorded only when it returned). The no-model generator ranks those values above made-up ones.
 
 The agent is a jar built once per cache folder: the compiled helper, a manifest naming its `Premain-Class`, and a
 copy of the pinned Byte Buddy beside it (the manifest's `Class-Path`). Where Byte Buddy cannot be had, or the agent
@@ -64,7 +64,7 @@ def carved_calls(output: Path, classes: Mapping[str, str]) -> dict[str, tuple[Ca
             record = json.loads(line)
             owner = classes.get(str(record["c"]))
             call = CarvedCall(member=record["m"], parameters=_parameters(str(record["s"])),
-                              arguments=tuple(record["a"]))
+                              arguments=tuple(record["a"]), threw=bool(record.get("t", False)))
         except (ValueError, KeyError, TypeError, ValidationError):
             continue
         if owner is not None and len(call.parameters) == len(call.arguments):

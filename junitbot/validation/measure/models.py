@@ -247,6 +247,7 @@ class CarvedCall(Record):
     member: str = Field(description="the method's name, `<init>` for a constructor")
     parameters: tuple[str, ...] = Field(description="the parameter types as the JVM erases them (`java.lang.String[]`)")
     arguments: tuple[str | None, ...]
+    threw: bool = Field(default=False, description="the call ended in an exception (a test of a rejected input)")
 
     @property
     def complete(self) -> bool:

@@ -49,3 +49,21 @@ def test_a_type_the_test_cannot_name_or_a_type_variable_leaves_the_call_out() ->
     generic = (CarvedCall(member="parse", parameters=("java.lang.Object",), arguments=('"x"',)),)
     assert carved_arguments(_context(generic), _parse(TypeRef(text="T", name="T")), None,
                             bindings={"T": TypeRef(text="Integer", name="Integer")}) == []
+
+
+def test_a_carved_list_or_set_is_passed_only_where_its_type_is_taken_and_named_through_the_imports() -> None:
+    string = TypeRef(text="String", name="String", fqn="java.lang.String")
+    names = TypeRef(text="List<String>", name="List", fqn="java.util.List", arguments=(string,))
+    concrete = TypeRef(text="ArrayList<String>", name="ArrayList", fqn="java.util.ArrayList")
+    calls = (CarvedCall(member="parse", parameters=("java.util.List",),
+                        arguments=('java.util.Arrays.asList("a", "b")',)),
+             CarvedCall(member="parse", parameters=("java.util.ArrayList",),
+                        arguments=('java.util.Arrays.asList("c")',)),
+             CarvedCall(member="parse", parameters=("java.util.List",),
+                        arguments=("java.util.concurrent.TimeUnit.SECONDS",)))
+    context = _context(calls)
+    assert carved_arguments(context, _parse(names), None, bindings={}) == [
+        ['List<String> args = Arrays.asList("a", "b");'], ["List<String> args = TimeUnit.SECONDS;"]]
+    assert {"java.util.Arrays", "java.util.concurrent.TimeUnit"} <= set(context.imports.imports)
+    # An ArrayList parameter cannot take Arrays.asList: the made-up value stands in, or the call is left out.
+    assert carved_arguments(_context(calls), _parse(concrete), None, bindings={}) == []
