@@ -95,12 +95,11 @@ def constructor_scenarios(context: ClassContext, constructor: MethodInfo, *, pre
     bindings = class_bindings(subject, None, {})
     generated = _arguments(scope, params, variant=0, checks=checks, given=mocks, bindings=bindings)
     mined = _mined(context, constructor, given=mocks, bindings=bindings)
-    carved = carved_arguments(context, constructor, generated, bindings=bindings, given=mocks)
-    base = mined[0] if mined else carved[0] if carved else generated
+    known = _known(mined, carved_arguments(context, constructor, generated, bindings=bindings, given=mocks))
+    base = known[0] if known else generated
     if base is None:
         return []
-    variants: list[tuple[str, list[str]]] = [("", base), *_carved_examples(params, base, carved),
-                                             *_other_examples(params, mined, generated)]
+    variants: list[tuple[str, list[str]]] = [("", base), *_other_examples(params, known, generated)]
     variants += _rejected_examples(context, constructor, base, given=mocks, bindings=bindings)
     for index, param in enumerate(params):
         if param.name in mocks:
@@ -142,8 +141,8 @@ def scenarios_for(context: ClassContext, method: MethodInfo, receiver: Receiver,
                                else class_bindings(subject, None, {}))
     generated = _arguments(scope, method.parameters, variant=0, bindings=bindings)
     mined = _mined(context, method, bindings=bindings)
-    carved = carved_arguments(context, method, generated, bindings=bindings)
-    args = mined[0] if mined else carved[0] if carved else generated
+    known = _known(mined, carved_arguments(context, method, generated, bindings=bindings))
+    args = known[0] if known else generated
     if args is None:
         return []
     stubs = call_stubs(context, reachable_calls(subject, method))
@@ -155,10 +154,10 @@ def scenarios_for(context: ClassContext, method: MethodInfo, receiver: Receiver,
     if stubs:
         variants.append(_Variant(f"when{stubs[0].title}Fails", [stubs[0].failure(), *answers[1:]], args))
     variants += [_Variant(hint, answers, values) for hint, values in (
-        *_carved_examples(method.parameters, args, carved),
-        *_other_examples(method.parameters, mined, generated),
+        *_other_examples(method.parameters, known, generated),
         *_rejected_examples(context, method, args, bindings=bindings),
-        *_input_variants(method, args), *_padded_text(method, args))]
+        *_input_variants(method, args), *_padded_text(method, args),
+        *_more_examples(method.parameters, args, known))]
     empty = _arguments(scope, method.parameters, variant=1, bindings=bindings)
     if empty is not None and empty != args:
         variants.append(_Variant(_differing(method.parameters, args, empty, "withEmptyValues"), answers, empty))
@@ -260,23 +259,31 @@ def _mined(context: ClassContext, member: MethodInfo, *, given: Mapping[str, obj
     return found
 
 
-# Carved argument lists a method's scenarios try beside the first (the rest of its limit goes to other variants).
-_CARVED_EXAMPLES = 3
+# The repository's own argument lists a method's scenarios try after the other variants (beyond the first two).
+_MORE_EXAMPLES = 2
 
 
-def _carved_examples(params: Sequence[ParameterInfo], base: list[str],
-                     carved: Sequence[list[str]]) -> list[tuple[str, list[str]]]:
-    """The arguments the repository's tests passed (carved) other than the first scenario's, named by what differs."""
+def _known(mined: Sequence[list[str]], carved: Sequence[list[str]]) -> list[list[str]]:
+    """The repository's own argument lists: the literal calls mined from its source, then those its tests passed at
+    run time (carved) that are not among them."""
+    return [*mined, *(values for values in carved if values not in mined)]
+
+
+def _more_examples(params: Sequence[ParameterInfo], base: list[str],
+                   known: Sequence[list[str]]) -> list[tuple[str, list[str]]]:
+    """The repository's own argument lists beyond the two `_other_examples` tries, named by what differs: after
+    the boundary and rejected variants, so they add to those rather than push them past the limit."""
     return [(_differing(params, base, values, "withArgumentsItsTestsPass"), values)
-            for values in carved if values != base][:_CARVED_EXAMPLES]
+            for values in known[2:] if values != base][:_MORE_EXAMPLES]
 
 
-def _other_examples(params: Sequence[ParameterInfo], mined: Sequence[list[str]],
+def _other_examples(params: Sequence[ParameterInfo], known: Sequence[list[str]],
                     generated: list[str] | None) -> list[tuple[str, list[str]]]:
-    """The second mined example, and the made-up values when the first scenario's came from the repository."""
-    found = [(_differing(params, mined[0], mined[1], "withOtherExample"), mined[1])] if len(mined) > 1 else []
-    if mined and generated is not None:
-        found.append((_differing(params, mined[0], generated, "withOtherValues"), generated))
+    """The repository's second example (mined or carved), and the made-up values when the first scenario's came
+    from the repository."""
+    found = [(_differing(params, known[0], known[1], "withOtherExample"), known[1])] if len(known) > 1 else []
+    if known and generated is not None:
+        found.append((_differing(params, known[0], generated, "withOtherValues"), generated))
     return found
 
 
