@@ -150,10 +150,38 @@ def _seed(setup: TestSetup, method: MethodInfo, declared: Declared) -> Scenario 
     if any(s is None for s in statements):
         return None
     returns_void = method.return_type is None or method.return_type.text == "void"
-    return Scenario(id="", method=method.name, hint="", arrange=tuple(s for s in statements if s is not None),
+    return Scenario(id="", method=method.name, hint="",
+                    arrange=without_dead_stores([s for s in statements if s is not None]),
                     call=_joined(setup.call), returns_void=returns_void,
                     returns=method.return_type.fqn if method.return_type else None,
                     declared=None if returns_void else declared(method), subject=setup.receiver)
+
+
+# `String input = value;` or `input = value;`: a local given a value (a field's `a.b = ..` is not matched).
+_ASSIGNMENT = re.compile(r"^(?:(?:final\s+)?[\w.<>\[\]?, ]+\s+)?(\w+)\s*=\s*(.+);$")
+
+
+def without_dead_stores(statements: Sequence[str]) -> tuple[str, ...]:
+    """The statements without the values a local is given and then given again before anything reads it: a human
+    test that checks one call on seven inputs in turn leaves seven assignments in the slice of its last call
+    (WordUtils' `input = ...`). The declaration keeps its type and takes the value that is read; a value with a
+    call in it (which may do something) stays."""
+    kept = list(statements)
+    index = 0
+    while index < len(kept):
+        found = _ASSIGNMENT.match(kept[index])
+        if found is not None and "(" not in found[2]:
+            name = re.compile(rf"(?<![\w.$]){re.escape(found[1])}(?![\w$])")
+            after = next((j for j in range(index + 1, len(kept)) if name.search(kept[j])), None)
+            again = _ASSIGNMENT.match(kept[after]) if after is not None else None
+            # Given again (a plain `input = ..;`, not read in its own value) before any statement reads it.
+            if (after is not None and again is not None and kept[after].startswith(f"{found[1]} ")
+                    and not name.search(again[2])):
+                kept[index] = f"{kept[index][:found.start(2)]}{again[2]};"
+                del kept[after]
+                continue  # the merged line may be overwritten again
+        index += 1
+    return tuple(kept)
 
 
 Variant = tuple[str, tuple[str, ...], str]  # (hint, arrange, call)

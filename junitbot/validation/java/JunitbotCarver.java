@@ -247,24 +247,30 @@ public final class JunitbotCarver {
             new AgentBuilder.Default()
                     .type((type, loader, module, redefined, domain) -> classes.contains(type.getName()))
                     .transform((builder, type, loader, module, domain) -> builder
-                            .visit(Advice.to(MethodCall.class).on(ElementMatchers.isPublic()
+                            .visit(Advice.to(Entry.class, MethodExit.class).on(ElementMatchers.isPublic()
                                     .and(ElementMatchers.not(ElementMatchers.isAbstract()))
                                     .and(ElementMatchers.isMethod())))
-                            .visit(Advice.to(ConstructorCall.class).on(ElementMatchers.isPublic()
+                            .visit(Advice.to(Entry.class, ConstructorExit.class).on(ElementMatchers.isPublic()
                                     .and(ElementMatchers.isConstructor()))))
                     .installOn(instrumentation);
         }
     }
 
-    /** Inlined into each public method of a class under test: its arguments on entry, whether it threw on exit. */
-    static final class MethodCall {
-        private MethodCall() {
+    /** Inlined at the start of each public member of a class under test: its arguments, described. */
+    static final class Entry {
+        private Entry() {
         }
 
         @Advice.OnMethodEnter
         static String enter(@Advice.Origin("#t") String owner, @Advice.Origin("#m") String method,
                             @Advice.Origin("#s") String signature, @Advice.AllArguments Object[] arguments) {
             return JunitbotCarver.describe(owner, method, signature, arguments);
+        }
+    }
+
+    /** Inlined at the end of each public method: written, with whether it threw. */
+    static final class MethodExit {
+        private MethodExit() {
         }
 
         @Advice.OnMethodExit(onThrowable = Throwable.class)
@@ -273,15 +279,10 @@ public final class JunitbotCarver {
         }
     }
 
-    /** Inlined into each public constructor: recorded only when it returns (Byte Buddy cannot catch in one). */
-    static final class ConstructorCall {
-        private ConstructorCall() {
-        }
-
-        @Advice.OnMethodEnter
-        static String enter(@Advice.Origin("#t") String owner, @Advice.Origin("#m") String method,
-                            @Advice.Origin("#s") String signature, @Advice.AllArguments Object[] arguments) {
-            return JunitbotCarver.describe(owner, method, signature, arguments);
+    /** Inlined at the end of each public constructor: written only when it returned (Byte Buddy cannot catch in
+     * one). */
+    static final class ConstructorExit {
+        private ConstructorExit() {
         }
 
         @Advice.OnMethodExit

@@ -5,7 +5,7 @@ from __future__ import annotations
 from junitbot.analysis import MethodInfo, extract_file, mine_setups
 from junitbot.generation.imports import ImportSet
 from junitbot.generation.template.probe import Scenario
-from junitbot.generation.template.seeded import seeded_scenarios
+from junitbot.generation.template.seeded import seeded_scenarios, without_dead_stores
 
 _PARSER = """\
 package com.acme.cli;
@@ -151,3 +151,15 @@ def test_an_overload_is_told_by_the_shapes_of_its_arguments() -> None:
     assert ('new Distance().apply("kitten", "sitting")', False) in seeds
     assert ('new Distance().apply(new Input<>("ab"), (Input<Object>) null)', False) in seeds
     assert ("distance.reset(to)", False) in seeds and ("distance.reset(3)", True) in seeds
+
+
+def test_a_value_overwritten_before_it_is_read_is_left_out_of_the_seed() -> None:
+    # commons-lang's WordUtilsTest checks wrap() on seven inputs in turn: the slice of its last call carried all
+    # seven `input = ...` lines.
+    assert without_dead_stores(['String input = "a";', 'input = "b";', 'input = "c";', "int n = 2;"]) == (
+        'String input = "c";', "int n = 2;")
+    assert without_dead_stores(['String input = "a";', "use(input);", 'input = "c";']) == (
+        'String input = "a";', "use(input);", 'input = "c";')  # read in between
+    assert without_dead_stores(["String input = make();", 'input = "c";']) == (
+        "String input = make();", 'input = "c";')  # a call may do something
+    assert without_dead_stores(["int n = 1;", "n = n + 1;"]) == ("int n = 1;", "n = n + 1;")
