@@ -113,16 +113,18 @@ def build_subject(build: SubjectBuild, field_name: str) -> Parts | str:
 
 
 def _carved_construction(build: SubjectBuild, field_name: str) -> Parts | None:
-    """The set-up building the subject through the widest of its constructors its tests called with values a test
-    can write (carved, the call returned); None where they made no such call. Its collaborators are then what the
+    """The set-up building the subject through one of its widest constructors, where its tests called it with values
+    a test can write (carved, the call returned); None where they made no such call. Its collaborators are then what the
     tests configured (StrTokenizer's matchers from its input), not mocks that answer nothing."""
     target = build.target
     if target is not build.subject or target.kind not in (TypeKind.CLASS, TypeKind.RECORD) or target.is_abstract:
         return None
     bindings = class_bindings(target, None, {})
-    for constructor in sorted(target.constructors, key=lambda c: -len(c.parameters)):
-        if not accessible(constructor, target, package=build.imports.package):
-            continue
+    usable = [c for c in target.constructors if accessible(c, target, package=build.imports.package)]
+    widest = max((len(c.parameters) for c in usable), default=0)
+    # Only through a widest constructor: a narrower one (PricingService's `()`) leaves out the collaborator a
+    # wider one takes, which a mock would stand for.
+    for constructor in (c for c in usable if widest and len(c.parameters) == widest):
         arguments = _carved(build, constructor, bindings)
         if arguments is not None:
             new = f"new {build.name(target)}{'<>' if is_generic(target) else ''}"
