@@ -326,12 +326,22 @@ def test_arguments_the_repository_s_tests_pass_are_carved_and_tried_first(make_j
             "        String text = String.join(\";\", parts);\n        return text;\n    }\n"
             "    @Test\n    void splits() {\n"
             "        assertEquals(3, new Tokens(joined(\"a\", \"b\", \"c\"), ';').size());\n    }\n}\n"),
+        # No tests, nothing carved, planned before the others: planning the carved ones again must not give them
+        # its scenario ids (the example lost two such classes to another's observations).
+        "src/main/java/cli/Halves.java": (
+            "package cli;\npublic final class Halves {\n    private Halves() {\n    }\n"
+            "    public static int half(int value) {\n        if (value < 0) {\n"
+            "            throw new IllegalArgumentException(\"negative\");\n        }\n"
+            "        return value / 2;\n    }\n}\n"),
         ".junitbot.yml": ("retrieval:\n  enabled: false\nvalidation:\n  repetitions: 1\n  mutation: false\n"
                           "  require_gain: false\n"),
     })
     config = load_config(repo, environ={})
-    report = run_pipeline(repo, config, StateDir(repo / ".junitbot"), RunRequest(classes=("Flags", "Tokens")))
-    assert [r.status for r in report.results] == ["kept", "kept"], [r.reason for r in report.results]
+    report = run_pipeline(repo, config, StateDir(repo / ".junitbot"),
+                          RunRequest(classes=("Halves", "Flags", "Tokens")))
+    assert [r.status for r in report.results] == ["kept", "kept", "kept"], [r.reason for r in report.results]
+    halves = (repo / "src/test/java/cli/HalvesGeneratedTest.java").read_text(encoding="utf-8")
+    assert "Halves.half(" in halves and "count(" not in halves, halves
     written = (repo / "src/test/java/cli/FlagsGeneratedTest.java").read_text(encoding="utf-8")
     assert 'String[] args = new String[] { "-ab", "-b", "foo" };' in written, written
     assert "char flag = 'b';" in written

@@ -77,7 +77,8 @@ def _generate_module(targets: Sequence[Target], job: GenerationJob, classpath: C
                                 java_release=classpath.release)
     seconds: dict[str, float] = {}
     tick = time.perf_counter()
-    plans, skipped = plan_classes(targets, job, _module_context(job, classpath))
+    numbers = {t.fqn: n for n, t in enumerate(targets)}
+    plans, skipped = plan_classes(targets, job, _module_context(job, classpath), numbers=numbers)
     report("plan", len(targets), len(targets))
     seconds["plan"] = time.perf_counter() - tick
     if not plans:
@@ -93,7 +94,7 @@ def _generate_module(targets: Sequence[Target], job: GenerationJob, classpath: C
     carved = _carved_calls([p.target.fqn for p in plans], job, classpath, main.classes_dir)
     if carved:  # planned again with what the repository's tests passed: those values come before made-up ones
         again, _ = plan_classes([p.target for p in plans if p.target.fqn in carved], job,
-                                _module_context(job, classpath, carved))
+                                _module_context(job, classpath, carved), numbers=numbers)
         replanned = {p.target.fqn: p for p in again}
         plans = [replanned.get(p.target.fqn, p) for p in plans]
     seconds["carve"] = time.perf_counter() - tick

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -94,15 +94,19 @@ def class_shell(info: ClassInfo, job: GenerationJob, module: ModuleContext, *,
 class_shell.__test__ = False  # type: ignore[attr-defined]  # pytest must not collect it where tests import it
 
 
-def plan_classes(targets: Sequence[Target], job: GenerationJob,
-                 module: ModuleContext) -> tuple[list[ClassPlan], list[Skip]]:
+def plan_classes(targets: Sequence[Target], job: GenerationJob, module: ModuleContext, *,
+                 numbers: Mapping[str, int] | None = None) -> tuple[list[ClassPlan], list[Skip]]:
     """Each target's plan with the scenarios of its methods and validating constructors; a Skip for each target
-    that is not in the graph, has no shell, or nothing to exercise."""
+    that is not in the graph, has no shell, or nothing to exercise.
+
+    `numbers` gives each target its number in the run (default: its place in `targets`). Scenario ids start with
+    it, so a class planned again on its own keeps ids no other class of the same probe run has."""
     graph = job.graph
     analyzer = DependencyAnalyzer(graph)
     plans: list[ClassPlan] = []
     skipped: list[Skip] = []
-    for index, target in enumerate(targets):
+    for place, target in enumerate(targets):
+        index = numbers[target.fqn] if numbers is not None else place
         info = graph.class_info(target.fqn)
         if info is None:
             skipped.append(Skip(target=target.fqn, reason="not in the graph"))
