@@ -497,7 +497,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--corpus", type=Path, default=Path("/work/corpus"), help="folder of the corpus clones")
     parser.add_argument("--repos", default="joda-money,commons-text", help="comma-separated corpus repositories")
     parser.add_argument("--limit", type=int, help="at most N commits in all")
-    parser.add_argument("--only", metavar="SHA", help="only the curated commit with this sha prefix")
+    parser.add_argument("--only", metavar="SHA[,SHA...]", help="only the curated commits with these sha prefixes")
     parser.add_argument("--kind", choices=("behaviour", "refactoring"), help="only commits of this kind")
     parser.add_argument("--out", type=Path, help="write the figures as JSON into this folder")
     parser.add_argument("--keep", action="store_true", help="keep the clones (their path is printed)")
@@ -524,9 +524,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.list:
         print_list(console, args.corpus, repos, check=args.check, pom=args.pom)
         return 0
+    only = tuple(args.only.split(",")) if args.only else ("",)
     plan = [(args.corpus / name, pick, stat) for name in repos
             for pick, stat in resolve(args.corpus / name, CURATED.get(name, ()))
-            if (args.only is None or stat.sha.startswith(args.only)) and args.kind in (None, pick.kind)]
+            if stat.sha.startswith(only) and args.kind in (None, pick.kind)]
     plan = plan[: args.limit] if args.limit else plan
     work = Path(tempfile.mkdtemp(prefix="bench-catching-"))
     results: list[Replay] = []
