@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import git
@@ -349,3 +350,31 @@ def test_arguments_the_repository_s_tests_pass_are_carved_and_tried_first(make_j
     tokens = (repo / "src/test/java/cli/TokensGeneratedTest.java").read_text(encoding="utf-8")
     assert 'tokens = new Tokens("a;b;c", \';\');' in tokens, tokens
     assert "assertEquals(3, result);" in tokens
+
+
+def test_a_text_handed_back_unchanged_is_tried_again_with_inputs_the_method_changes(make_java_repo: object) -> None:
+    """Issue 29 item 4: `squeeze("text", "text")` returns its input, as the identity would; the generated test
+    squeezes repeated characters instead, and the identity's own test is not written."""
+    repo = make_java_repo({  # type: ignore[operator]
+        "src/main/java/text/Squeezer.java": (
+            "package text;\npublic final class Squeezer {\n    private Squeezer() {\n    }\n"
+            "    public static String squeeze(String str, String set) {\n"
+            "        if (str == null || str.isEmpty() || set == null || set.isEmpty()) {\n"
+            "            return str;\n        }\n"
+            "        StringBuilder out = new StringBuilder();\n        char last = 0;\n"
+            "        for (int i = 0; i < str.length(); i++) {\n            char c = str.charAt(i);\n"
+            "            if (c == last && set.indexOf(c) >= 0) {\n                continue;\n            }\n"
+            "            out.append(c);\n            last = c;\n        }\n"
+            "        return out.toString();\n    }\n}\n"),
+        ".junitbot.yml": ("retrieval:\n  enabled: false\nvalidation:\n  repetitions: 1\n  mutation: false\n"
+                          "  require_gain: false\n"),
+    })
+    config = load_config(repo, environ={})
+    report = run_pipeline(repo, config, StateDir(repo / ".junitbot"), RunRequest(classes=("Squeezer",)))
+    (squeezer,) = report.results
+    assert squeezer.status == "kept", squeezer.reason
+    written = (repo / "src/test/java/text/SqueezerGeneratedTest.java").read_text(encoding="utf-8")
+    # Some input comes back squeezed, and no test asserts that what went in came out.
+    rows = re.findall(r"'([^']*)', '([^']*)'", written)
+    assert any(given != expected and re.search(r"(\w)\1", given) for given, expected in rows), written
+    assert "assertEquals(str, result)" not in written, written

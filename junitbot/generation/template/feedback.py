@@ -26,12 +26,15 @@ class Refinement:
     """The scenarios to probe again, and how the final tests use them.
 
     `simplified` maps a scenario's id to the id of the same scenario without the stubs that did not matter
-    (used when both behave the same); `redundant` are variants that behaved exactly like their base.
+    (used when both behave the same); `redundant` are variants that behaved exactly like their base;
+    `superseded` are scenarios that returned a text input unchanged where a variant's input came back changed
+    (`identity.superseded`).
     """
 
     scenarios: tuple[Scenario, ...] = ()
     simplified: Mapping[str, str] = field(default_factory=dict, hash=False)
     redundant: frozenset[str] = frozenset()
+    superseded: frozenset[str] = frozenset()
 
 
 def refine(scenarios: Sequence[Scenario], observations: Mapping[str, Observation], *,

@@ -55,7 +55,7 @@ def final_tests(
     methods, outcomes, bodies = dict(written.methods), set(written.outcomes), set(written.bodies)
     tests: list[_Test] = []
     for scenario in scenarios:
-        if scenario.id in refinement.redundant:
+        if scenario.id in refinement.redundant or scenario.id in refinement.superseded:
             continue
         chosen, observed = _simplest(scenario, observations, refinement, known)
         if observed is None or observed.outcome == "missing" or (chosen.after and observed.outcome == "threw"):

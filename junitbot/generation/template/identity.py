@@ -1,0 +1,120 @@
+"""Scenarios whose method handed one of its text inputs back unchanged, tried again with inputs it cannot (pure).
+
+`squeeze("text", "text")` returns "text", as the identity would, or a mutant that leaves the text alone: a test
+asserting it tells nothing from nothing (issue 29 item 4: "a check that would hold for the identity is replaced by
+an input that takes the other branch"). The text is amplified into the shapes text methods act on: its characters
+repeated, the call's other text inside it twice, padded and capitalised, two words. A variant that comes back
+changed supersedes the scenario it came from, whose test then is not written; one that comes back unchanged as well
+is not written either.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+
+from junitbot.generation.literals import java_string
+from junitbot.generation.template.bodies import accidental
+from junitbot.generation.template.observations import Observation
+from junitbot.generation.template.probe import Scenario
+
+MAX_PER_SCENARIO = 4
+MAX_PER_CLASS = 24
+_MAX_LENGTH = 60  # longer texts are not placeholders; amplifying them makes names and files long
+# A local of a text type given a plain literal (no escapes: its Java text is its value).
+_TEXT_LOCAL = re.compile(r'^((?:final\s+)?(?:String|CharSequence|java\.lang\.String)\s+(\w+)\s*=\s*)"([^"\\]*)";$')
+_NAME = re.compile(r"\b[A-Za-z_]\w*\b")
+
+
+def unchanged_input(scenario: Scenario, observed: Observation | None) -> str | None:
+    """The local whose text the call returned unchanged (not empty: an empty text coming back is a boundary
+    answer), or None."""
+    if (scenario.constructor or observed is None or observed.outcome != "returned" or observed.value is None
+            or observed.value.t != "String" or not observed.value.v or accidental(scenario, observed)):
+        return None
+    arguments = set(_NAME.findall(_argument_text(scenario.call)))
+    for line in scenario.arrange:
+        match = _TEXT_LOCAL.match(line.strip())
+        if match is not None and match[2] in arguments and match[3] == observed.value.v:
+            return match[2]
+    return None
+
+
+def amplified(scenarios: Sequence[Scenario], observations: Mapping[str, Observation], *,
+              prefix: str) -> list[tuple[str, Scenario]]:
+    """(the id of the scenario it came from, the variant) for each scenario that returned a text input unchanged;
+    `prefix` starts the variants' ids; at most MAX_PER_CLASS in all."""
+    found: list[tuple[str, Scenario]] = []
+    tried = {tuple(s.arrange) for s in scenarios}
+    for scenario in scenarios:
+        name = unchanged_input(scenario, observations.get(scenario.id))
+        if name is None:
+            continue
+        for suffix, text in _shapes(scenario, name)[:MAX_PER_SCENARIO]:
+            arrange = tuple(_with_text(line, name, text) for line in scenario.arrange)
+            if arrange in tried or len(found) >= MAX_PER_CLASS:
+                continue
+            tried.add(arrange)
+            found.append((scenario.id, scenario.model_copy(update={
+                "id": f"{prefix}_{len(found)}", "arrange": arrange, "hint": _hint(scenario.hint, name, suffix),
+                "base": None, "withheld": None})))
+    return found
+
+
+def settled(variants: Sequence[tuple[str, Scenario]],
+            observations: Mapping[str, Observation]) -> tuple[frozenset[str], frozenset[str]]:
+    """What the probe of `variants` (from `amplified`) settled: the scenarios (ids) one of whose variants returned a
+    text other than its own input (its test says more, so the identity's is not written), and the variants that
+    returned their input unchanged too (they say nothing the identity's test does not)."""
+    superseded, unchanged = set(), set()
+    for origin, variant in variants:
+        observed = observations.get(variant.id)
+        if observed is None or observed.outcome != "returned" or accidental(variant, observed):
+            continue
+        if unchanged_input(variant, observed) is not None:
+            unchanged.add(variant.id)
+        elif observed.value is not None and observed.value.t == "String":
+            superseded.add(origin)
+    return frozenset(superseded), frozenset(unchanged)
+
+
+def _shapes(scenario: Scenario, name: str) -> list[tuple[str, str]]:
+    """(what the name says, the new text) for the text of local `name`."""
+    texts = {m[2]: m[3] for line in scenario.arrange if (m := _TEXT_LOCAL.match(line.strip())) is not None}
+    text = texts[name]
+    if len(text) > _MAX_LENGTH:
+        return []
+    middle = len(text) // 2
+    shapes = [("HasRepeatedCharacters", "".join(c * 2 for c in text))]
+    others = set(_NAME.findall(_argument_text(scenario.call))) - {name}
+    for other, value in texts.items():
+        if other in others and value and len(value) <= _MAX_LENGTH // 2:
+            shapes.append((f"Contains{_camel(other)}Twice", text[:middle] + value + value + text[middle:]))
+    shapes.append(("IsPadded", f"  {text[:1].upper()}{text[1:]}  "))
+    if " " not in text:
+        shapes.append(("HasTwoWords", f"{text} {text[:middle] or text}"))
+    unique: dict[str, str] = {}
+    for suffix, value in shapes:
+        if value != text and value not in unique.values():
+            unique[suffix] = value
+    return list(unique.items())
+
+
+def _with_text(line: str, name: str, text: str) -> str:
+    match = _TEXT_LOCAL.match(line.strip())
+    return f"{match[1]}{java_string(text)};" if match is not None and match[2] == name else line
+
+
+def _hint(hint: str, name: str, suffix: str) -> str:
+    said = f"{_camel(name)}{suffix}"
+    if not hint:
+        return f"when{said}"
+    return f"{hint}And{said}" if hint.startswith("when") else f"{hint}When{said}"
+
+
+def _argument_text(call: str) -> str:
+    return call[call.find("(") + 1: call.rfind(")")] if "(" in call else ""
+
+
+def _camel(text: str) -> str:
+    return text[:1].upper() + text[1:]

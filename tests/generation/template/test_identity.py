@@ -1,0 +1,50 @@
+"""Scenarios whose method returned a text input unchanged: amplified inputs, and the identity's test superseded."""
+
+from __future__ import annotations
+
+from junitbot.generation.template.identity import amplified, settled, unchanged_input
+from junitbot.generation.template.observations import Observation, ObservedValue
+from junitbot.generation.template.probe import Scenario
+
+
+def _text(scenario: str, value: str) -> Observation:
+    return Observation(scenario=scenario, outcome="returned", value=ObservedValue(t="String", v=value))
+
+
+_SQUEEZE = Scenario(id="s", method="squeeze", hint="", call="CharSetUtils.squeeze(str, set)",
+                    arrange=('String str = "text";', 'String set = "t";'))
+
+
+def test_the_text_handed_back_unchanged_is_amplified_into_shapes_a_text_method_acts_on() -> None:
+    assert unchanged_input(_SQUEEZE, _text("s", "text")) == "str"
+    variants = amplified([_SQUEEZE], {"s": _text("s", "text")}, prefix="i0")
+    assert [origin for origin, _ in variants] == ["s"] * 4
+    by_hint = {v.hint: v.arrange[0] for _, v in variants}
+    assert by_hint == {"whenStrHasRepeatedCharacters": 'String str = "tteexxtt";',
+                       "whenStrContainsSetTwice": 'String str = "tettxt";',
+                       "whenStrIsPadded": 'String str = "  Text  ";',
+                       "whenStrHasTwoWords": 'String str = "text te";'}
+    assert all(v.arrange[1] == 'String set = "t";' and v.id.startswith("i0_") for _, v in variants)
+
+
+def test_only_an_unchanged_non_empty_argument_counts() -> None:
+    assert unchanged_input(_SQUEEZE, _text("s", "txt")) is None  # it changed
+    empty = _SQUEEZE.model_copy(update={"arrange": ('String str = "";', 'String set = "t";')})
+    assert unchanged_input(empty, _text("s", "")) is None  # an empty answer is a boundary, not an identity
+    local = _SQUEEZE.model_copy(update={"call": "CharSetUtils.squeeze(set, \"x\")"})
+    assert unchanged_input(local, _text("s", "text")) is None  # `str` is not passed
+    threw = Observation(scenario="s", outcome="threw", exception="java.lang.IllegalArgumentException")
+    assert unchanged_input(_SQUEEZE, threw) is None and amplified([_SQUEEZE], {"s": threw}, prefix="i") == []
+
+
+def test_a_variant_that_came_back_changed_supersedes_the_identity_and_one_that_did_not_goes() -> None:
+    variants = amplified([_SQUEEZE], {"s": _text("s", "text")}, prefix="i0")
+    ids = {v.hint: v.id for _, v in variants}
+    unchanged = {v.id: _text(v.id, v.arrange[0].split('"')[1]) for _, v in variants}
+    assert settled(variants, unchanged) == (frozenset(), frozenset(ids.values()))
+    repeated = ids["whenStrHasRepeatedCharacters"]
+    superseded, redundant = settled(variants, {**unchanged, repeated: _text("x", "teexx")})
+    assert superseded == {"s"} and redundant == set(ids.values()) - {repeated}
+    failed = {**unchanged, ids["whenStrIsPadded"]: Observation(scenario="x", outcome="threw",
+                                                                exception="java.lang.IllegalStateException")}
+    assert settled(variants, failed)[0] == frozenset()
