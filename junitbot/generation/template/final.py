@@ -18,7 +18,7 @@ from junitbot.generation.template.bodies import final_body, in_assertj
 from junitbot.generation.template.context import ClassContext
 from junitbot.generation.template.families import Member, families
 from junitbot.generation.template.feedback import Refinement, same_behaviour
-from junitbot.generation.template.naming import family_name, name_parts
+from junitbot.generation.template.naming import family_name, name_parts, value_title
 from junitbot.generation.template.observations import Observation
 from junitbot.generation.template.probe import Scenario
 
@@ -122,12 +122,33 @@ def _parameterized(tests: list[_Test], context: ClassContext, methods: dict[str,
         grouped = [by_id[name] for name in family.members]
         parts = [name_parts(t.scenario, t.observed) for t in grouped]
         parameters = list(family.arguments) or [p.rsplit(" ", 1)[1] for p in family.parameters]
-        name = _unique(family_name(grouped[0].scenario.method, parts, parameters, style.naming), methods)
+        method = grouped[0].scenario.method
+        name = family_name(method, parts, parameters, style.naming)
+        condition = _fixed_difference(family.body, methods[name]) if name in methods else None
+        if condition is not None:  # a sibling family of the method: named by what it holds fixed, not numbered
+            name = family_name(method, parts, parameters, style.naming, condition=condition)
+        name = _unique(name, methods)
         methods[name] = _method(list(family.annotations), name, ", ".join(family.parameters),
                                         list(family.body), style.assertions)
         covered.update(id(t) for t in grouped)
         names.append(name)
     return covered, names
+
+
+# `String set = null;`: a local given a value a name can say.
+_FIXED = re.compile(r'^\s*[\w.<>\[\]]+\s+(\w+)\s*=\s*("[^"\\]{0,30}"|-?\d+(?:\.\d+)?[lLfFdD]?|true|false|null|'
+                    r"'.'|[A-Z]\w*\.[A-Z][A-Z0-9_]*);$")
+
+
+def _fixed_difference(body: Sequence[str], other: str) -> str | None:
+    """`whenSetIsNull`: the first local the family's body gives a plain value that the other test (its text) does
+    not give the same; None where there is none."""
+    theirs = {line.strip() for line in other.splitlines()}
+    for line in body:
+        match = _FIXED.match(line)
+        if match is not None and line.strip() not in theirs and re.search(rf"\b{match[1]}\b", other):
+            return f"when{match[1][:1].upper()}{match[1][1:]}Is{value_title(match[2])}"
+    return None
 
 
 def _callee(scenario: Scenario, context: ClassContext) -> str:

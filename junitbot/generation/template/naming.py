@@ -53,15 +53,16 @@ def name_parts(scenario: Scenario, observed: Observation) -> tuple[str, str]:
     return condition, _returned_outcome(observed)
 
 
-def family_name(method: str, parts: list[tuple[str, str]], parameters: list[str], naming: NamingStyle) -> str:
+def family_name(method: str, parts: list[tuple[str, str]], parameters: list[str], naming: NamingStyle, *,
+                condition: str = "") -> str:
     """The name of a parameterized test standing for tests named by `parts`; `parameters` are its parameters'
-    names (`percent`)."""
+    names (`percent`); `condition` what all its rows share that a sibling family's do not (`whenSetIsNull`)."""
     outcomes = {outcome for _, outcome in parts}
     if len(outcomes) == 1:
-        return test_name([method, outcomes.pop()], naming)
+        return test_name([method, condition, outcomes.pop()], naming)
     subject = "And".join(camel(p) for p in parameters[:2]) or "Input"
     if all(o.startswith(("rejects", "throws")) for o in outcomes):
-        return test_name([method, f"rejectsInvalid{subject}"], naming)
+        return test_name([method, condition, f"rejectsInvalid{subject}"], naming)
     split = [re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+", o) for o in sorted(outcomes)]
     common: list[str] = []
     for words in zip(*split, strict=False):
@@ -71,7 +72,7 @@ def family_name(method: str, parts: list[tuple[str, str]], parameters: list[str]
     while common and common[-1] in ("To", "And"):
         common.pop()
     lead = "".join(common) if len(common) > 1 else (common[0] if common else "returns") + "Result"
-    return test_name([method, f"{lead}ForEach{subject}"], naming)
+    return test_name([method, condition, f"{lead}ForEach{subject}"], naming)
 
 
 def third_person(verb_phrase: str) -> str:

@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+from junitbot.analysis import ClassInfo, MethodInfo, ParameterInfo, TypeKind, TypeRef
 from junitbot.generation.imports import ImportSet
+from junitbot.generation.template import ClassContext, ModuleContext
+from junitbot.generation.template.context import Style
 from junitbot.generation.template.families import Member, families
+from junitbot.generation.template.final import Written, final_tests
+from junitbot.generation.template.observations import Observation, ObservedValue
+from junitbot.generation.template.probe import Scenario
 
 
 def _rejects(value: str) -> Member:
@@ -95,3 +101,25 @@ def test_overloads_that_name_a_parameter_differently_leave_the_local_name() -> N
 
     (family,) = families([member("1"), member("2")], imports=ImportSet("org.acme"))
     assert family.parameters == ("int resultValue",)
+
+
+def test_two_families_of_one_method_are_named_by_what_each_holds_fixed_not_numbered() -> None:
+    """Issue 29 item 5: `squeeze` with no set and with a set are two families; the second is named after its set
+    (`whenSetIsX`), not `...2`."""
+    text = TypeRef(text="String", name="String", fqn="java.lang.String")
+    squeeze = MethodInfo(name="squeeze", modifiers=("public", "static"), return_type=text,
+                         parameters=(ParameterInfo(name="str", type=text), ParameterInfo(name="set", type=text)))
+    subject = ClassInfo(fqn="a.Squeezer", name="Squeezer", package="a", kind=TypeKind.CLASS, file="Squeezer.java",
+                        modifiers=("public",), methods=(squeeze,))
+    module = ModuleContext({subject.fqn: subject}.get, style=Style(parameterized=True))
+    context = ClassContext(module, subject, ImportSet("a"), {})
+    rows = [("n1", '"ab"', "null", "ab"), ("n2", '"cd"', "null", "cd"),
+            ("x1", '"aab"', '"a"', "aab!"), ("x2", '"aad"', '"a"', "aad!")]
+    scenarios = [Scenario(id=i, method="squeeze", hint=f"when{i}", call="Squeezer.squeeze(str, set)",
+                          arrange=(f"String str = {s};", f"String set = {t};")) for i, s, t, _ in rows]
+    seen = {i: Observation(scenario=i, outcome="returned", value=ObservedValue(t="String", v=v))
+            for i, _, _, v in rows}
+    written, names = final_tests(scenarios, seen, context=context, written=Written())
+    assert len(names) == 2 and not any(name[-1].isdigit() for name in names), names
+    assert "squeeze_whenSetIsA_returnsResultForEachStr" in names, names
+    assert 'String set = "a";' in written.methods["squeeze_whenSetIsA_returnsResultForEachStr"]
