@@ -378,3 +378,31 @@ def test_a_text_handed_back_unchanged_is_tried_again_with_inputs_the_method_chan
     rows = re.findall(r"'([^']*)', '([^']*)'", written)
     assert any(given != expected and re.search(r"(\w)\1", given) for given, expected in rows), written
     assert "assertEquals(str, result)" not in written, written
+
+
+def test_an_argument_object_is_built_as_the_repository_s_tests_built_it(make_java_repo: object) -> None:
+    """Issue 29 item 2, objects: the human test builds its `Range` through a helper, so no literal call says it;
+    the carver saw `new Range(2, 9)` build the object passed to `covers`, and the generated test builds it so."""
+    repo = make_java_repo({  # type: ignore[operator]
+        "src/main/java/span/Range.java": (
+            "package span;\npublic final class Range {\n    final int low;\n    final int high;\n"
+            "    public Range(int low, int high) {\n        this.low = low;\n        this.high = high;\n    }\n}\n"),
+        "src/main/java/span/Ranges.java": (
+            "package span;\npublic final class Ranges {\n    private Ranges() {\n    }\n"
+            "    public static boolean covers(Range range, int value) {\n"
+            "        return range.low <= value && value <= range.high;\n    }\n}\n"),
+        "src/test/java/span/RangesTest.java": (
+            "package span;\nimport static org.junit.jupiter.api.Assertions.assertTrue;\n"
+            "import org.junit.jupiter.api.Test;\nclass RangesTest {\n"
+            "    private static Range between(int... ends) {\n        return new Range(ends[0], ends[1]);\n    }\n"
+            "    @Test\n    void coversWhatIsInside() {\n"
+            "        assertTrue(Ranges.covers(between(2, 9), 5));\n    }\n}\n"),
+        ".junitbot.yml": ("retrieval:\n  enabled: false\nvalidation:\n  repetitions: 1\n  mutation: false\n"
+                          "  require_gain: false\n"),
+    })
+    config = load_config(repo, environ={})
+    report = run_pipeline(repo, config, StateDir(repo / ".junitbot"), RunRequest(classes=("Ranges",)))
+    (ranges,) = report.results
+    assert ranges.status == "kept", ranges.reason
+    written = (repo / "src/test/java/span/RangesGeneratedTest.java").read_text(encoding="utf-8")
+    assert "Range range = new Range(2, 9);" in written, written

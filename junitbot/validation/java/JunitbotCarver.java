@@ -22,10 +22,16 @@ import net.bytebuddy.matcher.ElementMatchers;
  * methods and constructors of the classes under test, as Java source text a generated test can paste (TestGen-obs
  * carves tests from observed runs). Attached beside JaCoCo to the baseline run of the existing tests.
  *
- * <p>Agent options: {@code <output file>|<binary class name>,<binary class name>...}. Each distinct call is one
- * JSON line {@code {"c": class, "m": method ("<init>"), "s": "(java.lang.String[],int)", "a": [text or null]}};
- * an argument that cannot be rebuilt from text (an object, a collection, a long string) is {@code null}. At most
- * {@value #PER_MEMBER} distinct argument lists per member, {@value #MAX_LINES} lines in all.
+ * <p>Agent options: {@code <output file>|<class>,<class>...[|<class>,<class>...]}, binary names: the classes under
+ * test, then the repository's classes their members take as arguments. Each distinct call of a class under test is
+ * one JSON line {@code {"c": class, "m": method ("<init>"), "s": "(java.lang.String[],int)", "a": [text or null]}};
+ * an argument that cannot be rebuilt from text (a long string, an object nobody saw built) is {@code null}. At
+ * most {@value #PER_MEMBER} distinct argument lists per member, {@value #MAX_LINES} lines in all.
+ *
+ * <p>An object of either list built by a public constructor or a public static method of its own class, from
+ * arguments that are all rebuilt, is remembered (weakly, at most {@value #MAX_BUILT}) with that call's text, and
+ * is written as that call where it is passed on: {@code new demo.Range(1, 5)}, {@code demo.Money.of("GBP", 5)}.
+ * What the tests did to it after it was built is not in that text.
  *
  * <p>Nothing here may break the tests it watches: the agent that cannot start (no Byte Buddy, an unknown class
  * file version) leaves the run as it was, and a call it cannot record is not recorded. Only this class is loaded
@@ -36,47 +42,68 @@ public final class JunitbotCarver {
     private static final int MAX_LINES = 4000;
     private static final int MAX_TEXT = 120;
     private static final int MAX_ITEMS = 12;
+    private static final int MAX_BUILT = 4096;
+    private static final int MAX_EXPRESSION = 400;
 
     private static final Map<String, Integer> PER_KEY = new HashMap<>();
     private static final Set<String> SEEN = new HashSet<>();
     private static BufferedWriter out;
     private static int lines;
     private static final ThreadLocal<Boolean> BUSY = new ThreadLocal<>();
+    // Objects seen built, by identity hash: (a weak reference, the call that built it).
+    private static final Map<Integer, java.util.List<Built>> BUILT = new HashMap<>();
+    private static int built;
 
     private JunitbotCarver() {
     }
 
     public static void premain(String options, Instrumentation instrumentation) {
         try {
-            String[] parts = options == null ? new String[0] : options.split("\\|", 2);
+            String[] parts = options == null ? new String[0] : options.split("\\|", 3);
             if (parts.length < 2) {
                 return;
+            }
+            Set<String> recorded = new HashSet<>(Arrays.asList(parts[1].split(",")));
+            Set<String> builders = new HashSet<>(recorded);
+            if (parts.length == 3) {
+                builders.addAll(Arrays.asList(parts[2].split(",")));
             }
             out = new BufferedWriter(new OutputStreamWriter(Files.newOutputStream(Paths.get(parts[0]),
                     StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE),
                     StandardCharsets.UTF_8));
             Runtime.getRuntime().addShutdownHook(new Thread(JunitbotCarver::close));
-            Installer.install(new HashSet<>(Arrays.asList(parts[1].split(","))), instrumentation);
+            Installer.install(recorded, builders, instrumentation);
         } catch (Throwable e) {
             System.err.println("junitbot carver not started: " + e);
         }
     }
 
-    /** Called on entry to a public member of a class under test: the call's line, written once it has returned. */
-    public static String describe(String owner, String method, String signature, Object[] arguments) {
-        if (out == null || BUSY.get() != null) {
+    /** Called on entry to a public member of a class under test or of an argument's class: the call, described
+     * (`recorded`: its line is written; `builds`: a constructor or a static method, whose object of its own class is
+     * remembered as built by it); null where it cannot be. */
+    public static Object describe(Class<?> type, String method, String signature, Object[] arguments,
+                                  boolean recorded, boolean builds) {
+        if (BUSY.get() != null || (recorded && out == null)) {
             return null;
         }
         BUSY.set(Boolean.TRUE);
         try {
-            StringBuilder line = new StringBuilder("{\"c\":").append(json(owner)).append(",\"m\":")
+            StringBuilder line = new StringBuilder("{\"c\":").append(json(type.getName())).append(",\"m\":")
                     .append(json(method)).append(",\"s\":").append(json(signature)).append(",\"a\":[");
+            StringBuilder texts = new StringBuilder();
+            boolean rebuilt = true;
             for (int i = 0; i < arguments.length; i++) {
                 line.append(i > 0 ? "," : "");
                 String text = source(arguments[i]);
                 line.append(text == null ? "null" : json(text));
+                rebuilt = rebuilt && text != null;
+                texts.append(i > 0 ? ", " : "").append(text);
             }
-            return line.append("]").toString();
+            String name = type.getCanonicalName();
+            String expression = !builds || !rebuilt || name == null ? null : "<init>".equals(method)
+                    ? "new " + name + "(" + texts + ")" : name + "." + method + "(" + texts + ")";
+            return new Call(line.append("]").toString(), expression != null
+                    && expression.length() <= MAX_EXPRESSION ? expression : null, type, recorded);
         } catch (Throwable ignored) {
             return null;  // a value this agent cannot read is one call less recorded, never a failed test
         } finally {
@@ -84,11 +111,37 @@ public final class JunitbotCarver {
         }
     }
 
-    /** Called when that member has returned or thrown (a constructor: only when it returned). */
-    public static void written(String described, boolean threw) {
-        if (described == null) {
+    /** Called when a method has returned or thrown: its line written (a class under test), and an object of its
+     * own class it returned remembered as built by it. */
+    public static void returned(Object call, boolean threw, Object result) {
+        if (!(call instanceof Call)) {
             return;
         }
+        Call described = (Call) call;
+        if (!threw && result != null && result.getClass() == described.type && described.expression != null) {
+            remember(result, described.expression);
+        }
+        if (described.recorded) {
+            written(described.line, threw);
+        }
+    }
+
+    /** Called when a constructor has returned: the object remembered as built by it (not a subclass's), and its
+     * line written. */
+    public static void constructed(Object call, Object self) {
+        if (!(call instanceof Call)) {
+            return;
+        }
+        Call described = (Call) call;
+        if (self != null && self.getClass() == described.type && described.expression != null) {
+            remember(self, described.expression);
+        }
+        if (described.recorded) {
+            written(described.line, false);
+        }
+    }
+
+    private static void written(String described, boolean threw) {
         try {
             String line = described + (threw ? ",\"t\":true}" : "}");
             String key = described.substring(0, described.indexOf(",\"a\":["));
@@ -105,6 +158,36 @@ public final class JunitbotCarver {
         } catch (Throwable ignored) {
             // the test goes on whatever this agent could not write
         }
+    }
+
+    private static void remember(Object value, String expression) {
+        try {
+            synchronized (BUILT) {
+                if (built >= MAX_BUILT) {
+                    return;
+                }
+                BUILT.computeIfAbsent(System.identityHashCode(value), k -> new java.util.ArrayList<>())
+                        .add(new Built(value, expression));
+                built++;
+            }
+        } catch (Throwable ignored) {
+            // one object fewer written as the call that built it
+        }
+    }
+
+    /** The call that built `value`, or null. */
+    private static String builtBy(Object value) {
+        synchronized (BUILT) {
+            java.util.List<Built> found = BUILT.get(System.identityHashCode(value));
+            if (found != null) {
+                for (Built entry : found) {
+                    if (entry.get() == value) {
+                        return entry.expression;
+                    }
+                }
+            }
+        }
+        return null;
     }
 
     private static synchronized void close() {
@@ -179,7 +262,7 @@ public final class JunitbotCarver {
             }
             return text.append(length > 0 ? " }" : "}").toString();
         }
-        return null;
+        return builtBy(value);
     }
 
     /** A JDK list or set of plain values: {@code java.util.Arrays.asList(..)}, a set as a LinkedHashSet of it. */
@@ -238,56 +321,117 @@ public final class JunitbotCarver {
         return out.append('"').toString();
     }
 
+    /** A member's call as {@link #describe} saw it. */
+    static final class Call {
+        final String line;
+        final String expression;
+        final Class<?> type;
+        final boolean recorded;
+
+        Call(String line, String expression, Class<?> type, boolean recorded) {
+            this.line = line;
+            this.expression = expression;
+            this.type = type;
+            this.recorded = recorded;
+        }
+    }
+
+    /** An object seen built, held weakly, and the call that built it. */
+    static final class Built extends java.lang.ref.WeakReference<Object> {
+        final String expression;
+
+        Built(Object value, String expression) {
+            super(value);
+            this.expression = expression;
+        }
+    }
+
     /** Every Byte Buddy reference: loaded only once premain knows the agent may start. */
     static final class Installer {
         private Installer() {
         }
 
-        static void install(Set<String> classes, Instrumentation instrumentation) {
+        static void install(Set<String> recorded, Set<String> builders, Instrumentation instrumentation) {
             new AgentBuilder.Default()
-                    .type((type, loader, module, redefined, domain) -> classes.contains(type.getName()))
+                    .type((type, loader, module, redefined, domain) -> recorded.contains(type.getName()))
                     .transform((builder, type, loader, module, domain) -> builder
-                            .visit(Advice.to(Entry.class, MethodExit.class).on(ElementMatchers.isPublic()
+                            .visit(Advice.to(InstanceEntry.class, MethodExit.class).on(ElementMatchers.isPublic()
                                     .and(ElementMatchers.not(ElementMatchers.isAbstract()))
+                                    .and(ElementMatchers.not(ElementMatchers.isStatic()))
                                     .and(ElementMatchers.isMethod())))
+                            .visit(Advice.to(Entry.class, MethodExit.class).on(ElementMatchers.isPublic()
+                                    .and(ElementMatchers.isStatic()).and(ElementMatchers.isMethod())))
                             .visit(Advice.to(Entry.class, ConstructorExit.class).on(ElementMatchers.isPublic()
+                                    .and(ElementMatchers.isConstructor()))))
+                    // An argument's class: only how its objects are built (constructors, static factories).
+                    .type((type, loader, module, redefined, domain) -> !recorded.contains(type.getName())
+                            && builders.contains(type.getName()))
+                    .transform((builder, type, loader, module, domain) -> builder
+                            .visit(Advice.to(BuilderEntry.class, MethodExit.class).on(ElementMatchers.isPublic()
+                                    .and(ElementMatchers.isStatic()).and(ElementMatchers.returns(type))))
+                            .visit(Advice.to(BuilderEntry.class, ConstructorExit.class).on(ElementMatchers.isPublic()
                                     .and(ElementMatchers.isConstructor()))))
                     .installOn(instrumentation);
         }
     }
 
-    /** Inlined at the start of each public member of a class under test: its arguments, described. */
+    /** Inlined at the start of each public constructor and static method of a class under test. */
     static final class Entry {
         private Entry() {
         }
 
         @Advice.OnMethodEnter
-        static String enter(@Advice.Origin("#t") String owner, @Advice.Origin("#m") String method,
+        static Object enter(@Advice.Origin Class<?> type, @Advice.Origin("#m") String method,
                             @Advice.Origin("#s") String signature, @Advice.AllArguments Object[] arguments) {
-            return JunitbotCarver.describe(owner, method, signature, arguments);
+            return JunitbotCarver.describe(type, method, signature, arguments, true, true);
         }
     }
 
-    /** Inlined at the end of each public method: written, with whether it threw. */
+    /** Inlined at the start of each public instance method of a class under test. */
+    static final class InstanceEntry {
+        private InstanceEntry() {
+        }
+
+        @Advice.OnMethodEnter
+        static Object enter(@Advice.Origin Class<?> type, @Advice.Origin("#m") String method,
+                            @Advice.Origin("#s") String signature, @Advice.AllArguments Object[] arguments) {
+            return JunitbotCarver.describe(type, method, signature, arguments, true, false);
+        }
+    }
+
+    /** Inlined at the start of each public constructor and static factory of an argument's class. */
+    static final class BuilderEntry {
+        private BuilderEntry() {
+        }
+
+        @Advice.OnMethodEnter
+        static Object enter(@Advice.Origin Class<?> type, @Advice.Origin("#m") String method,
+                            @Advice.Origin("#s") String signature, @Advice.AllArguments Object[] arguments) {
+            return JunitbotCarver.describe(type, method, signature, arguments, false, true);
+        }
+    }
+
+    /** Inlined at the end of each such method: what it returned, and whether it threw. */
     static final class MethodExit {
         private MethodExit() {
         }
 
         @Advice.OnMethodExit(onThrowable = Throwable.class)
-        static void exit(@Advice.Enter String described, @Advice.Thrown Throwable thrown) {
-            JunitbotCarver.written(described, thrown != null);
+        static void exit(@Advice.Enter Object call, @Advice.Thrown Throwable thrown,
+                         @Advice.Return(typing = net.bytebuddy.implementation.bytecode.assign.Assigner.Typing.DYNAMIC)
+                         Object result) {
+            JunitbotCarver.returned(call, thrown != null, result);
         }
     }
 
-    /** Inlined at the end of each public constructor: written only when it returned (Byte Buddy cannot catch in
-     * one). */
+    /** Inlined at the end of each such constructor: only when it returned (Byte Buddy cannot catch in one). */
     static final class ConstructorExit {
         private ConstructorExit() {
         }
 
         @Advice.OnMethodExit
-        static void exit(@Advice.Enter String described) {
-            JunitbotCarver.written(described, false);
+        static void exit(@Advice.Enter Object call, @Advice.This Object self) {
+            JunitbotCarver.constructed(call, self);
         }
     }
 }

@@ -29,7 +29,7 @@ from junitbot.validation.build.classpath import resource_folders, test_sources
 from junitbot.validation.build.models import Classpath
 from junitbot.validation.compiling.main_classes import build_main_classes, main_javac
 from junitbot.validation.context import ValidationContext
-from junitbot.validation.measure.carving import carved_calls, carver_agent
+from junitbot.validation.measure.carving import argument_classes, carved_calls, carver_agent
 from junitbot.validation.measure.jacoco import agent_option, analyze_coverage, package_includes
 from junitbot.validation.measure.models import CarvedCall, ClassCoverage, MutationReport, PitOptions, ProbeHits
 from junitbot.validation.measure.per_test import per_test_config, per_test_hits, per_test_listener, per_test_owners
@@ -39,7 +39,7 @@ from junitbot.validation.run.models import JavaAgent, RunConditions
 
 log = logging.getLogger(__name__)
 
-_FORMAT = 2  # bump when what a cached baseline holds changes (2: carved calls)
+_FORMAT = 3  # bump when what a cached baseline holds changes (2: carved calls; 3: carved objects)
 _BASELINE_BUDGET_FACTOR = 4
 
 
@@ -195,7 +195,8 @@ def _measure(
     result = {}
     try:
         carver = carver_agent(list(targets), scratch / "carved.jsonl", cache_dir=context.state_root / "build"
-                              / "carver", tools_dir=context.tools_dir, settings=settings) if settings.carve else None
+                              / "carver", tools_dir=context.tools_dir, settings=settings,
+                              builders=argument_classes(tests_by_target, graph)) if settings.carve else None
         per_test = _run_with_coverage(runnable, test_cp, scratch, context=context, classes=list(targets),
                                       agents=(carver,) if carver else ())
         carved = carved_calls(scratch / "carved.jsonl", targets) if carver else {}

@@ -3,7 +3,9 @@
 The baseline runs the repository's own tests of the targets once; with the carver agent (`java/JunitbotCarver.java`,
 Byte Buddy advice) beside JaCoCo it also records what reaches the targets' public methods and constructors: each
 distinct argument list, every argument as Java source text where text can rebuild it, and whether the call threw (a
-constructor is recorded only when it returned). The no-model generator ranks those values above made-up ones.
+constructor is recorded only when it returned). An object of a target or of a class the targets take as arguments
+is rebuilt as the constructor or static factory call that built it, where its arguments were rebuilt too (what the
+tests did to it after is not in that text). The no-model generator ranks those values above made-up ones.
 
 The agent is a jar built once per cache folder: the compiled helper, a manifest naming its `Premain-Class`, and a
 copy of the pinned Byte Buddy beside it (the manifest's `Class-Path`). Where Byte Buddy cannot be had, or the agent
@@ -17,11 +19,12 @@ import logging
 import os
 import shutil
 import zipfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from pydantic import ValidationError
 
+from junitbot.analysis import CodeGraph
 from junitbot.config import ValidationSettings
 from junitbot.errors import JunitbotError, ToolUnavailableError
 from junitbot.validation.build.helpers import compiled_helper
@@ -37,18 +40,38 @@ _BYTE_BUDDY = "byte-buddy.jar"
 
 
 def carver_agent(classes: Sequence[str], output: Path, *, cache_dir: Path, tools_dir: Path,
-                 settings: ValidationSettings) -> JavaAgent | None:
-    """The carver attached for `classes` (binary names), writing to `output`; None where it cannot be built (said
-    once in the log): the run then records nothing."""
-    if not classes or any(c in name for name in classes for c in ",|=") or "|" in str(output):
+                 settings: ValidationSettings, builders: Sequence[str] = ()) -> JavaAgent | None:
+    """The carver attached for `classes` (binary names), writing to `output`, and watching how the objects of
+    `builders` (binary names: the classes their members take as arguments) are built; None where it cannot be
+    built (said once in the log): the run then records nothing."""
+    if not classes or any(c in name for name in (*classes, *builders) for c in ",|=") or "|" in str(output):
         return None
     try:
         jar = _agent_jar(cache_dir, tools_dir=tools_dir, settings=settings)
     except (ToolUnavailableError, JunitbotError, OSError) as e:
         log.info("the existing tests run without the carver: %s", e)
         return None
-    return JavaAgent(jar=jar, options=f"{output.absolute()}|{','.join(classes)}", reads=(jar.parent,),
-                     writes=(output.absolute(),))
+    options = f"{output.absolute()}|{','.join(classes)}" + (f"|{','.join(builders)}" if builders else "")
+    return JavaAgent(jar=jar, options=options, reads=(jar.parent,), writes=(output.absolute(),))
+
+
+def argument_classes(targets: Iterable[str], graph: CodeGraph) -> list[str]:
+    """The binary names of the repository's classes that the targets' public members take as arguments (not the
+    targets themselves): the carver remembers how their objects were built, so a test can build them alike."""
+    chosen = set(targets)
+    found: set[str] = set()
+    for target in chosen:
+        info = graph.class_info(target)
+        if info is None:
+            continue
+        for member in (*info.methods, *info.constructors):
+            if "public" not in member.modifiers:
+                continue
+            for param in member.parameters:
+                fqn = param.type.fqn
+                if param.type.in_repo and fqn and fqn not in chosen and graph.class_info(fqn) is not None:
+                    found.add(graph.binary_name(fqn))
+    return sorted(found)
 
 
 def carved_calls(output: Path, classes: Mapping[str, str]) -> dict[str, tuple[CarvedCall, ...]]:
