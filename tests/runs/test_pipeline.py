@@ -406,3 +406,31 @@ def test_an_argument_object_is_built_as_the_repository_s_tests_built_it(make_jav
     assert ranges.status == "kept", ranges.reason
     written = (repo / "src/test/java/span/RangesGeneratedTest.java").read_text(encoding="utf-8")
     assert "Range range = new Range(2, 9);" in written, written
+
+
+def test_an_immutable_object_is_tested_after_a_call_that_returned_a_changed_copy(make_java_repo: object) -> None:
+    """Issue 29 item 6 (Randoop's sequences): `withScale(2)` returns a new `Style` and leaves its own as it was;
+    `format` on what it returned takes the branch a fresh `Style` never takes, and the test says so on real javac."""
+    repo = make_java_repo({  # type: ignore[operator]
+        "src/main/java/fmt/Style.java": (
+            "package fmt;\npublic final class Style {\n    private final int scale;\n"
+            "    public Style() {\n        this(0);\n    }\n"
+            "    private Style(int scale) {\n        this.scale = scale;\n    }\n"
+            "    public Style withScale(int scale) {\n        if (scale < 0 || scale > 4) {\n"
+            "            throw new IllegalArgumentException(\"scale out of range: \" + scale);\n        }\n"
+            "        return new Style(scale);\n    }\n"
+            "    public String format(long units) {\n        if (scale == 0) {\n"
+            "            return Long.toString(units);\n        }\n"
+            "        String digits = String.format(\"%0\" + (scale + 1) + \"d\", units);\n"
+            "        return digits.substring(0, digits.length() - scale) + \".\" "
+            "+ digits.substring(digits.length() - scale);\n    }\n}\n"),
+        ".junitbot.yml": ("retrieval:\n  enabled: false\nvalidation:\n  repetitions: 1\n  mutation: false\n"
+                          "  require_gain: false\n"),
+    })
+    config = load_config(repo, environ={})
+    report = run_pipeline(repo, config, StateDir(repo / ".junitbot"), RunRequest(classes=("Style",)))
+    (style,) = report.results
+    assert style.status == "kept", style.reason
+    written = (repo / "src/test/java/fmt/StyleGeneratedTest.java").read_text(encoding="utf-8")
+    assert re.search(r"style = style\.withScale\(\w+\);", written), written
+    assert any(name.startswith("format") and "afterWithScale" in name for name in style.kept), style.kept

@@ -63,11 +63,14 @@ def feedback(plans: Sequence[ClassPlan], observations: Mapping[str, Observation]
         batch = {p.target.fqn: [*p.refinement.scenarios, *(v for _, v in unchanged[p.target.fqn])]
                  for p in plans} if depth == 1 else {}
         for number, plan in enumerate(plans):
-            starts = [s for s in prefixes(plan.scenarios, seen) if len(s.after) == depth - 1]
-            found = extend(starts, locked(plan.scenarios, seen), prefix=f"q{depth}c{number}") if starts else []
+            own = plan.info.fqn
+            starts = [s for s in prefixes(plan.scenarios, seen, own_type=own) if len(s.after) == depth - 1]
+            found = extend(starts, locked(plan.scenarios, seen), prefix=f"q{depth}c{number}",
+                           own_type=own) if starts else []
             if depth == 1:
-                found += extend(prefixes(plan.scenarios, seen, void_too=True), queries(plan.scenarios, seen),
-                                prefix=f"u{depth}c{number}", limit=MAX_QUERIES)
+                found += extend(prefixes(plan.scenarios, seen, void_too=True, own_type=own),
+                                queries(plan.scenarios, seen), prefix=f"u{depth}c{number}", limit=MAX_QUERIES,
+                                own_type=own)
             batch.setdefault(plan.target.fqn, []).extend(found)
         batch = {fqn: found for fqn, found in batch.items() if found}
         if not batch:

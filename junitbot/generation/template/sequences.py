@@ -24,22 +24,33 @@ _DECLARED = re.compile(r"^[\w.<>\[\]?, ]+?\s+(\w+)\s*=")
 
 
 def prefixes(scenarios: Sequence[Scenario], observations: Mapping[str, Observation], *,
-             void_too: bool = False) -> list[Scenario]:
+             void_too: bool = False, own_type: str | None = None) -> list[Scenario]:
     """Scenarios a sequence may start with: an instance method's call that returned normally, not by accident,
-    and changed its object's state (`void_too`: or returned nothing, a change its accessors may not show); one per
-    method and sequence before it, the plainest first."""
+    and changed its object's state (`void_too`: or returned nothing, a change its accessors may not show), or
+    returned another object of the subject's class `own_type` (an immutable object's `withScale(2)`: the sequence
+    goes on with that object); one per method and sequence before it, the plainest first."""
     found: dict[tuple[tuple[str, ...], str], Scenario] = {}
     for scenario in scenarios:
         observed = observations.get(scenario.id)
         if (scenario.subject is None or scenario.constructor or observed is None
                 or observed.outcome not in ("void", "returned") or accidental(scenario, observed)
-                or not (observed.changed_state() or (void_too and observed.outcome == "void"))
+                or not (observed.changed_state() or (void_too and observed.outcome == "void")
+                        or fluent(scenario, observed, own_type))
                 or len(scenario.after) + 1 >= MAX_DEPTH):
             continue
         key = (scenario.after, scenario.method)
         if key not in found or (scenario.hint == "" and found[key].hint != ""):
             found[key] = scenario
     return list(found.values())
+
+
+def fluent(scenario: Scenario, observed: Observation, own_type: str | None) -> bool:
+    """Whether the call returned a new object of the subject's own class (not the subject itself): an immutable
+    object's way to change, which a sequence continues by calling on what it returned."""
+    value = observed.value
+    return (own_type is not None and scenario.returns == own_type and observed.outcome == "returned"
+            and not observed.itself and value is not None and value.cls is not None
+            and value.cls.replace("$", ".") == own_type)
 
 
 def locked(scenarios: Sequence[Scenario], observations: Mapping[str, Observation]) -> list[Scenario]:
@@ -62,15 +73,15 @@ def queries(scenarios: Sequence[Scenario], observations: Mapping[str, Observatio
 
 
 def extend(starts: Sequence[Scenario], targets: Sequence[Scenario], *, prefix: str,
-           limit: int = MAX_PER_ROUND) -> list[Scenario]:
+           limit: int = MAX_PER_ROUND, own_type: str | None = None) -> list[Scenario]:
     """Each start followed by each target (of another method, with no clashing local), as a new scenario; at most
-    `limit`."""
+    `limit`. `own_type` is the subject's class: a start returning one goes on with what it returned."""
     found: list[Scenario] = []
     for start in starts:
         for target in targets:
             if target.method == start.method or target.method in start.after or target.subject != start.subject:
                 continue
-            arrange = _joined(start, target)
+            arrange = _joined(start, target, own_type)
             if arrange is None:
                 continue
             after = (*start.after, start.method)
@@ -82,11 +93,15 @@ def extend(starts: Sequence[Scenario], targets: Sequence[Scenario], *, prefix: s
     return found
 
 
-def _joined(start: Scenario, target: Scenario) -> tuple[str, ...] | None:
-    """The start's arrange step and call, then the target's arrange step (locals declared once), or None when
-    both declare a local of the same name differently."""
+def _joined(start: Scenario, target: Scenario, own_type: str | None) -> tuple[str, ...] | None:
+    """The start's arrange step and call (its result the subject from then on, where it is of the subject's class
+    `own_type`), then the target's arrange step (locals declared once), or None when both declare a local of the
+    same name differently."""
     declared = {m[1]: line for line in start.arrange if (m := _DECLARED.match(line)) is not None}
-    lines = [*start.arrange, f"{start.call};"]
+    # A call that returns an object of the subject's class goes on with that object (`style = style.withScale(2);`).
+    step = f"{start.subject} = {start.call};" if own_type is not None and start.returns == own_type else \
+        f"{start.call};"
+    lines = [*start.arrange, step]
     for line in target.arrange:
         match = _DECLARED.match(line)
         if match is not None and match[1] in declared:

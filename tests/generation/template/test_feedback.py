@@ -5,7 +5,7 @@ from __future__ import annotations
 from junitbot.generation.template.feedback import refine
 from junitbot.generation.template.observations import Observation, ObservedCall, ObservedValue
 from junitbot.generation.template.probe import Scenario
-from junitbot.generation.template.sequences import extend, locked, prefixes
+from junitbot.generation.template.sequences import extend, locked, prefixes, queries
 
 _FIND = "when(customers.find(any(String.class))).thenReturn(new Customer(\"jane\"));"
 _SAVE = "when(customers.save(any(Customer.class))).thenReturn(new Customer(\"jane\"));"
@@ -55,3 +55,25 @@ def test_a_sequence_extends_what_changed_state_with_what_failed_alone() -> None:
     assert [s.id for s in starts] == ["u"] and [t.id for t in targets] == ["o"]
     (sequence,) = extend(starts, targets, prefix="q")
     assert sequence.arrange == ("door.unlock();",) and sequence.hint == "afterUnlock" and sequence.after == ("unlock",)
+
+
+def test_an_immutable_object_s_sequence_goes_on_with_the_object_a_call_returned() -> None:
+    """Randoop extends a sequence with what its calls return: `withScale(2)` leaves its object as it was and returns
+    a new one, so the query after it is asked of that one (`style = style.withScale(2);`)."""
+    own = "demo.Style"
+    with_scale = Scenario(id="w", method="withScale", hint="", arrange=("int scale = 2;",),
+                          call="style.withScale(scale)", subject="style", returns=own)
+    itself = Scenario(id="i", method="trimmed", hint="", call="style.trimmed()", subject="style", returns=own)
+    scale = Scenario(id="g", method="getScale", hint="", call="style.getScale()", subject="style", returns="int")
+    styled = ObservedValue.model_validate({"t": "object", "class": own,
+                                           "components": {"scale": {"t": "Integer", "v": "2"}}})
+    seen = {"w": Observation(scenario="w", outcome="returned", value=styled),
+            "i": Observation(scenario="i", outcome="returned", value=styled, itself=True),
+            "g": _returned("g", "0")}
+    assert prefixes([with_scale, itself, scale], seen) == []  # nothing changed the object itself
+    starts = prefixes([with_scale, itself, scale], seen, own_type=own)
+    assert [s.id for s in starts] == ["w"]
+    found = extend(starts, queries([with_scale, itself, scale], seen), prefix="u", own_type=own)
+    (sequence,) = [s for s in found if s.method == "getScale"]
+    assert sequence.arrange == ("int scale = 2;", "style = style.withScale(scale);")
+    assert sequence.call == "style.getScale()" and sequence.after == ("withScale",)
