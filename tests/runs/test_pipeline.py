@@ -434,3 +434,5 @@ def test_an_immutable_object_is_tested_after_a_call_that_returned_a_changed_copy
     written = (repo / "src/test/java/fmt/StyleGeneratedTest.java").read_text(encoding="utf-8")
     assert re.search(r"style = style\.withScale\(\w+\);", written), written
     assert any(name.startswith("format") and "afterWithScale" in name for name in style.kept), style.kept
+    # `withScale`'s own test said only that it returned something: the sequence says what.
+    assert "withScale_returnsStyle" not in written, written

@@ -87,9 +87,17 @@ def final_tests(
 
 def _without_weaker(tests: list[_Test]) -> list[_Test]:
     """The tests, less those that only say a method did not throw where another test of that method asserts what
-    it did (issue 29: `assertDoesNotThrow` cannot fail for most mutants)."""
+    it did (issue 29: `assertDoesNotThrow` cannot fail for most mutants), and those that only say a method returned
+    something where a sequence goes on through it and asserts what the object it returned does."""
     asserted = {t.scenario.method for t in tests if not _only_does_not_throw(t.body)}
-    return [t for t in tests if not (_only_does_not_throw(t.body) and t.scenario.method in asserted)]
+    continued = {method for t in tests for method in t.scenario.after}
+    return [t for t in tests if not (_only_does_not_throw(t.body) and t.scenario.method in asserted)
+            and not (not t.scenario.after and t.scenario.method in continued and _only_not_null(t.body))]
+
+
+def _only_not_null(body: list[str]) -> bool:
+    checks = [line for line in body if line.startswith(("assert", "verify("))]
+    return bool(checks) and all(line.startswith("assertNotNull(") for line in checks)
 
 
 def _only_does_not_throw(body: list[str]) -> bool:
