@@ -12,6 +12,7 @@ from junitbot.cli import main
 from junitbot.config import load_config
 from junitbot.generation import generated_target
 from junitbot.runs import RunRequest, run_pipeline
+from junitbot.runs.models import ClassResult
 from junitbot.state import StateDir
 from tests.conftest import commit_all
 
@@ -366,14 +367,9 @@ def test_a_text_handed_back_unchanged_is_tried_again_with_inputs_the_method_chan
             "            if (c == last && set.indexOf(c) >= 0) {\n                continue;\n            }\n"
             "            out.append(c);\n            last = c;\n        }\n"
             "        return out.toString();\n    }\n}\n"),
-        ".junitbot.yml": ("retrieval:\n  enabled: false\nvalidation:\n  repetitions: 1\n  mutation: false\n"
-                          "  require_gain: false\n"),
+        ".junitbot.yml": _ALONE,
     })
-    config = load_config(repo, environ={})
-    report = run_pipeline(repo, config, StateDir(repo / ".junitbot"), RunRequest(classes=("Squeezer",)))
-    (squeezer,) = report.results
-    assert squeezer.status == "kept", squeezer.reason
-    written = (repo / "src/test/java/text/SqueezerGeneratedTest.java").read_text(encoding="utf-8")
+    _, written = _kept_alone(repo, "Squeezer")
     # Some input comes back squeezed, and no test asserts that what went in came out.
     rows = re.findall(r"'([^']*)', '([^']*)'", written)
     assert any(given != expected and re.search(r"(\w)\1", given) for given, expected in rows), written
@@ -397,14 +393,9 @@ def test_an_argument_object_is_built_as_the_repository_s_tests_built_it(make_jav
             "    private static Range between(int... ends) {\n        return new Range(ends[0], ends[1]);\n    }\n"
             "    @Test\n    void coversWhatIsInside() {\n"
             "        assertTrue(Ranges.covers(between(2, 9), 5));\n    }\n}\n"),
-        ".junitbot.yml": ("retrieval:\n  enabled: false\nvalidation:\n  repetitions: 1\n  mutation: false\n"
-                          "  require_gain: false\n"),
+        ".junitbot.yml": _ALONE,
     })
-    config = load_config(repo, environ={})
-    report = run_pipeline(repo, config, StateDir(repo / ".junitbot"), RunRequest(classes=("Ranges",)))
-    (ranges,) = report.results
-    assert ranges.status == "kept", ranges.reason
-    written = (repo / "src/test/java/span/RangesGeneratedTest.java").read_text(encoding="utf-8")
+    _, written = _kept_alone(repo, "Ranges")
     assert "Range range = new Range(2, 9);" in written, written
 
 
@@ -424,15 +415,23 @@ def test_an_immutable_object_is_tested_after_a_call_that_returned_a_changed_copy
             "        String digits = String.format(\"%0\" + (scale + 1) + \"d\", units);\n"
             "        return digits.substring(0, digits.length() - scale) + \".\" "
             "+ digits.substring(digits.length() - scale);\n    }\n}\n"),
-        ".junitbot.yml": ("retrieval:\n  enabled: false\nvalidation:\n  repetitions: 1\n  mutation: false\n"
-                          "  require_gain: false\n"),
+        ".junitbot.yml": _ALONE,
     })
-    config = load_config(repo, environ={})
-    report = run_pipeline(repo, config, StateDir(repo / ".junitbot"), RunRequest(classes=("Style",)))
-    (style,) = report.results
-    assert style.status == "kept", style.reason
-    written = (repo / "src/test/java/fmt/StyleGeneratedTest.java").read_text(encoding="utf-8")
+    style, written = _kept_alone(repo, "Style")
     assert re.search(r"style = style\.withScale\(\w+\);", written), written
     assert any(name.startswith("format") and "afterWithScale" in name for name in style.kept), style.kept
     # `withScale`'s own test said only that it returned something: the sequence says what.
     assert "withScale_returnsStyle" not in written, written
+
+
+# Fast settings for one class judged alone: no retrieval, one run, no PIT, every passing method kept.
+_ALONE = "retrieval:\n  enabled: false\nvalidation:\n  repetitions: 1\n  mutation: false\n  require_gain: false\n"
+
+
+def _kept_alone(repo: Path, name: str) -> tuple[ClassResult, str]:
+    """`junitbot run --classes name` on `repo` with `_ALONE`: its result, which must be kept, and its test file."""
+    report = run_pipeline(repo, load_config(repo, environ={}), StateDir(repo / ".junitbot"),
+                          RunRequest(classes=(name,)))
+    (result,) = report.results
+    assert result.status == "kept" and result.test_path is not None, result.reason
+    return result, (repo / result.test_path).read_text(encoding="utf-8")

@@ -48,6 +48,7 @@ public final class JunitbotCarver {
     private static final Map<String, Integer> PER_KEY = new HashMap<>();
     private static final Set<String> SEEN = new HashSet<>();
     private static BufferedWriter out;
+    private static volatile Set<String> recorded = new HashSet<>();
     private static int lines;
     private static final ThreadLocal<Boolean> BUSY = new ThreadLocal<>();
     // Objects seen built, by identity hash: (a weak reference, the call that built it).
@@ -63,7 +64,7 @@ public final class JunitbotCarver {
             if (parts.length < 2) {
                 return;
             }
-            Set<String> recorded = new HashSet<>(Arrays.asList(parts[1].split(",")));
+            recorded = new HashSet<>(Arrays.asList(parts[1].split(",")));
             Set<String> builders = new HashSet<>(recorded);
             if (parts.length == 3) {
                 builders.addAll(Arrays.asList(parts[2].split(",")));
@@ -79,11 +80,11 @@ public final class JunitbotCarver {
     }
 
     /** Called on entry to a public member of a class under test or of an argument's class: the call, described
-     * (`recorded`: its line is written; `builds`: a constructor or a static method, whose object of its own class is
-     * remembered as built by it); null where it cannot be. */
+     * (`builds`: a constructor or a static method, whose object of its own class is remembered as built by it; the
+     * line of a class under test is written); null where it cannot be. */
     public static Object describe(Class<?> type, String method, String signature, Object[] arguments,
-                                  boolean recorded, boolean builds) {
-        if (BUSY.get() != null || (recorded && out == null)) {
+                                  boolean builds) {
+        if (BUSY.get() != null || out == null) {
             return null;
         }
         BUSY.set(Boolean.TRUE);
@@ -103,7 +104,8 @@ public final class JunitbotCarver {
             String expression = !builds || !rebuilt || name == null ? null : "<init>".equals(method)
                     ? "new " + name + "(" + texts + ")" : name + "." + method + "(" + texts + ")";
             return new Call(line.append("]").toString(), expression != null
-                    && expression.length() <= MAX_EXPRESSION ? expression : null, type, recorded);
+                    && expression.length() <= MAX_EXPRESSION ? expression : null, type,
+                    recorded.contains(type.getName()));
         } catch (Throwable ignored) {
             return null;  // a value this agent cannot read is one call less recorded, never a failed test
         } finally {
@@ -352,6 +354,8 @@ public final class JunitbotCarver {
         }
 
         static void install(Set<String> recorded, Set<String> builders, Instrumentation instrumentation) {
+            // A class under test: every public member, its calls written; an argument's class: only how its
+            // objects are built (constructors, static factories), remembered.
             new AgentBuilder.Default()
                     .type((type, loader, module, redefined, domain) -> recorded.contains(type.getName()))
                     .transform((builder, type, loader, module, domain) -> builder
@@ -363,19 +367,19 @@ public final class JunitbotCarver {
                                     .and(ElementMatchers.isStatic()).and(ElementMatchers.isMethod())))
                             .visit(Advice.to(Entry.class, ConstructorExit.class).on(ElementMatchers.isPublic()
                                     .and(ElementMatchers.isConstructor()))))
-                    // An argument's class: only how its objects are built (constructors, static factories).
                     .type((type, loader, module, redefined, domain) -> !recorded.contains(type.getName())
                             && builders.contains(type.getName()))
                     .transform((builder, type, loader, module, domain) -> builder
-                            .visit(Advice.to(BuilderEntry.class, MethodExit.class).on(ElementMatchers.isPublic()
+                            .visit(Advice.to(Entry.class, MethodExit.class).on(ElementMatchers.isPublic()
                                     .and(ElementMatchers.isStatic()).and(ElementMatchers.returns(type))))
-                            .visit(Advice.to(BuilderEntry.class, ConstructorExit.class).on(ElementMatchers.isPublic()
+                            .visit(Advice.to(Entry.class, ConstructorExit.class).on(ElementMatchers.isPublic()
                                     .and(ElementMatchers.isConstructor()))))
                     .installOn(instrumentation);
         }
     }
 
-    /** Inlined at the start of each public constructor and static method of a class under test. */
+    /** Inlined at the start of each public constructor and static method of a class under test, and of each
+     * public constructor and static factory of an argument's class. */
     static final class Entry {
         private Entry() {
         }
@@ -383,7 +387,7 @@ public final class JunitbotCarver {
         @Advice.OnMethodEnter
         static Object enter(@Advice.Origin Class<?> type, @Advice.Origin("#m") String method,
                             @Advice.Origin("#s") String signature, @Advice.AllArguments Object[] arguments) {
-            return JunitbotCarver.describe(type, method, signature, arguments, true, true);
+            return JunitbotCarver.describe(type, method, signature, arguments, true);
         }
     }
 
@@ -395,19 +399,7 @@ public final class JunitbotCarver {
         @Advice.OnMethodEnter
         static Object enter(@Advice.Origin Class<?> type, @Advice.Origin("#m") String method,
                             @Advice.Origin("#s") String signature, @Advice.AllArguments Object[] arguments) {
-            return JunitbotCarver.describe(type, method, signature, arguments, true, false);
-        }
-    }
-
-    /** Inlined at the start of each public constructor and static factory of an argument's class. */
-    static final class BuilderEntry {
-        private BuilderEntry() {
-        }
-
-        @Advice.OnMethodEnter
-        static Object enter(@Advice.Origin Class<?> type, @Advice.Origin("#m") String method,
-                            @Advice.Origin("#s") String signature, @Advice.AllArguments Object[] arguments) {
-            return JunitbotCarver.describe(type, method, signature, arguments, false, true);
+            return JunitbotCarver.describe(type, method, signature, arguments, false);
         }
     }
 
