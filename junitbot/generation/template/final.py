@@ -18,6 +18,7 @@ from junitbot.generation.template.bodies import final_body, in_assertj
 from junitbot.generation.template.context import ClassContext
 from junitbot.generation.template.families import Member, families
 from junitbot.generation.template.feedback import Refinement, same_behaviour
+from junitbot.generation.template.identity import unchanged_input
 from junitbot.generation.template.naming import family_name, name_parts, value_title
 from junitbot.generation.template.observations import Observation
 from junitbot.generation.template.probe import Scenario
@@ -60,8 +61,10 @@ def final_tests(
         chosen, observed = _simplest(scenario, observations, refinement, known)
         if observed is None or observed.outcome == "missing" or (chosen.after and observed.outcome == "threw"):
             continue  # a sequence is written for the call it unlocks, not for each way to fail
+        # The same result from a call that handed an input back (which one) and from one that computed it are not
+        # the same behaviour.
         fingerprint = (scenario.method, observed.model_dump_json(exclude={"scenario", "calls"}) + repr(
-            [(c.key, c.stubbed) for c in observed.calls]))
+            [(c.key, c.stubbed) for c in observed.calls]) + repr(unchanged_input(chosen, observed)))
         if fingerprint in outcomes:
             continue  # the same behaviour again: no new test
         body = final_body(chosen, observed, context)

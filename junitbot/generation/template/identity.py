@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from typing import NamedTuple
 
 from junitbot.generation.literals import java_string
 from junitbot.generation.template.bodies import accidental
@@ -26,25 +27,35 @@ _TEXT_LOCAL = re.compile(r'^((?:final\s+)?(?:String|CharSequence|java\.lang\.Str
 _NAME = re.compile(r"\b[A-Za-z_]\w*\b")
 
 
-def unchanged_input(scenario: Scenario, observed: Observation | None) -> str | None:
-    """The local whose text the call returned unchanged (not empty: an empty text coming back is a boundary
-    answer), or None."""
+class Amplified(NamedTuple):
+    """A variant of a scenario that returned a text input unchanged: the scenario's id, the local whose text the
+    variant changed, the variant."""
+
+    origin: str
+    local: str
+    scenario: Scenario
+
+
+def unchanged_input(scenario: Scenario, observed: Observation | None, *, only: str | None = None) -> str | None:
+    """The local whose text the call returned unchanged (`only`: that local or none), not empty (an empty text
+    coming back is a boundary answer); None where there is none."""
     if (scenario.constructor or observed is None or observed.outcome != "returned" or observed.value is None
             or observed.value.t != "String" or not observed.value.v or accidental(scenario, observed)):
         return None
     arguments = set(_NAME.findall(_argument_text(scenario.call)))
     for line in scenario.arrange:
         match = _TEXT_LOCAL.match(line.strip())
-        if match is not None and match[2] in arguments and match[3] == observed.value.v:
+        if (match is not None and match[2] in arguments and match[3] == observed.value.v
+                and only in (None, match[2])):
             return match[2]
     return None
 
 
 def amplified(scenarios: Sequence[Scenario], observations: Mapping[str, Observation], *,
-              prefix: str) -> list[tuple[str, Scenario]]:
-    """(the id of the scenario it came from, the variant) for each scenario that returned a text input unchanged;
-    `prefix` starts the variants' ids; at most MAX_PER_CLASS in all."""
-    found: list[tuple[str, Scenario]] = []
+              prefix: str) -> list[Amplified]:
+    """The variants of each scenario that returned a text input unchanged; `prefix` starts their ids; at most
+    MAX_PER_CLASS in all."""
+    found: list[Amplified] = []
     tried = {tuple(s.arrange) for s in scenarios}
     for scenario in scenarios:
         name = unchanged_input(scenario, observations.get(scenario.id))
@@ -55,23 +66,23 @@ def amplified(scenarios: Sequence[Scenario], observations: Mapping[str, Observat
             if arrange in tried or len(found) >= MAX_PER_CLASS:
                 continue
             tried.add(arrange)
-            found.append((scenario.id, scenario.model_copy(update={
+            found.append(Amplified(scenario.id, name, scenario.model_copy(update={
                 "id": f"{prefix}_{len(found)}", "arrange": arrange, "hint": _hint(scenario.hint, name, suffix),
                 "base": None, "withheld": None})))
     return found
 
 
-def settled(variants: Sequence[tuple[str, Scenario]],
+def settled(variants: Sequence[Amplified],
             observations: Mapping[str, Observation]) -> tuple[frozenset[str], frozenset[str]]:
     """What the probe of `variants` (from `amplified`) settled: the scenarios (ids) one of whose variants returned a
-    text other than its own input (its test says more, so the identity's is not written), and the variants that
-    returned their input unchanged too (they say nothing the identity's test does not)."""
+    text other than the text it changed (its test says more, so the identity's is not written), and the variants
+    that returned that text unchanged too (they say nothing the identity's test does not)."""
     superseded, unchanged = set(), set()
-    for origin, variant in variants:
+    for origin, local, variant in variants:
         observed = observations.get(variant.id)
         if observed is None or observed.outcome != "returned" or accidental(variant, observed):
             continue
-        if unchanged_input(variant, observed) is not None:
+        if unchanged_input(variant, observed, only=local) is not None:
             unchanged.add(variant.id)
         elif observed.value is not None and observed.value.t == "String":
             superseded.add(origin)

@@ -15,7 +15,7 @@ from junitbot.generation.template.answers import answer_stub
 from junitbot.generation.template.feedback import Refinement, refine
 from junitbot.generation.template.final import Written, final_tests
 from junitbot.generation.template.fixtures import named_fixtures
-from junitbot.generation.template.identity import amplified, settled
+from junitbot.generation.template.identity import Amplified, amplified, settled
 from junitbot.generation.template.observations import Observation, ObservedCall
 from junitbot.generation.template.plan import ClassPlan, method_scenarios
 from junitbot.generation.template.probe import ProbeClass, ProbeRun, Scenario, probe_method, run_probes
@@ -55,12 +55,12 @@ def feedback(plans: Sequence[ClassPlan], observations: Mapping[str, Observation]
     sequences that changed state with the calls still failing alone (the first round's with the others, in one probe
     run). The plans with their new scenarios and refinements, and every observation so far."""
     plans, seen = list(plans), dict(observations)
-    unchanged: dict[str, list[tuple[str, Scenario]]] = {}
+    unchanged: dict[str, list[Amplified]] = {}
     for depth in range(1, MAX_DEPTH):
         if depth == 1:
             plans = [replace(p, refinement=_refinement(p, seen)) for p in plans]
             unchanged = {p.target.fqn: amplified(p.scenarios, seen, prefix=f"i{n}") for n, p in enumerate(plans)}
-        batch = {p.target.fqn: [*p.refinement.scenarios, *(v for _, v in unchanged[p.target.fqn])]
+        batch = {p.target.fqn: [*p.refinement.scenarios, *(v.scenario for v in unchanged[p.target.fqn])]
                  for p in plans} if depth == 1 else {}
         for number, plan in enumerate(plans):
             own = plan.info.fqn
@@ -81,7 +81,7 @@ def feedback(plans: Sequence[ClassPlan], observations: Mapping[str, Observation]
     return [replace(p, refinement=_settled(p.refinement, unchanged.get(p.target.fqn, []), seen)) for p in plans], seen
 
 
-def _settled(refinement: Refinement, variants: Sequence[tuple[str, Scenario]],
+def _settled(refinement: Refinement, variants: Sequence[Amplified],
              observations: Mapping[str, Observation]) -> Refinement:
     """A text input handed back unchanged: its test goes where a variant's input came back changed, and variants
     that came back unchanged as well go."""

@@ -18,13 +18,13 @@ _SQUEEZE = Scenario(id="s", method="squeeze", hint="", call="CharSetUtils.squeez
 def test_the_text_handed_back_unchanged_is_amplified_into_shapes_a_text_method_acts_on() -> None:
     assert unchanged_input(_SQUEEZE, _text("s", "text")) == "str"
     variants = amplified([_SQUEEZE], {"s": _text("s", "text")}, prefix="i0")
-    assert [origin for origin, _ in variants] == ["s"] * 4
-    by_hint = {v.hint: v.arrange[0] for _, v in variants}
+    assert [(v.origin, v.local) for v in variants] == [("s", "str")] * 4
+    by_hint = {v.scenario.hint: v.scenario.arrange[0] for v in variants}
     assert by_hint == {"whenStrHasRepeatedCharacters": 'String str = "tteexxtt";',
                        "whenStrContainsSetTwice": 'String str = "tettxt";',
                        "whenStrIsPadded": 'String str = "  Text  ";',
                        "whenStrHasTwoWords": 'String str = "text te";'}
-    assert all(v.arrange[1] == 'String set = "t";' and v.id.startswith("i0_") for _, v in variants)
+    assert all(v.scenario.arrange[1] == 'String set = "t";' and v.scenario.id.startswith("i0_") for v in variants)
 
 
 def test_only_an_unchanged_non_empty_argument_counts() -> None:
@@ -39,12 +39,14 @@ def test_only_an_unchanged_non_empty_argument_counts() -> None:
 
 def test_a_variant_that_came_back_changed_supersedes_the_identity_and_one_that_did_not_goes() -> None:
     variants = amplified([_SQUEEZE], {"s": _text("s", "text")}, prefix="i0")
-    ids = {v.hint: v.id for _, v in variants}
-    unchanged = {v.id: _text(v.id, v.arrange[0].split('"')[1]) for _, v in variants}
+    ids = {v.scenario.hint: v.scenario.id for v in variants}
+    unchanged = {v.scenario.id: _text(v.scenario.id, v.scenario.arrange[0].split('"')[1]) for v in variants}
     assert settled(variants, unchanged) == (frozenset(), frozenset(ids.values()))
     repeated = ids["whenStrHasRepeatedCharacters"]
     superseded, redundant = settled(variants, {**unchanged, repeated: _text("x", "teexx")})
     assert superseded == {"s"} and redundant == set(ids.values()) - {repeated}
+    # "t" coming back is the other argument, not the text the variant changed: it changed.
+    assert settled(variants, {**unchanged, repeated: _text("x", "t")})[0] == {"s"}
     failed = {**unchanged, ids["whenStrIsPadded"]: Observation(scenario="x", outcome="threw",
                                                                 exception="java.lang.IllegalStateException")}
     assert settled(variants, failed)[0] == frozenset()
