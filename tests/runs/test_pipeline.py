@@ -437,3 +437,34 @@ def _kept_alone(repo: Path, name: str) -> tuple[ClassResult, str]:
     (result,) = report.results
     assert result.status == "kept" and result.test_path is not None, result.reason
     return result, (repo / result.test_path).read_text(encoding="utf-8")
+
+
+def test_a_call_is_made_on_the_receiver_its_tests_made_it_on(make_java_repo: object) -> None:
+    """Issue 29 item 2, the receiver: the human tests wrap two texts on two wrappers they build through a helper;
+    the carver saw which wrapper each call was made on, and each generated call is made on that one."""
+    repo = make_java_repo({  # type: ignore[operator]
+        "src/main/java/words/Wrapper.java": (
+            "package words;\npublic final class Wrapper {\n    private final int width;\n"
+            "    public Wrapper(int width) {\n        this.width = width;\n    }\n"
+            "    public String wrap(String text) {\n        StringBuilder out = new StringBuilder();\n"
+            "        int line = 0;\n        for (String word : text.split(\" \")) {\n"
+            "            if (line > 0 && line + 1 + word.length() > width) {\n"
+            "                out.append('\\n');\n                line = 0;\n            } else if (line > 0) {\n"
+            "                out.append(' ');\n                line++;\n            }\n"
+            "            out.append(word);\n            line += word.length();\n        }\n"
+            "        return out.toString();\n    }\n}\n"),
+        "src/test/java/words/WrapperTest.java": (
+            "package words;\nimport static org.junit.jupiter.api.Assertions.assertEquals;\n"
+            "import org.junit.jupiter.api.Test;\nclass WrapperTest {\n"
+            "    private static Wrapper of(int width) {\n        return new Wrapper(width);\n    }\n"
+            "    @Test\n    void breaksLongLines() {\n"
+            "        assertEquals(\"hello\\nworld\", of(5).wrap(\"hello world\"));\n    }\n"
+            "    @Test\n    void keepsShortLines() {\n"
+            "        assertEquals(\"one two three\", of(20).wrap(\"one two three\"));\n    }\n}\n"),
+        ".junitbot.yml": _ALONE,
+    })
+    _, written = _kept_alone(repo, "Wrapper")
+    # Made on the wrapper of width 20 (a row of a family whose receiver is built per row, its column named after
+    # the constructor's parameter), not on the set-up's of width 5.
+    assert "wrapper = new Wrapper(width);" in written or "wrapper = new Wrapper(20);" in written, written
+    assert re.search(r"\b20, '", written) or "new Wrapper(20)" in written, written

@@ -31,11 +31,20 @@ def carved_arguments(context: ClassContext, member: MethodInfo, generated: Seque
                      bindings: Mapping[str, TypeRef], given: Mapping[str, object] | None = None) -> list[list[str]]:
     """Local declarations for `member`'s parameters from each call its tests made, in the order they made them; a
     parameter in `given` (a mock field of that name) gets an empty line, as `generated` has."""
-    found: list[list[str]] = []
-    for texts in carved_texts(context, member, bindings=bindings):
+    return [list(lines) for lines in carved_receivers(context, member, generated, bindings=bindings, given=given)]
+
+
+def carved_receivers(context: ClassContext, member: MethodInfo, generated: Sequence[str] | None, *,
+                     bindings: Mapping[str, TypeRef],
+                     given: Mapping[str, object] | None = None) -> dict[tuple[str, ...], str | None]:
+    """`carved_arguments`, each with the receiver the call was made on as the call that built it, written as the
+    test names it (None: not seen built, or naming a type the test may not)."""
+    found: dict[tuple[str, ...], str | None] = {}
+    for call, texts in _fitting(context, member, bindings=bindings):
         lines = _declarations(context, member.parameters, texts, generated, bindings=bindings, given=given)
-        if lines is not None and lines not in found:
-            found.append(lines)
+        receiver = _pasted(call.receiver, context) if call.receiver is not None else None
+        if lines is not None and found.get(tuple(lines)) is None:
+            found[tuple(lines)] = receiver
     return found
 
 
@@ -44,16 +53,23 @@ def carved_texts(context: ClassContext, member: MethodInfo, *, bindings: Mapping
     """The arguments of each call of `member` its tests made, as the test file writes them (None: not rebuilt), the
     calls that returned before those that threw (`returned_only`: only those); calls naming a type the test may
     not name are left out."""
+    return [texts for call, texts in _fitting(context, member, bindings=bindings)
+            if not (returned_only and call.threw)]
+
+
+def _fitting(context: ClassContext, member: MethodInfo, *,
+             bindings: Mapping[str, TypeRef]) -> list[tuple[CarvedCall, list[str | None]]]:
+    """Each carved call of `member` whose parameters are the member's and whose values the test may paste, with
+    its arguments as the test file writes them; those that returned first."""
     name = "<init>" if member.kind == "constructor" else member.name
-    found: list[list[str | None]] = []
+    found: list[tuple[CarvedCall, list[str | None]]] = []
     for call in sorted(context.carved, key=lambda c: c.threw):
-        if call.member != name or not _same_parameters(call, member.parameters, bindings) or (
-                returned_only and call.threw):
+        if call.member != name or not _same_parameters(call, member.parameters, bindings):
             continue
         texts = [None if text is None or not _passable(text, erased) else _pasted(text, context)
                  for text, erased in zip(call.arguments, call.parameters, strict=True)]
         if all(pasted is not None or text is None for pasted, text in zip(texts, call.arguments, strict=True)):
-            found.append(texts)
+            found.append((call, texts))
     return found
 
 

@@ -47,6 +47,14 @@ class Member:
     outcome: str
     callee: str = ""
     overloads: tuple[tuple[str, ...], ...] = ()
+    # The subject's constructor as the body calls it (`new Wrapper`) and its overloads' parameter names: a literal
+    # passed to it (a receiver built as the tests built it) is named after its parameter too.
+    constructor: tuple[str, tuple[tuple[str, ...], ...]] = ("", ())
+
+    def callees(self) -> tuple[tuple[str, tuple[tuple[str, ...], ...]], ...]:
+        """(how the body calls it, its overloads' parameter names) for the method under test, then the subject's
+        constructor."""
+        return (self.callee, self.overloads), self.constructor
 
 
 @dataclass(frozen=True)
@@ -143,22 +151,23 @@ def _family(shape: list[str], group: list[tuple[Member, list[list[str]]]], impor
 
 def _argument_name(shape_line: str, index: int, member: Member) -> str | None:
     """The name of the parameter the line's `index`-th literal is passed as, where that literal is a whole argument
-    of the call to the method under test and every overload of that arity names the parameter alike."""
-    if not member.callee:
-        return None
+    of the call to the method under test (or to the subject's constructor) and every overload of that arity names
+    the parameter alike."""
     marked = _numbered(shape_line)
-    head = re.search(rf"(?<![\w$]){re.escape(member.callee)}\s*\(", marked)
-    if head is None:
-        return None
-    end = closing_bracket(marked, head.end() - 1)
-    if end < 0:
-        return None
-    arguments = split_arguments(marked[head.end():end])
-    if f"\x00{index}\x01" not in arguments:
-        return None
-    place = arguments.index(f"\x00{index}\x01")
-    names = {names[place] for names in member.overloads if len(names) == len(arguments)}
-    return names.pop() if len(names) == 1 else None
+    for callee, overloads in member.callees():
+        head = re.search(rf"(?<![\w$]){re.escape(callee)}\s*\(", marked) if callee else None
+        if head is None:
+            continue
+        end = closing_bracket(marked, head.end() - 1)
+        if end < 0:
+            continue
+        arguments = split_arguments(marked[head.end():end])
+        if f"\x00{index}\x01" not in arguments:
+            continue
+        place = arguments.index(f"\x00{index}\x01")
+        names = {names[place] for names in overloads if len(names) == len(arguments)}
+        return names.pop() if len(names) == 1 else None
+    return None
 
 
 def _numbered(shape_line: str) -> str:

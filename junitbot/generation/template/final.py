@@ -124,8 +124,11 @@ def _parameterized(tests: list[_Test], context: ClassContext, methods: dict[str,
     """Write the boundary families among `tests` as parameterized tests into `methods`: (the ids of the tests they
     stand for, their names)."""
     style = context.module.style
+    subject = context.subject
+    constructor = (f"new {subject.name}", tuple(tuple(p.name for p in c.parameters) for c in subject.constructors))
     members = [Member(method=t.scenario.method, name=str(id(t)), body=tuple(t.body), outcome=_kind(t.observed),
-                      callee=_callee(t.scenario, context), overloads=_overloads(t.scenario, context)) for t in tests]
+                      callee=_callee(t.scenario, context), overloads=_overloads(t.scenario, context),
+                      constructor=constructor) for t in tests]
     by_id = {str(id(t)): t for t in tests}
     covered: set[int] = set()
     names: list[str] = []

@@ -29,7 +29,7 @@ from junitbot.generation.javatypes import (
 )
 from junitbot.generation.template.access import Scope
 from junitbot.generation.template.answers import NUMERIC, Stub, call_stubs
-from junitbot.generation.template.carved import carved_arguments
+from junitbot.generation.template.carved import carved_arguments, carved_receivers
 from junitbot.generation.template.compensation import Compensation, reachable_calls
 from junitbot.generation.template.constraints import rejected_values
 from junitbot.generation.template.context import ClassContext
@@ -141,8 +141,13 @@ def scenarios_for(context: ClassContext, method: MethodInfo, receiver: Receiver,
                                else class_bindings(subject, None, {}))
     generated = _arguments(scope, method.parameters, variant=0, bindings=bindings)
     mined = _mined(context, method, bindings=bindings)
-    known = _known(mined, carved_arguments(context, method, generated, bindings=bindings))
+    carved = carved_receivers(context, method, generated, bindings=bindings)
+    known = _known(mined, [list(lines) for lines in carved])
     args = known[0] if known else generated
+    # The subject as the tests built it for a carved call (not where mocks stand for its collaborators, nor for a
+    # receiver its own arrange step builds).
+    rebuilt = {lines: f"{receiver.name} = {text};" for lines, text in carved.items()
+               if text is not None and receiver.instance and not receiver.arrange and not context.mocks}
     if args is None:
         return []
     stubs = call_stubs(context, reachable_calls(subject, method))
@@ -189,9 +194,11 @@ def scenarios_for(context: ClassContext, method: MethodInfo, receiver: Receiver,
             continue
         seen.add(key)
         base = scenarios[0].id if chosen.withheld is not None and scenarios and not extra_variants else None
+        built = rebuilt.get(tuple(chosen.values))
         scenarios.append(Scenario(id=f"{prefix}_{len(scenarios)}", method=method.name,
                                   hint=_lead(receiver.title, chosen.hint),
-                                  arrange=(*receiver.arrange, *chosen.values, *chosen.answers), call=call,
+                                  arrange=(*receiver.arrange, *([built] if built else []), *chosen.values,
+                                           *chosen.answers), call=call,
                                   returns_void=returns_void,
                                   returns=method.return_type.fqn if method.return_type else None,
                                   declared=declared, subject=receiver.name if receiver.instance else None,

@@ -24,7 +24,8 @@ import net.bytebuddy.matcher.ElementMatchers;
  *
  * <p>Agent options: {@code <output file>|<class>,<class>...[|<class>,<class>...]}, binary names: the classes under
  * test, then the repository's classes their members take as arguments. Each distinct call of a class under test is
- * one JSON line {@code {"c": class, "m": method ("<init>"), "s": "(java.lang.String[],int)", "a": [text or null]}};
+ * one JSON line {@code {"c": class, "m": method ("<init>"), "s": "(java.lang.String[],int)", "a": [text or null],
+ * "r": receiver}} ("r" where the instance method's receiver was seen built, below);
  * an argument that cannot be rebuilt from text (a long string, an object nobody saw built) is {@code null}. At
  * most {@value #PER_MEMBER} distinct argument lists per member, {@value #MAX_LINES} lines in all.
  *
@@ -81,9 +82,10 @@ public final class JunitbotCarver {
 
     /** Called on entry to a public member of a class under test or of an argument's class: the call, described
      * (`builds`: a constructor or a static method, whose object of its own class is remembered as built by it; the
-     * line of a class under test is written); null where it cannot be. */
+     * line of a class under test is written, with its `receiver` where that was seen built); null where it cannot
+     * be. */
     public static Object describe(Class<?> type, String method, String signature, Object[] arguments,
-                                  boolean builds) {
+                                  boolean builds, Object receiver) {
         if (BUSY.get() != null || out == null) {
             return null;
         }
@@ -100,10 +102,15 @@ public final class JunitbotCarver {
                 rebuilt = rebuilt && text != null;
                 texts.append(i > 0 ? ", " : "").append(text);
             }
+            line.append("]");
+            String built = receiver == null ? null : builtBy(receiver);
+            if (built != null) {
+                line.append(",\"r\":").append(json(built));
+            }
             String name = type.getCanonicalName();
             String expression = !builds || !rebuilt || name == null ? null : "<init>".equals(method)
                     ? "new " + name + "(" + texts + ")" : name + "." + method + "(" + texts + ")";
-            return new Call(line.append("]").toString(), expression != null
+            return new Call(line.toString(), expression != null
                     && expression.length() <= MAX_EXPRESSION ? expression : null, type,
                     recorded.contains(type.getName()));
         } catch (Throwable ignored) {
@@ -387,7 +394,7 @@ public final class JunitbotCarver {
         @Advice.OnMethodEnter
         static Object enter(@Advice.Origin Class<?> type, @Advice.Origin("#m") String method,
                             @Advice.Origin("#s") String signature, @Advice.AllArguments Object[] arguments) {
-            return JunitbotCarver.describe(type, method, signature, arguments, true);
+            return JunitbotCarver.describe(type, method, signature, arguments, true, null);
         }
     }
 
@@ -398,8 +405,9 @@ public final class JunitbotCarver {
 
         @Advice.OnMethodEnter
         static Object enter(@Advice.Origin Class<?> type, @Advice.Origin("#m") String method,
-                            @Advice.Origin("#s") String signature, @Advice.AllArguments Object[] arguments) {
-            return JunitbotCarver.describe(type, method, signature, arguments, false);
+                            @Advice.Origin("#s") String signature, @Advice.AllArguments Object[] arguments,
+                            @Advice.This Object self) {
+            return JunitbotCarver.describe(type, method, signature, arguments, false, self);
         }
     }
 

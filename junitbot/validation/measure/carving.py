@@ -87,7 +87,8 @@ def carved_calls(output: Path, classes: Mapping[str, str]) -> dict[str, tuple[Ca
             record = json.loads(line)
             owner = classes.get(str(record["c"]))
             call = CarvedCall(member=record["m"], parameters=_parameters(str(record["s"])),
-                              arguments=tuple(record["a"]), threw=bool(record.get("t", False)))
+                              arguments=tuple(record["a"]), threw=bool(record.get("t", False)),
+                              receiver=record.get("r"))
         except (ValueError, KeyError, TypeError, ValidationError):
             continue
         if owner is not None and len(call.parameters) == len(call.arguments):

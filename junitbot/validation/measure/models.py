@@ -248,6 +248,8 @@ class CarvedCall(Record):
     parameters: tuple[str, ...] = Field(description="the parameter types as the JVM erases them (`java.lang.String[]`)")
     arguments: tuple[str | None, ...]
     threw: bool = Field(default=False, description="the call ended in an exception (a test of a rejected input)")
+    receiver: str | None = Field(default=None, description="the instance method's receiver as the call that built it "
+                                 "(`new demo.Tokenizer(\"a b\")`), where the carver saw it built")
 
     @property
     def complete(self) -> bool:
