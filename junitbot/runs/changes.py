@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import re
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from pathlib import Path
 
 from junitbot.analysis import (
@@ -47,7 +47,7 @@ from junitbot.validation import (
     main_sources_at,
     rerun_tests,
 )
-from junitbot.validation.judge.selection import NOTHING_NEW
+from junitbot.validation.judge.selection import adds_nothing
 
 log = logging.getLogger(__name__)
 
@@ -116,8 +116,7 @@ def catch_changes(root: Path, config: JunitbotConfig, state: StateDir, check: Ch
     if check is None or check.base is None:
         return check, result
     existed = {c.owner for c in check.member_changes if c.kind in _EXISTED_AT_BASE}
-    verdicts = [v for v in (result.validation.verdicts if result.validation else ())
-                if v.kept and v.source and v.target in existed]
+    verdicts = to_run_on_base(result.validation.verdicts if result.validation else (), existed)
     catching: tuple[CatchingTest, ...] = ()
     notes = list(check.notes)
     started = time.perf_counter()
@@ -143,9 +142,16 @@ def catch_changes(root: Path, config: JunitbotConfig, state: StateDir, check: Ch
                                     "seconds": seconds, "notes": tuple(notes)}), result
 
 
+def to_run_on_base(verdicts: Sequence[Verdict], existed: Collection[str]) -> list[Verdict]:
+    """The verdicts of classes that existed at the base whose passing methods run there: those kept, and those whose
+    every method was dropped only for adding nothing to the suite (they passed, and one may catch this change)."""
+    return [v for v in verdicts if v.target in existed and (
+        (v.kept and v.source) or (v.passed_source and all(adds_nothing(m.reason) for m in v.methods)))]
+
+
 def _catching(verdicts: Sequence[Verdict], rerun: RerunReport, base: str) -> Iterable[CatchingTest]:
     """Methods that passed on the head (kept, or dropped only for adding nothing) and fail on the base."""
-    passed = {(v.path, m.name) for v in verdicts for m in v.methods if m.kept or m.reason == NOTHING_NEW}
+    passed = {(v.path, m.name) for v in verdicts for m in v.methods if m.kept or adds_nothing(m.reason)}
     for ran in rerun.classes:
         for outcome in ran.outcomes:
             if (ran.path, outcome.method) in passed and outcome.status in ("failed", "error", "timeout"):
@@ -171,7 +177,7 @@ def _keep_catching(result: GenerationResult, catching: Sequence[CatchingTest]) -
         source = prune_tests(verdict.passed_source, {m.name for m in verdict.methods if m.name not in keep})
         methods = tuple(m.model_copy(update={"kept": True, "reason": None, "adds": "fails before this change: it "
                                              "catches it"}) if m.name in back else m for m in verdict.methods)
-        verdicts.append(verdict.model_copy(update={"source": source, "methods": methods}))
+        verdicts.append(verdict.model_copy(update={"source": source, "methods": methods, "kept": True}))
     sources = {v.path: v.source for v in verdicts}
     candidates = tuple(c.model_copy(update={"source": sources.get(c.path) or c.source}) for c in result.candidates)
     return result.model_copy(update={"validation": result.validation.model_copy(update={"verdicts": tuple(verdicts)}),

@@ -13,6 +13,13 @@ from junitbot.records import Record
 from junitbot.validation.measure.models import ProbeHits
 
 NOTHING_NEW = "adds no line, branch or killed mutant beyond the existing tests and the methods kept before it"
+COVERED_BY_EXISTING = "its existing tests already cover and kill everything these tests do"
+
+
+def adds_nothing(reason: str | None) -> bool:
+    """Whether a method was dropped only for adding nothing to the suite (it passed): a test that catches a change
+    is such a method too."""
+    return reason in (NOTHING_NEW, COVERED_BY_EXISTING)
 
 
 class MethodGain(Record):

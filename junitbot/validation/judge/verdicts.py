@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 
 from junitbot.analysis import parse_test_class
 from junitbot.validation.judge.models import Candidacy, MethodVerdict, Verdict
+from junitbot.validation.judge.selection import adds_nothing
 from junitbot.validation.measure.models import ClassCoverage
 from junitbot.validation.models import Severity, ValidationIssue
 from junitbot.validation.run.models import WHOLE_CLASS, TestCaseResult
@@ -73,7 +74,10 @@ def verdict_of(candidacy: Candidacy, coverage: Mapping[str, ClassCoverage]) -> V
         exercised=tuple(sorted(name for name, measured in coverage.items() if measured.lines.covered))
         if kept and target is None else (),
         source=candidacy.source if kept else None,
-        passed_source=candidacy.passed_source if kept and candidacy.passed_source != candidacy.source else None,
+        # Every passing method, where the gain rule dropped some, or all for adding nothing: one that fails before a
+        # change catches it (runs.changes).
+        passed_source=candidacy.passed_source if (kept and candidacy.passed_source != candidacy.source)
+        or (not kept and adds_nothing(failure)) else None,
         repairs=candidacy.repairs,
         gain=candidacy.gain if kept else None,
         baseline=candidacy.baseline,

@@ -1,0 +1,57 @@
+"""Which new tests run on the base commit to catch a change, and how one that does is kept (pure)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from junitbot.analysis import parse_test_class
+from junitbot.generation import GenerationResult
+from junitbot.runs.changes import _keep_catching, to_run_on_base
+from junitbot.runs.models import CatchingTest
+from junitbot.validation import TestCandidate
+from junitbot.validation.build.frameworks import Frameworks
+from junitbot.validation.judge.models import Candidacy, MethodVerdict, ValidationReport, Verdict
+from junitbot.validation.judge.selection import COVERED_BY_EXISTING, NOTHING_NEW
+from junitbot.validation.judge.verdicts import verdict_of
+
+_PATH = "src/test/java/a/CodecGeneratedTest.java"
+_SOURCE = ("package a;\nimport org.junit.jupiter.api.Test;\nclass CodecGeneratedTest {\n"
+           "    @Test\n    void encodesZero() {\n    }\n    @Test\n    void encodesOne() {\n    }\n}\n")
+
+
+def _covered_by_existing() -> Verdict:
+    """A class the existing tests already cover and kill: every passing method dropped for adding nothing."""
+    candidacy = Candidacy(candidate=TestCandidate(path=_PATH, source=_SOURCE, target="a.Codec"),
+                          test_class="a.CodecGeneratedTest", file=Path(_PATH), source=_SOURCE, compiled=True,
+                          dropped={"encodesZero": NOTHING_NEW, "encodesOne": NOTHING_NEW},
+                          failure=COVERED_BY_EXISTING, passed_source=_SOURCE)
+    return verdict_of(candidacy, {})
+
+
+def test_a_class_whose_tests_added_nothing_to_its_suite_still_runs_them_on_the_base() -> None:
+    """commons-codec's Base64 (CODEC #441): its suite covers and kills everything, so no generated method is kept;
+    but a test of `toIntegerBytes(ZERO)` that passes on the fix and fails before it catches the fix."""
+    verdict = _covered_by_existing()
+    assert not verdict.kept and verdict.passed_source == _SOURCE
+    assert to_run_on_base([verdict], {"a.Codec"}) == [verdict]
+    assert to_run_on_base([verdict], {"a.Other"}) == []  # a class new in this change has no base to fail on
+    failed = verdict.model_copy(update={"methods": (
+        MethodVerdict(name="encodesZero", kept=False, reason="failed: expected <1> but was <2>"),
+        MethodVerdict(name="encodesOne", kept=False, reason=NOTHING_NEW))})
+    assert to_run_on_base([failed], {"a.Codec"}) == []  # a method that failed here catches nothing
+
+
+def test_a_catching_method_of_such_a_class_is_kept_and_its_class_written() -> None:
+    verdict = _covered_by_existing()
+    result = GenerationResult(candidates=(TestCandidate(path=_PATH, source=_SOURCE, target="a.Codec"),),
+                              validation=None, skipped=())
+    report = ValidationReport(verdicts=(verdict,), classpath_source="maven", frameworks=Frameworks(),
+                              isolation="none", main_build_reused=False)
+    caught = CatchingTest(target="a.Codec", test_path=_PATH, method="encodesZero", base_commit="abc",
+                          base_failure="expected <[0]> but was <[]>")
+    kept = _keep_catching(result.model_copy(update={"validation": report}), [caught])
+    assert kept.validation is not None
+    (after,) = kept.validation.verdicts
+    assert after.kept and [m.name for m in after.methods if m.kept] == ["encodesZero"]
+    assert after.source is not None and parse_test_class(after.source).test_names == ("encodesZero",)
+    assert kept.candidates[0].source == after.source
