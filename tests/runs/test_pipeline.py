@@ -468,3 +468,25 @@ def test_a_call_is_made_on_the_receiver_its_tests_made_it_on(make_java_repo: obj
     # the constructor's parameter), not on the set-up's of width 5.
     assert "wrapper = new Wrapper(width);" in written or "wrapper = new Wrapper(20);" in written, written
     assert re.search(r"\b20, '", written) or "new Wrapper(20)" in written, written
+
+
+def test_what_a_builder_built_after_a_setter_is_used_not_only_asserted_not_null(make_java_repo: object) -> None:
+    """Issue 29 item 6 (commons-codec's CODEC-343: a builder setter that set the wrong table): the builder's
+    `get()` after `setShift(..)` returns a `Shifter`, and the generated test encodes with it, so a setter that sets
+    the wrong field fails it."""
+    repo = make_java_repo({  # type: ignore[operator]
+        "src/main/java/codec/Shifter.java": (
+            "package codec;\npublic final class Shifter {\n    private final int shift;\n"
+            "    private Shifter(int shift) {\n        this.shift = shift;\n    }\n"
+            "    public String encode(String text) {\n        StringBuilder out = new StringBuilder();\n"
+            "        for (char c : text.toCharArray()) {\n            out.append((char) (c + shift));\n        }\n"
+            "        return out.toString();\n    }\n"
+            "    public static final class Builder {\n        private int shift;\n"
+            "        public Builder setShift(int shift) {\n            this.shift = shift;\n"
+            "            return this;\n        }\n"
+            "        public Shifter get() {\n            return new Shifter(shift);\n        }\n    }\n}\n"),
+        ".junitbot.yml": _ALONE,
+    })
+    builder, written = _kept_alone(repo, "codec.Shifter.Builder")
+    assert re.search(r"Shifter shifter = builder\.get\(\);", written), written
+    assert any(name.startswith("encode") and "afterSetShiftAndGet" in name for name in builder.kept), builder.kept

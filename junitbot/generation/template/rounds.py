@@ -19,6 +19,7 @@ from junitbot.generation.template.identity import Amplified, amplified, settled
 from junitbot.generation.template.observations import Observation, ObservedCall
 from junitbot.generation.template.plan import ClassPlan, method_scenarios
 from junitbot.generation.template.probe import ProbeClass, ProbeRun, Scenario, probe_method, run_probes
+from junitbot.generation.template.results import result_calls
 from junitbot.generation.template.scenarios import callable_methods
 from junitbot.generation.template.sequences import MAX_DEPTH, MAX_QUERIES, extend, locked, prefixes, queries
 from junitbot.validation import Classpath, IndexedRepo, TestCandidate, ValidationReport, Verdict, validate_candidates
@@ -65,12 +66,12 @@ def feedback(plans: Sequence[ClassPlan], observations: Mapping[str, Observation]
         for number, plan in enumerate(plans):
             own = plan.info.fqn
             starts = [s for s in prefixes(plan.scenarios, seen, own_type=own) if len(s.after) == depth - 1]
-            found = extend(starts, locked(plan.scenarios, seen), prefix=f"q{depth}c{number}",
-                           own_type=own) if starts else []
+            found = extend(starts, locked(plan.scenarios, seen), prefix=f"q{depth}c{number}") if starts else []
             if depth == 1:
                 found += extend(prefixes(plan.scenarios, seen, void_too=True, own_type=own),
-                                queries(plan.scenarios, seen), prefix=f"u{depth}c{number}", limit=MAX_QUERIES,
-                                own_type=own)
+                                queries(plan.scenarios, seen), prefix=f"u{depth}c{number}", limit=MAX_QUERIES)
+            if depth == 2:  # once the queries after state-changing calls ran: what the objects they made do
+                found += result_calls(plan.context, plan.scenarios, seen, prefix=f"t{depth}c{number}")
             batch.setdefault(plan.target.fqn, []).extend(found)
         batch = {fqn: found for fqn, found in batch.items() if found}
         if not batch:

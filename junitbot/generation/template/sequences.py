@@ -20,23 +20,27 @@ from junitbot.generation.template.probe import Scenario
 MAX_DEPTH = 4  # calls in one sequence, the last one included
 MAX_PER_ROUND = 24  # new sequences per class and round
 MAX_QUERIES = 12  # queries after one state-changing call, per class
-_DECLARED = re.compile(r"^[\w.<>\[\]?, ]+?\s+(\w+)\s*=")
+DECLARED = re.compile(r"^[\w.<>\[\]?, ]+?\s+(\w+)\s*=")
 
 
 def prefixes(scenarios: Sequence[Scenario], observations: Mapping[str, Observation], *,
              void_too: bool = False, own_type: str | None = None) -> list[Scenario]:
     """Scenarios a sequence may start with: an instance method's call that returned normally, not by accident,
-    and changed its object's state (`void_too`: or returned nothing, a change its accessors may not show), or
-    returned another object of the subject's class `own_type` (an immutable object's `withScale(2)`: the sequence
-    goes on with that object); one per method and sequence before it, the plainest first."""
+    and changed its object's state (`void_too`: or returned nothing or the object itself, as a builder's setter
+    does, a change its accessors may not show), or returned another object of the subject's class `own_type` (an
+    immutable object's `withScale(2)`: such a start's call is the subject's assignment, `style =
+    style.withScale(scale)`, so the sequence goes on with that object); one per method and sequence before it, the
+    plainest first."""
     found: dict[tuple[tuple[str, ...], str], Scenario] = {}
     for scenario in scenarios:
         observed = observations.get(scenario.id)
         if (scenario.subject is None or scenario.constructor or observed is None
                 or observed.outcome not in ("void", "returned") or accidental(scenario, observed)
-                or not (observed.changed_state() or (void_too and observed.outcome == "void")
-                        or fluent(scenario, observed, own_type))
                 or len(scenario.after) + 1 >= MAX_DEPTH):
+            continue
+        if fluent(scenario, observed, own_type):
+            scenario = scenario.model_copy(update={"call": f"{scenario.subject} = {scenario.call}"})
+        elif not (observed.changed_state() or (void_too and (observed.outcome == "void" or observed.itself))):
             continue
         key = (scenario.after, scenario.method)
         if key not in found or (scenario.hint == "" and found[key].hint != ""):
@@ -73,37 +77,33 @@ def queries(scenarios: Sequence[Scenario], observations: Mapping[str, Observatio
 
 
 def extend(starts: Sequence[Scenario], targets: Sequence[Scenario], *, prefix: str,
-           limit: int = MAX_PER_ROUND, own_type: str | None = None) -> list[Scenario]:
+           limit: int = MAX_PER_ROUND) -> list[Scenario]:
     """Each start followed by each target (of another method, with no clashing local), as a new scenario; at most
-    `limit`. `own_type` is the subject's class: a start returning one goes on with what it returned."""
+    `limit`."""
     found: list[Scenario] = []
     for start in starts:
         for target in targets:
             if target.method == start.method or target.method in start.after or target.subject != start.subject:
                 continue
-            arrange = _joined(start, target, own_type)
+            arrange = _joined(start, target)
             if arrange is None:
                 continue
             after = (*start.after, start.method)
             found.append(target.model_copy(update={
-                "id": f"{prefix}_{len(found)}", "hint": "after" + _joined_names(after), "arrange": arrange,
+                "id": f"{prefix}_{len(found)}", "hint": "after" + joined_names(after), "arrange": arrange,
                 "after": after, "base": None, "withheld": None}))
             if len(found) >= limit:
                 return found
     return found
 
 
-def _joined(start: Scenario, target: Scenario, own_type: str | None) -> tuple[str, ...] | None:
-    """The start's arrange step and call (its result the subject from then on, where it is of the subject's class
-    `own_type`), then the target's arrange step (locals declared once), or None when both declare a local of the
-    same name differently."""
-    declared = {m[1]: line for line in start.arrange if (m := _DECLARED.match(line)) is not None}
-    # A call that returns an object of the subject's class goes on with that object (`style = style.withScale(2);`).
-    step = f"{start.subject} = {start.call};" if own_type is not None and start.returns == own_type else \
-        f"{start.call};"
-    lines = [*start.arrange, step]
+def _joined(start: Scenario, target: Scenario) -> tuple[str, ...] | None:
+    """The start's arrange step and call, then the target's arrange step (locals declared once), or None when
+    both declare a local of the same name differently."""
+    declared = {m[1]: line for line in start.arrange if (m := DECLARED.match(line)) is not None}
+    lines = [*start.arrange, f"{start.call};"]
     for line in target.arrange:
-        match = _DECLARED.match(line)
+        match = DECLARED.match(line)
         if match is not None and match[1] in declared:
             if declared[match[1]] != line:
                 return None
@@ -113,7 +113,7 @@ def _joined(start: Scenario, target: Scenario, own_type: str | None) -> tuple[st
     return tuple(lines)
 
 
-def _joined_names(methods: Sequence[str]) -> str:
+def joined_names(methods: Sequence[str]) -> str:
     """`addLine`, `place`, `markPaid` → `AddLinePlaceAndMarkPaid`."""
     titled = [m[:1].upper() + m[1:] for m in methods]
     return titled[0] if len(titled) == 1 else "".join(titled[:-1]) + "And" + titled[-1]

@@ -73,7 +73,7 @@ def test_an_immutable_object_s_sequence_goes_on_with_the_object_a_call_returned(
     assert prefixes([with_scale, itself, scale], seen) == []  # nothing changed the object itself
     starts = prefixes([with_scale, itself, scale], seen, own_type=own)
     assert [s.id for s in starts] == ["w"]
-    found = extend(starts, queries([with_scale, itself, scale], seen), prefix="u", own_type=own)
+    found = extend(starts, queries([with_scale, itself, scale], seen), prefix="u")
     (sequence,) = [s for s in found if s.method == "getScale"]
     assert sequence.arrange == ("int scale = 2;", "style = style.withScale(scale);")
     assert sequence.call == "style.getScale()" and sequence.after == ("withScale",)
