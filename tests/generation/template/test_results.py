@@ -1,0 +1,48 @@
+"""Sequences through returned objects: which results are used, and the calls made on them."""
+
+from __future__ import annotations
+
+from junitbot.analysis import ClassInfo, MethodInfo, ParameterInfo, TypeKind, TypeRef
+from junitbot.generation.imports import ImportSet
+from junitbot.generation.template import ClassContext, ModuleContext
+from junitbot.generation.template.observations import Observation, ObservedValue
+from junitbot.generation.template.probe import Scenario
+from junitbot.generation.template.results import result_calls
+
+_TEXT = TypeRef(text="String", name="String", fqn="java.lang.String")
+_CODEC_REF = TypeRef(text="Codec", name="Codec", fqn="a.Codec", in_repo=True)
+_BUILDER_REF = TypeRef(text="Builder", name="Builder", fqn="a.Builder", in_repo=True)
+_CODEC = ClassInfo(fqn="a.Codec", name="Codec", package="a", kind=TypeKind.CLASS, file="Codec.java",
+                   modifiers=("public",), methods=(
+                       MethodInfo(name="encode", modifiers=("public",), return_type=_TEXT,
+                                  parameters=(ParameterInfo(name="text", type=_TEXT),)),
+                       MethodInfo(name="of", modifiers=("public", "static"), return_type=_CODEC_REF)))
+_BUILDER = ClassInfo(fqn="a.Builder", name="Builder", package="a", kind=TypeKind.CLASS, file="Builder.java",
+                     modifiers=("public",), methods=(
+                         MethodInfo(name="get", modifiers=("public",), return_type=_CODEC_REF),
+                         MethodInfo(name="copy", modifiers=("public",), return_type=_BUILDER_REF)))
+_CONTEXT = ClassContext(ModuleContext({c.fqn: c for c in (_CODEC, _BUILDER)}.get), _BUILDER, ImportSet("a"), {})
+
+
+def _returned(scenario: str, cls: str, *, itself: bool = False) -> Observation:
+    return Observation(scenario=scenario, outcome="returned", itself=itself,
+                       value=ObservedValue.model_validate({"t": "object", "class": cls}))
+
+
+def test_an_object_of_another_class_a_call_returned_is_kept_and_its_instance_methods_called() -> None:
+    get = Scenario(id="g", method="get", hint="", arrange=("builder.setHex(true);",), call="builder.get()",
+                   subject="builder", returns="a.Codec", after=("setHex",))
+    (encode,) = result_calls(_CONTEXT, [get], {"g": _returned("g", "a.Codec")}, prefix="t")
+    assert encode.arrange[:2] == ("builder.setHex(true);", "Codec codec = builder.get();")
+    assert encode.call == "codec.encode(text)" and encode.subject == "codec"  # not the static `of`
+    assert encode.after == ("setHex", "get") and encode.hint == "afterSetHexAndGet"
+
+
+def test_the_subject_s_own_class_itself_and_nothing_are_not_used() -> None:
+    copy = Scenario(id="c", method="copy", hint="", call="builder.copy()", subject="builder", returns="a.Builder")
+    get = Scenario(id="g", method="get", hint="", call="builder.get()", subject="builder", returns="a.Codec")
+    assert result_calls(_CONTEXT, [copy], {"c": _returned("c", "a.Builder")}, prefix="t") == []
+    assert result_calls(_CONTEXT, [get], {"g": _returned("g", "a.Codec", itself=True)}, prefix="t") == []
+    nothing = Observation(scenario="g", outcome="returned", value=ObservedValue(t="null"))
+    assert result_calls(_CONTEXT, [get], {"g": nothing}, prefix="t") == []
+    assert result_calls(_CONTEXT, [get], {"g": _returned("g", "java.lang.StringBuilder")}, prefix="t") == []
