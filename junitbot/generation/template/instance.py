@@ -254,8 +254,9 @@ def _built_by(target: ClassInfo, lookup: ClassLookup) -> ClassInfo | None:
 
 
 def _collaborators(build: SubjectBuild) -> tuple[Parts, dict[str, str]]:
-    """A @Mock field per collaborator (a built value where the class is final and cannot be mocked), and what each
-    collaborator is handed as. A parameter typed by one of the subject's type variables is no collaborator."""
+    """A @Mock field per collaborator (a built value where the class is final and cannot be mocked, or where the
+    test classpath has no Mockito: a real one, as the repository's tests would use), and what each collaborator is
+    handed as. A parameter typed by one of the subject's type variables is no collaborator."""
     frameworks, lookup, scope = build.module.frameworks, build.lookup, build.scope
     handed: dict[str, str] = {}
     mocks: list[MockField] = []
@@ -267,7 +268,7 @@ def _collaborators(build: SubjectBuild) -> tuple[Parts, dict[str, str]]:
         if is_type_variable(collaborator.type, type_parameters):
             continue
         type_text = java_type(collaborator.type, name=scope.name, bindings={})
-        if not _mockable(collaborator.type, lookup, frameworks) and frameworks.mockito is not None:
+        if frameworks.mockito is None or not _mockable(collaborator.type, lookup, frameworks):
             built = value_expression(collaborator.type, scope, hint=collaborator.name)
             if built is not None:
                 if _may_throw(built.text, lookup(resolved_fqn(collaborator.type) or "")):
@@ -278,7 +279,8 @@ def _collaborators(build: SubjectBuild) -> tuple[Parts, dict[str, str]]:
                     fields.append(f"private final {type_text} {collaborator.name} = {built.text};")
                 handed[collaborator.name] = collaborator.name
                 continue
-            notes.append(f"{collaborator.name}: {type_text} is mocked but may not be mockable")
+            if frameworks.mockito is not None:
+                notes.append(f"{collaborator.name}: {type_text} is mocked but may not be mockable")
         mocks.append(MockField(name=collaborator.name, type_text=type_text, fqn=resolved_fqn(collaborator.type)))
         handed[collaborator.name] = collaborator.name
     return Parts(mocks=tuple(mocks), fields=tuple(fields), set_up=tuple(set_up), notes=tuple(notes)), handed

@@ -88,6 +88,8 @@ JDK_LITERALS: dict[str, tuple[Template, ...]] = dict([
     _of("java.time.Month", "Month.JANUARY", "Month.DECEMBER"),
     _of("java.time.Clock", f"Clock.fixed({_INSTANT}, ZoneOffset.UTC)", also=("java.time.Instant", *_UTC)),
     _of("java.util.Currency", 'Currency.getInstance("EUR")', 'Currency.getInstance("USD")'),
+    _of("java.nio.charset.Charset", "StandardCharsets.UTF_8", "StandardCharsets.US_ASCII",
+        "StandardCharsets.ISO_8859_1", also=("java.nio.charset.StandardCharsets",)),
     _of("java.util.Locale", "Locale.ROOT", "Locale.US", "Locale.GERMANY"),
     _of("java.util.Date", "new Date(1704067200000L)", "new Date(0L)"),
     _of("java.util.Random", "new Random(42L)"),

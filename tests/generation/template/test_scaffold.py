@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 
 import pytest
 
@@ -436,3 +436,30 @@ def test_code_added_later_shares_the_shells_imports(shop: Indexed, frameworks: F
     assert later is not None and later.text == 'java.util.Currency.getInstance("USD")'
     assert imports.name("java.util.List") == "List"
     assert "import java.util.List;" in shell.render([], imports=imports)
+
+
+def test_without_mockito_a_collaborator_a_test_can_build_is_built_not_a_reason_to_skip(tmp_path: Path) -> None:
+    """commons-codec's test classpath has no Mockito, and `QuotedPrintableCodec(Charset, boolean)` was skipped for
+    it: a JDK `Charset` is a value (`StandardCharsets.UTF_8`), and a repository collaborator a test can build is
+    built, as the repository's own tests would, where there is no Mockito to mock it."""
+    root = tmp_path / "codec"
+    root.mkdir()
+    (root / "src/main/java/codec").mkdir(parents=True)
+    (root / "src/main/java/codec/AlphabetService.java").write_text(
+        "package codec;\npublic class AlphabetService {\n    public AlphabetService() {\n    }\n"
+        "    public char at(int index) {\n        return (char) ('a' + index);\n    }\n}\n", encoding="utf-8")
+    (root / "src/main/java/codec/Transcoder.java").write_text(
+        "package codec;\nimport java.nio.charset.Charset;\npublic class Transcoder {\n"
+        "    private final Charset charset;\n    private final AlphabetService alphabet;\n"
+        "    public Transcoder(Charset charset, AlphabetService alphabet) {\n"
+        "        this.charset = charset;\n        this.alphabet = alphabet;\n    }\n"
+        "    public byte[] encode(String text) {\n        return (alphabet.at(0) + text).getBytes(charset);\n"
+        "    }\n}\n", encoding="utf-8")
+    for indexed in index(root):
+        with_mocks = _shell(indexed, "codec.Transcoder", OPEN_MOCKS)
+        assert isinstance(with_mocks, TestShell) and [m.name for m in with_mocks.mocks] == ["alphabet"]
+        shell = _shell(indexed, "codec.Transcoder", NO_MOCKITO)
+        assert isinstance(shell, TestShell), shell
+        assert shell.mocks == () and shell.set_up == ("transcoder = new Transcoder(charset, alphabet);",)
+        assert {"private final Charset charset = StandardCharsets.UTF_8;",
+                "private final AlphabetService alphabet = new AlphabetService();"} <= set(shell.fields), shell.fields
