@@ -37,7 +37,8 @@ PRIMITIVE_LITERALS: dict[str, tuple[Template, ...]] = {
                     ("1.0", "0.0", "-1.0", "Double.MAX_VALUE", "Double.NaN")),
     "float": tuple(Template(c, ("java.lang.Float",)) for c in
                    ("1.0f", "0.0f", "-1.0f", "Float.MAX_VALUE", "Float.NaN")),
-    "char": tuple(Template(c, ("java.lang.Character",)) for c in ("'a'", "'0'", "' '", "Character.MAX_VALUE")),
+    "char": tuple(Template(c, ("java.lang.Character",)) for c in
+                  ("'a'", "'0'", "' '", "Character.MAX_VALUE", "'\\u00e9'", "'-'")),
     "boolean": (Template("true"), Template("false")),
 }
 BOXES = {
@@ -45,7 +46,10 @@ BOXES = {
     "java.lang.Double": "double", "java.lang.Float": "float", "java.lang.Character": "char",
     "java.lang.Boolean": "boolean",
 }
-STRINGS = ("text", "", " ", "a longer text with several words")
+# By variant: ordinary, empty, blank, long; then the inputs a coverage round adds (4: letters outside ASCII, 5:
+# punctuation alone), the inputs code that does arithmetic on characters or strips what is not a letter gets wrong
+# (commons-codec's CODEC-311 and CODEC-312).
+STRINGS = ("text", "", " ", "a longer text with several words", "\u00c9l\u00e8ve", ".,-")
 # Parameter-name words that ask for a string of a known shape; the first match wins.
 STRING_HINTS: tuple[tuple[frozenset[str], str], ...] = (
     (frozenset({"email", "mail"}), "user@example.com"),

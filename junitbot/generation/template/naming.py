@@ -16,7 +16,8 @@ from junitbot.generation.template.probe import Scenario
 _REJECTED = re.compile(r"^when([A-Z]\w*?)Is([A-Z0-9]\w*)$")
 # Exceptions that say an argument was refused.
 _REJECTIONS = ("IllegalArgumentException", "NullPointerException", "InvalidParameterException")
-_BLANKS = {'""': "Empty", '" "': "Blank"}
+_QUOTES = ("\"", "'")
+_BLANKS = {'""': "Empty", '" "': "Blank", "' '": "Blank"}
 _IRREGULAR_PARTICIPLES = {"find": "found", "get": "got", "build": "built", "make": "made", "send": "sent",
                           "put": "put", "set": "set", "read": "read", "write": "written"}
 
@@ -211,6 +212,10 @@ def value_title(value: str) -> str:
     """A Java-identifier-safe rendering of a value for a test name: `-1` → `Minus1`, `"x y"` → `XY`."""
     if value in _BLANKS:
         return _BLANKS[value]
+    if value.startswith(_QUOTES) and re.search(r"\\u(?!00[0-7])", value):  # letters outside ASCII, written escaped
+        return "NonAscii"
+    if value.startswith(_QUOTES) and not re.search(r"[A-Za-z0-9]", value) and value.strip("\"' "):
+        return "Punctuation"
     if value.startswith('"'):  # a mined string: its words (`"TOOL-123"` → `Tool123`)
         words = re.findall(r"[A-Za-z0-9]+", value)[:4]
         return "".join(w[:1].upper() + w[1:].lower() for w in words) or "Value"

@@ -25,6 +25,10 @@ from junitbot.generation.template.sequences import MAX_DEPTH, MAX_QUERIES, exten
 from junitbot.validation import Classpath, IndexedRepo, TestCandidate, ValidationReport, Verdict, validate_candidates
 
 
+# The value variants a coverage round tries on a method with lines its tests miss (scenarios.py says which).
+COVERAGE_VARIANTS = (2, 3, 4, 5)
+
+
 @dataclass(frozen=True)
 class ModuleRun:
     """What generating one module's tests shares, built once per module: the job, the module's classpath, how its
@@ -136,7 +140,7 @@ def coverage_round(run: ModuleRun, plans: Sequence[ClassPlan], written: Mapping[
             if span is None or not any(span.start_line <= line <= span.end_line for line in missed):
                 continue
             extra.setdefault(fqn, []).extend(method_scenarios(plan, method, prefix=f"r{number}c{index}m{count}",
-                                                              extra_variants=(2, 3)))
+                                                              extra_variants=COVERAGE_VARIANTS))
     if not extra:
         return validation, now, False
     observations, failed = probe(plans, extra, run.probes)

@@ -40,8 +40,9 @@ from junitbot.generation.template.subtypes import Receiver
 from junitbot.generation.template.values import value_expression
 
 _SKIPPED_METHODS = frozenset({"equals", "hashCode", "toString", "main", "finalize", "clone"})
-# What value_expression's variants are (0 ordinary, 1 empty or zero, 2 negative, 3 boundary).
-_VARIANT_TITLES = {2: "NegativeValues", 3: "BoundaryValues"}
+# What value_expression's variants are (0 ordinary, 1 empty or zero, 2 negative, 3 boundary, 4 letters outside
+# ASCII and the least value, 5 punctuation alone).
+_VARIANT_TITLES = {2: "NegativeValues", 3: "BoundaryValues", 4: "NonAsciiLetters", 5: "PunctuationOnly"}
 
 
 @dataclass(frozen=True)
@@ -295,7 +296,8 @@ def _other_examples(params: Sequence[ParameterInfo], known: Sequence[list[str]],
 
 
 # A value a name can say: a short string, a number, a boolean, null, a character, a constant (`Color.RED`).
-_PLAIN_VALUE = re.compile(r'^(?:"[^"\\]{0,30}"|-?\d+(?:\.\d+)?[lLfFdD]?|true|false|null|\'.\'|'
+_PLAIN_VALUE = re.compile(r'^(?:"(?:[^"\\]|\\u[0-9a-fA-F]{4}){0,30}"|-?\d+(?:\.\d+)?[lLfFdD]?|true|false|null|'
+                          r"'(?:.|\\u[0-9a-fA-F]{4})'|"
                           r"[A-Z]\w*\.[A-Z][A-Z0-9_]*)$")
 
 

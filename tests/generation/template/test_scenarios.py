@@ -9,6 +9,7 @@ import pytest
 from junitbot.analysis import ClassInfo
 from junitbot.generation import ImportSet
 from junitbot.generation.template import ClassContext, ModuleContext
+from junitbot.generation.template.rounds import COVERAGE_VARIANTS
 from junitbot.generation.template.scenarios import constructor_scenarios, scenarios_for, testable_constructors
 from junitbot.generation.template.subtypes import Receiver
 from tests.generation.conftest import Indexed, index, write_files
@@ -67,6 +68,12 @@ public class Counter {
 public final class Texts {
     public static String rtrim(String text) { return text.replaceAll("\\\\s+$", ""); }
     public static int width(String text) { return text.length(); }
+}
+""",
+    f"{_DIR}/Letters.java": """package com.acme.catalog;
+public final class Letters {
+    public static int code(char c) { return Character.isLetter(c) ? Character.toUpperCase(c) - 'A' : -1; }
+    public static String clean(String name, int limit) { return name.replaceAll("[.,-]", "").substring(0, limit); }
 }
 """,
 }
@@ -139,6 +146,23 @@ def test_a_feedback_round_s_scenarios_keep_the_receiver_s_title(catalog: Indexed
         ("onCounterWhenAmountIsMinus1", ("int amount = -1;",)),
         ("onCounterWhenAmountIsMaxValue", ("int amount = Integer.MAX_VALUE;",)),
     ]
+
+
+def test_a_coverage_round_also_tries_letters_outside_ascii_and_punctuation_alone(catalog: Indexed) -> None:
+    # commons-codec's CODEC-311 (`Character.toUpperCase(c) - 'A'` indexes past its table on 'é') and CODEC-312 (a
+    # name of punctuation alone is left empty, then read at 0): inputs "text" and 'a' never reach either.
+    info = catalog.info(f"{PACKAGE}.Letters")
+    code, clean = info.methods
+    found = scenarios_for(_context(catalog, info), code, Receiver("Letters", instance=False), prefix="r0",
+                          extra_variants=COVERAGE_VARIANTS)
+    assert [(s.hint, s.arrange) for s in found] == [
+        ("whenCIsBlank", ("char c = ' ';",)), ("whenCIsMaxValue", ("char c = Character.MAX_VALUE;",)),
+        ("whenCIsNonAscii", ("char c = '\\u00e9';",)), ("whenCIsPunctuation", ("char c = '-';",))]
+    texts = scenarios_for(_context(catalog, info), clean, Receiver("Letters", instance=False), prefix="r1",
+                          extra_variants=COVERAGE_VARIANTS)
+    arranged = {s.hint: s.arrange for s in texts}
+    assert arranged["whenNameIsNonAsciiAndLimitIsMinValue"] == ('String name = "\\u00c9l\\u00e8ve";', "int limit = Integer.MIN_VALUE;")
+    assert arranged["whenNameIsPunctuation"] == ('String name = ".,-";', "int limit = 1;")
 
 
 def test_a_text_method_also_gets_padded_mixed_case_text(catalog: Indexed) -> None:
