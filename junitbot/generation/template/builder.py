@@ -206,6 +206,10 @@ class ValueBuilder:
         while innermost.array:
             innermost = element_of(innermost)
         base = self.type_text(innermost, bindings, erased=True)
+        if dims == 1 and base == "byte" and variant != 1:  # bytes as code that takes bytes is given them: a text's
+            charsets = self.name("java.nio.charset.StandardCharsets")
+            return Built(f"{java_string(string_value(variant, None))}.getBytes({charsets}.UTF_8)",
+                         self.type_text(ref, bindings), "array")
         parts = None if variant == 1 else self._parts([element_of(ref)], _element_variant(variant), depth, bindings)
         empty = f"new {base}[0]{'[]' * (dims - 1)}"
         text = f"new {base}{'[]' * dims} {{ {parts[0]} }}" if parts else empty

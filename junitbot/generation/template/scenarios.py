@@ -302,6 +302,7 @@ _PLAIN_VALUE = re.compile(r'^(?:"(?:[^"\\]|\\u[0-9a-fA-F]{4}){0,30}"|-?\d+(?:\.\
 
 
 # An array of plain values (`new String[] { "-a", "foo" }`), as the carver writes one.
+_TEXT_BYTES = re.compile(r'^("(?:[^"\\]|\\.){0,30}")\.getBytes\(')
 _PLAIN_ARRAY = re.compile(r'^new \w+\[\] \{\s*((?:(?:"[^"\\,]{0,30}"|-?\d+[lL]?|true|false|\'.\')(?:,\s*)?)*)\s*\}$')
 
 
@@ -317,6 +318,10 @@ def _differing(params: Sequence[ParameterInfo], base: Sequence[str], values: Seq
             elements = [v.strip() for v in items[1].split(",") if v.strip()][:2]
             title = "".join(value_title(v) for v in elements) if elements else "Empty"
             said.append(f"{_camel(param.name)}Is{title}")
+            continue
+        text = _TEXT_BYTES.match(value)
+        if mine != theirs and text is not None:  # a text's bytes: the text says it (`whenBytesIsAbC`)
+            said.append(f"{_camel(param.name)}Is{value_title(text[1])}")
             continue
         if mine == theirs or not _PLAIN_VALUE.match(value):
             continue

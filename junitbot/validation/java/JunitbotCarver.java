@@ -247,6 +247,12 @@ public final class JunitbotCarver {
             String type = ((Enum<?>) value).getDeclaringClass().getCanonicalName();
             return type == null ? null : type + "." + ((Enum<?>) value).name();
         }
+        if (value instanceof byte[]) {
+            String text = asciiText((byte[]) value);
+            if (text != null) {
+                return text;
+            }
+        }
         Class<?> type = value.getClass();
         if ((value instanceof java.util.List || value instanceof java.util.Set)
                 && type.getName().startsWith("java.util.")) {
@@ -272,6 +278,23 @@ public final class JunitbotCarver {
             return text.append(length > 0 ? " }" : "}").toString();
         }
         return builtBy(value);
+    }
+
+    /**
+     * Bytes that are printable ASCII, as the text whose bytes they are ({@code "a+b c".getBytes(..US_ASCII)}): how a
+     * codec's tests write their input, and not bound by the array's limit of items.
+     */
+    private static String asciiText(byte[] bytes) {
+        if (bytes.length == 0 || bytes.length > MAX_TEXT) {
+            return null;
+        }
+        for (byte b : bytes) {
+            if (b < 0x20 || b > 0x7e) {
+                return null;
+            }
+        }
+        return quote(new String(bytes, StandardCharsets.US_ASCII), '"')
+                + ".getBytes(java.nio.charset.StandardCharsets.US_ASCII)";
     }
 
     /** A JDK list or set of plain values: {@code java.util.Arrays.asList(..)}, a set as a LinkedHashSet of it. */

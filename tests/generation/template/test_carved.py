@@ -67,3 +67,14 @@ def test_a_carved_list_or_set_is_passed_only_where_its_type_is_taken_and_named_t
     assert {"java.util.Arrays", "java.util.concurrent.TimeUnit"} <= set(context.imports.imports)
     # An ArrayList parameter cannot take Arrays.asList: the made-up value stands in, or the call is left out.
     assert carved_arguments(_context(calls), _parse(concrete), None, bindings={}) == []
+
+
+def test_carved_bytes_of_text_are_written_as_that_text_s_bytes_through_the_imports() -> None:
+    # The carver writes printable bytes as their text (a codec's tests build their input so), not `(byte) 97, ..`.
+    data = TypeRef(text="byte[]", name="byte", array=True)
+    calls = (CarvedCall(member="parse", parameters=("byte[]",),
+                        arguments=('"a+b c".getBytes(java.nio.charset.StandardCharsets.US_ASCII)',)),)
+    context = _context(calls)
+    assert carved_arguments(context, _parse(data), None, bindings={}) == [
+        ['byte[] args = "a+b c".getBytes(StandardCharsets.US_ASCII);']]
+    assert "java.nio.charset.StandardCharsets" in context.imports.imports

@@ -74,6 +74,7 @@ public final class Texts {
 public final class Letters {
     public static int code(char c) { return Character.isLetter(c) ? Character.toUpperCase(c) - 'A' : -1; }
     public static String clean(String name, int limit) { return name.replaceAll("[.,-]", "").substring(0, limit); }
+    public static int sum(byte[] data) { int total = 0; for (byte b : data) { total += b; } return total; }
 }
 """,
 }
@@ -152,7 +153,7 @@ def test_a_coverage_round_also_tries_letters_outside_ascii_and_punctuation_alone
     # commons-codec's CODEC-311 (`Character.toUpperCase(c) - 'A'` indexes past its table on 'é') and CODEC-312 (a
     # name of punctuation alone is left empty, then read at 0): inputs "text" and 'a' never reach either.
     info = catalog.info(f"{PACKAGE}.Letters")
-    code, clean = info.methods
+    code, clean, _ = info.methods
     found = scenarios_for(_context(catalog, info), code, Receiver("Letters", instance=False), prefix="r0",
                           extra_variants=COVERAGE_VARIANTS)
     assert [(s.hint, s.arrange) for s in found] == [
@@ -163,6 +164,18 @@ def test_a_coverage_round_also_tries_letters_outside_ascii_and_punctuation_alone
     arranged = {s.hint: s.arrange for s in texts}
     assert arranged["whenNameIsNonAsciiAndLimitIsMinValue"] == ('String name = "\\u00c9l\\u00e8ve";', "int limit = Integer.MIN_VALUE;")
     assert arranged["whenNameIsPunctuation"] == ('String name = ".,-";', "int limit = 1;")
+
+
+def test_bytes_are_a_text_s_bytes_and_a_coverage_round_varies_the_text(catalog: Indexed) -> None:
+    # Code that takes bytes (a codec, a checksum) is handed text's bytes, not `{ (byte) 1 }`.
+    info = catalog.info(f"{PACKAGE}.Letters")
+    *_, total = info.methods
+    (first, *_) = scenarios_for(_context(catalog, info), total, Receiver("Letters", instance=False), prefix="m0")
+    assert first.arrange == ('byte[] data = "text".getBytes(StandardCharsets.UTF_8);',)
+    found = scenarios_for(_context(catalog, info), total, Receiver("Letters", instance=False), prefix="r0",
+                          extra_variants=COVERAGE_VARIANTS)
+    assert ("whenDataIsNonAscii", ('byte[] data = "\\u00c9l\\u00e8ve".getBytes(StandardCharsets.UTF_8);',)) in [
+        (s.hint, s.arrange) for s in found]
 
 
 def test_a_text_method_also_gets_padded_mixed_case_text(catalog: Indexed) -> None:
