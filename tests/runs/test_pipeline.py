@@ -328,6 +328,18 @@ def test_arguments_the_repository_s_tests_pass_are_carved_and_tried_first(make_j
             "        String text = String.join(\";\", parts);\n        return text;\n    }\n"
             "    @Test\n    void splits() {\n"
             "        assertEquals(3, new Tokens(joined(\"a\", \"b\", \"c\"), ';').size());\n    }\n}\n"),
+        # Bytes its test makes from text through a helper: carved as that text's bytes, past the 12 items of an array.
+        "src/main/java/cli/Checksum.java": (
+            "package cli;\npublic final class Checksum {\n    private Checksum() {\n    }\n"
+            "    public static int plusSigns(byte[] data) {\n        int found = 0;\n"
+            "        for (byte b : data) {\n            if (b == '+') {\n                found++;\n"
+            "            }\n        }\n        return found;\n    }\n}\n"),
+        "src/test/java/cli/ChecksumTest.java": (
+            "package cli;\nimport static org.junit.jupiter.api.Assertions.assertEquals;\n"
+            "import java.nio.charset.StandardCharsets;\nimport org.junit.jupiter.api.Test;\nclass ChecksumTest {\n"
+            "    private static byte[] bytes(String text) {\n        return text.getBytes(StandardCharsets.UTF_8);\n"
+            "    }\n    @Test\n    void countsPlusSigns() {\n"
+            "        assertEquals(2, Checksum.plusSigns(bytes(\"a+b c+d, a longer line\")));\n    }\n}\n"),
         # No tests, nothing carved, planned before the others: planning the carved ones again must not give them
         # its scenario ids (the example lost two such classes to another's observations).
         "src/main/java/cli/Halves.java": (
@@ -340,8 +352,8 @@ def test_arguments_the_repository_s_tests_pass_are_carved_and_tried_first(make_j
     })
     config = load_config(repo, environ={})
     report = run_pipeline(repo, config, StateDir(repo / ".junitbot"),
-                          RunRequest(classes=("Halves", "Flags", "Tokens")))
-    assert [r.status for r in report.results] == ["kept", "kept", "kept"], [r.reason for r in report.results]
+                          RunRequest(classes=("Halves", "Flags", "Tokens", "Checksum")))
+    assert [r.status for r in report.results] == ["kept"] * 4, [r.reason for r in report.results]
     halves = (repo / "src/test/java/cli/HalvesGeneratedTest.java").read_text(encoding="utf-8")
     assert "Halves.half(" in halves and "count(" not in halves, halves
     written = (repo / "src/test/java/cli/FlagsGeneratedTest.java").read_text(encoding="utf-8")
@@ -351,6 +363,9 @@ def test_arguments_the_repository_s_tests_pass_are_carved_and_tried_first(make_j
     tokens = (repo / "src/test/java/cli/TokensGeneratedTest.java").read_text(encoding="utf-8")
     assert 'tokens = new Tokens("a;b;c", \';\');' in tokens, tokens
     assert "assertEquals(3, result);" in tokens
+    checksum = (repo / "src/test/java/cli/ChecksumGeneratedTest.java").read_text(encoding="utf-8")
+    assert 'byte[] data = "a+b c+d, a longer line".getBytes(StandardCharsets.US_ASCII);' in checksum, checksum
+    assert "assertEquals(2, result);" in checksum
 
 
 def test_a_text_handed_back_unchanged_is_tried_again_with_inputs_the_method_changes(make_java_repo: object) -> None:

@@ -24,7 +24,6 @@ from junitbot.generation.template.scenarios import callable_methods
 from junitbot.generation.template.sequences import MAX_DEPTH, MAX_QUERIES, extend, locked, prefixes, queries
 from junitbot.validation import Classpath, IndexedRepo, TestCandidate, ValidationReport, Verdict, validate_candidates
 
-
 # The value variants a coverage round tries on a method with lines its tests miss (scenarios.py says which).
 COVERAGE_VARIANTS = (2, 3, 4, 5)
 

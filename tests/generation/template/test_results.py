@@ -46,3 +46,28 @@ def test_the_subject_s_own_class_itself_and_nothing_are_not_used() -> None:
     nothing = Observation(scenario="g", outcome="returned", value=ObservedValue(t="null"))
     assert result_calls(_CONTEXT, [get], {"g": nothing}, prefix="t") == []
     assert result_calls(_CONTEXT, [get], {"g": _returned("g", "java.lang.StringBuilder")}, prefix="t") == []
+
+
+def test_an_inherited_method_is_called_and_each_configured_object_gets_its_share() -> None:
+    # CODEC-343: `Base32` encodes through `BaseNCodec.encode(byte[])`, and its own methods (a dozen with a context)
+    # took every call on the unconfigured `builder.get()` before the one after `setHexDecodeTable(true)`.
+    base = ClassInfo(fqn="a.Base", name="Base", package="a", kind=TypeKind.CLASS, file="Base.java",
+                     modifiers=("public", "abstract"), methods=(
+                         MethodInfo(name="encode", modifiers=("public",), return_type=_TEXT,
+                                    parameters=(ParameterInfo(name="text", type=_TEXT),)),
+                         MethodInfo(name="reset", modifiers=("protected",))))
+    own = tuple(MethodInfo(name=f"encode{n}", modifiers=("public",),
+                           parameters=tuple(ParameterInfo(name=f"p{i}", type=_TEXT) for i in range(3)))
+                for n in range(6))
+    wide = ClassInfo(fqn="a.Wide", name="Wide", package="a", kind=TypeKind.CLASS, file="Wide.java",
+                     modifiers=("public",), extends=(TypeRef(text="Base", name="Base", fqn="a.Base", in_repo=True),),
+                     methods=own)
+    context = ClassContext(ModuleContext({c.fqn: c for c in (base, wide, _BUILDER)}.get), _BUILDER,
+                           ImportSet("a"), {})
+    starts = [Scenario(id=f"g{n}", method="get", hint="", arrange=(f"builder.set{n}();",) if n else (),
+                       call="builder.get()", subject="builder", returns="a.Wide", after=(f"set{n}",) if n else ())
+              for n in range(3)]
+    found = result_calls(context, starts, {s.id: _returned(s.id, "a.Wide") for s in starts}, prefix="t")
+    assert [s.after for s in found].count(("set2", "get")) == 4  # the last configured object has its share
+    assert [s.call for s in found[:2]] == ["wide.encode(text)", "wide.encode0(p0, p1, p2)"]  # returns first
+    assert not any("reset" in s.call for s in found)  # protected, inherited: not a user's call

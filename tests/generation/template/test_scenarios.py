@@ -162,7 +162,8 @@ def test_a_coverage_round_also_tries_letters_outside_ascii_and_punctuation_alone
     texts = scenarios_for(_context(catalog, info), clean, Receiver("Letters", instance=False), prefix="r1",
                           extra_variants=COVERAGE_VARIANTS)
     arranged = {s.hint: s.arrange for s in texts}
-    assert arranged["whenNameIsNonAsciiAndLimitIsMinValue"] == ('String name = "\\u00c9l\\u00e8ve";', "int limit = Integer.MIN_VALUE;")
+    assert arranged["whenNameIsNonAsciiAndLimitIsMinValue"] == ('String name = "\\u00c9l\\u00e8ve";',
+                                                               "int limit = Integer.MIN_VALUE;")
     assert arranged["whenNameIsPunctuation"] == ('String name = ".,-";', "int limit = 1;")
 
 
