@@ -301,8 +301,9 @@ _PLAIN_VALUE = re.compile(r'^(?:"(?:[^"\\]|\\u[0-9a-fA-F]{4}){0,30}"|-?\d+(?:\.\
                           r"[A-Z]\w*\.[A-Z][A-Z0-9_]*)$")
 
 
-# An array of plain values (`new String[] { "-a", "foo" }`), as the carver writes one.
+# A text's bytes (`"a+b c".getBytes(StandardCharsets.US_ASCII)`), as the carver and the builder write them.
 _TEXT_BYTES = re.compile(r'^("(?:[^"\\]|\\.){0,30}")\.getBytes\(')
+# An array of plain values (`new String[] { "-a", "foo" }`), as the carver writes one.
 _PLAIN_ARRAY = re.compile(r'^new \w+\[\] \{\s*((?:(?:"[^"\\,]{0,30}"|-?\d+[lL]?|true|false|\'.\')(?:,\s*)?)*)\s*\}$')
 
 
