@@ -189,6 +189,9 @@ class Target(Record):
     fqn: str
     file: str
     reason: str
+    changed: tuple[str, ...] = Field(default=(), description="the names of its methods the change being tested "
+                                                             "touched, or that use what it touched: they are tried "
+                                                             "with more inputs")
 
 
 class RoundRecord(Record):

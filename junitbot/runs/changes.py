@@ -142,6 +142,19 @@ def catch_changes(root: Path, config: JunitbotConfig, state: StateDir, check: Ch
                                     "seconds": seconds, "notes": tuple(notes)}), result
 
 
+def touched_methods(check: ChangeCheck) -> dict[str, tuple[str, ...]]:
+    """By class: the names of its methods a change touched (their bodies or signatures, or new ones), and of those
+    through which it uses a touched member; a run tries them with more inputs, since a change shows only on inputs
+    that take its new path (CODEC-311's letters outside ASCII)."""
+    found: dict[str, set[str]] = {}
+    for change in check.member_changes:
+        if change.kind in ("body", "signature", "added") and "/" in change.member:
+            found.setdefault(change.owner, set()).add(change.member.split("/", 1)[0])
+    for user, uses in check.uses.items():
+        found.setdefault(user, set()).update(u.via.split("/", 1)[0] for u in uses if "/" in u.via)
+    return {fqn: tuple(sorted(n for n in names if not n.startswith("<"))) for fqn, names in found.items()}
+
+
 def to_run_on_base(verdicts: Sequence[Verdict], existed: Collection[str]) -> list[Verdict]:
     """The verdicts of classes that existed at the base whose passing methods run there: those kept, and those whose
     every method was dropped only for adding nothing to the suite (they passed, and one may catch this change)."""

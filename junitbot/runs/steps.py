@@ -22,6 +22,7 @@ from junitbot.generation import (
     write_tests,
 )
 from junitbot.generation.llm import get_backend
+from junitbot.runs.changes import touched_methods
 from junitbot.runs.gate import apply_gate
 from junitbot.runs.history import load_coverage, record_coverage
 from junitbot.runs.models import ChangeCheck, ClassResult, KeptCheck, RunPlan, RunReport, TargetList
@@ -40,6 +41,8 @@ def select_targets(graph: CodeGraph, config: JunitbotConfig, plan: RunPlan, stat
     run's change check, only the classes it says to regenerate."""
     targets = targets_for(graph, config, changed_paths=plan.changed_paths, classes=plan.classes,
                           regenerate=check.regenerated if check is not None else None)
+    touched = touched_methods(check) if check is not None else {}
+    targets = [t.model_copy(update={"changed": touched[t.fqn]}) if touched.get(t.fqn) else t for t in targets]
     if plan.changed_paths is None and not plan.classes:
         history = load_coverage(state)
         targets = prioritize_full_pass(graph, targets, {fqn: entry.line for fqn, entry in history.items()})

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from junitbot.analysis import parse_test_class
+from junitbot.analysis import MemberChange, MemberUse, parse_test_class
 from junitbot.generation import GenerationResult
-from junitbot.runs.changes import _keep_catching, to_run_on_base
-from junitbot.runs.models import CatchingTest
+from junitbot.runs.changes import _keep_catching, to_run_on_base, touched_methods
+from junitbot.runs.models import CatchingTest, ChangeCheck
 from junitbot.validation import TestCandidate
 from junitbot.validation.build.frameworks import Frameworks
 from junitbot.validation.judge.models import Candidacy, MethodVerdict, ValidationReport, Verdict
@@ -55,3 +55,16 @@ def test_a_catching_method_of_such_a_class_is_kept_and_its_class_written() -> No
     assert after.kept and [m.name for m in after.methods if m.kept] == ["encodesZero"]
     assert after.source is not None and parse_test_class(after.source).test_names == ("encodesZero",)
     assert kept.candidates[0].source == after.source
+
+
+def test_the_methods_a_change_touched_and_those_using_them_are_named_for_more_inputs() -> None:
+    """CODEC-311 changed `RefinedSoundex.getMappingCode(char)`: that method (not its constructor, its fields or its
+    class's header) is tried with more inputs, and so is `Soundex.soundex`, which calls it."""
+    changes = (MemberChange(owner="a.RefinedSoundex", member="getMappingCode/1", kind="body", file="R.java"),
+               MemberChange(owner="a.RefinedSoundex", member="<init>/1", kind="body", file="R.java"),
+               MemberChange(owner="a.RefinedSoundex", member="MAPPING", kind="field", file="R.java"),
+               MemberChange(owner="a.RefinedSoundex", member="clean/1", kind="removed", file="R.java"))
+    uses = {"a.Soundex": (MemberUse(user="a.Soundex", member="a.RefinedSoundex#getMappingCode/1", via="soundex/1"),
+                          MemberUse(user="a.Soundex", member="a.RefinedSoundex#getMappingCode/1", via="<type>"))}
+    check = ChangeCheck(base="b" * 40, head="h" * 40, member_changes=changes, uses=uses)
+    assert touched_methods(check) == {"a.RefinedSoundex": ("getMappingCode",), "a.Soundex": ("soundex",)}

@@ -19,6 +19,7 @@ from junitbot.generation.template.graphs import exception_resolver, source_text
 from junitbot.generation.template.probe import Scenario
 from junitbot.generation.template.scaffold import test_shell
 from junitbot.generation.template.scenarios import (
+    MORE_VARIANTS,
     callable_methods,
     constructor_scenarios,
     result_type,
@@ -126,6 +127,8 @@ def plan_classes(targets: Sequence[Target], job: GenerationJob, module: ModuleCo
         for number, method in enumerate(callable_methods(info, through_constants=plan.through_constants)):
             paths = compensations(context, method, source=source, resolve=resolve) if context.mocks else []
             scenarios += method_scenarios(plan, method, prefix=f"c{index}m{number}", compensations=paths)
+            if method.name in target.changed:  # a change shows only on an input that takes its new path
+                scenarios += method_scenarios(plan, method, prefix=f"c{index}m{number}v", extra_variants=MORE_VARIANTS)
         for number, constructor in enumerate(testable_constructors(info)):
             scenarios += constructor_scenarios(context, constructor, prefix=f"c{index}k{number}")
         if job.config.generation.seed_from_tests:

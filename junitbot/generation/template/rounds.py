@@ -20,12 +20,9 @@ from junitbot.generation.template.observations import Observation, ObservedCall
 from junitbot.generation.template.plan import ClassPlan, method_scenarios
 from junitbot.generation.template.probe import ProbeClass, ProbeRun, Scenario, probe_method, run_probes
 from junitbot.generation.template.results import result_calls
-from junitbot.generation.template.scenarios import callable_methods
+from junitbot.generation.template.scenarios import MORE_VARIANTS, callable_methods
 from junitbot.generation.template.sequences import MAX_DEPTH, MAX_QUERIES, extend, locked, prefixes, queries
 from junitbot.validation import Classpath, IndexedRepo, TestCandidate, ValidationReport, Verdict, validate_candidates
-
-# The value variants a coverage round tries on a method with lines its tests miss (scenarios.py says which).
-COVERAGE_VARIANTS = (2, 3, 4, 5)
 
 
 @dataclass(frozen=True)
@@ -139,7 +136,7 @@ def coverage_round(run: ModuleRun, plans: Sequence[ClassPlan], written: Mapping[
             if span is None or not any(span.start_line <= line <= span.end_line for line in missed):
                 continue
             extra.setdefault(fqn, []).extend(method_scenarios(plan, method, prefix=f"r{number}c{index}m{count}",
-                                                              extra_variants=COVERAGE_VARIANTS))
+                                                              extra_variants=MORE_VARIANTS))
     if not extra:
         return validation, now, False
     observations, failed = probe(plans, extra, run.probes)

@@ -43,6 +43,9 @@ _SKIPPED_METHODS = frozenset({"equals", "hashCode", "toString", "main", "finaliz
 # What value_expression's variants are (0 ordinary, 1 empty or zero, 2 negative, 3 boundary, 4 letters outside
 # ASCII and the least value, 5 punctuation alone).
 _VARIANT_TITLES = {2: "NegativeValues", 3: "BoundaryValues", 4: "NonAsciiLetters", 5: "PunctuationOnly"}
+# The variants a method gets beyond the first round's: in a coverage round where its tests miss lines, and from
+# the start where a change touched it.
+MORE_VARIANTS = (2, 3, 4, 5)
 
 
 @dataclass(frozen=True)

@@ -7,10 +7,15 @@ from collections.abc import Iterator
 import pytest
 
 from junitbot.analysis import ClassInfo
-from junitbot.generation import ImportSet
+from junitbot.generation import GenerationJob, ImportSet, Target
 from junitbot.generation.template import ClassContext, ModuleContext
-from junitbot.generation.template.rounds import COVERAGE_VARIANTS
-from junitbot.generation.template.scenarios import constructor_scenarios, scenarios_for, testable_constructors
+from junitbot.generation.template.plan import plan_classes
+from junitbot.generation.template.scenarios import (
+    MORE_VARIANTS,
+    constructor_scenarios,
+    scenarios_for,
+    testable_constructors,
+)
 from junitbot.generation.template.subtypes import Receiver
 from tests.generation.conftest import Indexed, index, write_files
 
@@ -155,12 +160,12 @@ def test_a_coverage_round_also_tries_letters_outside_ascii_and_punctuation_alone
     info = catalog.info(f"{PACKAGE}.Letters")
     code, clean, _ = info.methods
     found = scenarios_for(_context(catalog, info), code, Receiver("Letters", instance=False), prefix="r0",
-                          extra_variants=COVERAGE_VARIANTS)
+                          extra_variants=MORE_VARIANTS)
     assert [(s.hint, s.arrange) for s in found] == [
         ("whenCIsBlank", ("char c = ' ';",)), ("whenCIsMaxValue", ("char c = Character.MAX_VALUE;",)),
         ("whenCIsNonAscii", ("char c = '\\u00e9';",)), ("whenCIsPunctuation", ("char c = '-';",))]
     texts = scenarios_for(_context(catalog, info), clean, Receiver("Letters", instance=False), prefix="r1",
-                          extra_variants=COVERAGE_VARIANTS)
+                          extra_variants=MORE_VARIANTS)
     arranged = {s.hint: s.arrange for s in texts}
     assert arranged["whenNameIsNonAsciiAndLimitIsMinValue"] == ('String name = "\\u00c9l\\u00e8ve";',
                                                                "int limit = Integer.MIN_VALUE;")
@@ -174,7 +179,7 @@ def test_bytes_are_a_text_s_bytes_and_a_coverage_round_varies_the_text(catalog: 
     (first, *_) = scenarios_for(_context(catalog, info), total, Receiver("Letters", instance=False), prefix="m0")
     assert first.arrange == ('byte[] data = "text".getBytes(StandardCharsets.UTF_8);',)
     found = scenarios_for(_context(catalog, info), total, Receiver("Letters", instance=False), prefix="r0",
-                          extra_variants=COVERAGE_VARIANTS)
+                          extra_variants=MORE_VARIANTS)
     assert ("whenDataIsNonAscii", ('byte[] data = "\\u00c9l\\u00e8ve".getBytes(StandardCharsets.UTF_8);',)) in [
         (s.hint, s.arrange) for s in found]
 
@@ -187,3 +192,17 @@ def test_a_text_method_also_gets_padded_mixed_case_text(catalog: Indexed) -> Non
     assert ("whenTextIsPadded", ('String text = "  Text  ";',)) in [(s.hint, s.arrange) for s in found]
     others = scenarios_for(_context(catalog, info), width, Receiver("Texts", instance=False), prefix="m1")
     assert not any(s.hint.endswith("IsPadded") for s in others)  # not a text method: its result is no text
+
+
+def test_a_method_a_change_touched_gets_the_further_inputs_from_the_first_round(catalog: Indexed) -> None:
+    # A behaviour change shows only on an input that takes its new path; a run catching one tries them at once.
+    info = catalog.info(f"{PACKAGE}.Letters")
+    job = GenerationJob(root=catalog.root, graph=catalog.graph, config=catalog.config, state=catalog.state)
+    target = Target(fqn=info.fqn, file=info.file, reason="changed")
+    (plain,), _ = plan_classes([target], job, ModuleContext(catalog.lookup))
+    (touched,), _ = plan_classes([target.model_copy(update={"changed": ("code",)})], job,
+                                 ModuleContext(catalog.lookup))
+    known = {s.id for s in plain.scenarios}
+    extra = [s for s in touched.scenarios if s.id not in known]
+    assert extra and {s.method for s in extra} == {"code"}
+    assert ("char c = '\\u00e9';",) in [s.arrange for s in extra]
