@@ -78,7 +78,7 @@ def value_assertions(value: ObservedValue, expr: str, asserting: Asserting, *, d
     if kind in ("Collection", "Map") and value.size is not None:
         return _sized(value, expr, asserting, depth)
     if kind == "Array" and value.size is not None:
-        return [f"assertEquals({value.size}, {expr}.length);"]
+        return _array(value, expr, imports)
     if kind in ("record", "object") and value.components and depth < _MAX_DEPTH:
         lines = [f"assertNotNull({expr});"]
         for name, component in value.components.items():
@@ -91,6 +91,36 @@ def value_assertions(value: ObservedValue, expr: str, asserting: Asserting, *, d
         # `assertNotNull` of a built object cannot fail).
         return [f"assertEquals({java_string(value.text or '')}, {expr}.toString());"]
     return [f"assertNotNull({expr});"] if kind != "unreadable" else []
+
+
+# The JVM's names of the arrays whose elements a test writes as literals, and each element's literal.
+_ARRAY_ELEMENTS: dict[str, tuple[str, Callable[[str], str]]] = {
+    "[B": ("byte", lambda v: f"(byte) {v}"), "[S": ("short", lambda v: f"(short) {v}"), "[I": ("int", str),
+    "[J": ("long", lambda v: f"{v}L"), "[Z": ("boolean", str),
+    "[C": ("char", lambda v: f"'{v}'" if len(v) == 1 and " " <= v <= "~" and v not in "'\\" else
+           f"'\\u{ord(v[:1] or chr(0)):04x}'"),
+    "[Ljava.lang.String;": ("String", java_string),
+}
+_MAX_LITERAL_ELEMENTS = 16  # more, and the test says the length (a text's bytes excepted)
+
+
+def _array(value: ObservedValue, expr: str, imports: ImportSet) -> list[str]:
+    """An array compared whole where the recorder read every element: a text's bytes as that text
+    (`assertEquals("ORSXG5A=", new String(result, US_ASCII))`), up to 16 others as literals; else its length."""
+    element = _ARRAY_ELEMENTS.get(value.cls or "")
+    items = value.items
+    size = [f"assertEquals({value.size}, {expr}.length);"]
+    if element is None or not items or len(items) != value.size or any(i.v is None for i in items):
+        return size
+    values = [i.v or "" for i in items]
+    if element[0] == "byte" and all(v.lstrip("-").isdigit() and 32 <= int(v) <= 126 for v in values):
+        text = bytes(int(v) for v in values).decode("ascii")
+        charsets = imports.name("java.nio.charset.StandardCharsets")
+        return [f"assertEquals({java_string(text)}, new String({expr}, {charsets}.US_ASCII));"]
+    if len(values) > _MAX_LITERAL_ELEMENTS:
+        return size
+    name, literal = element
+    return [f"assertArrayEquals(new {name}[] {{ {', '.join(literal(v) for v in values)} }}, {expr});"]
 
 
 def _rendered(value: ObservedValue) -> bool:
@@ -351,6 +381,10 @@ def assertj_statement(line: str) -> str:
             return f"assertThat({args[1]}).isCloseTo({args[0]}, within({args[2]}));"
         if len(args) == 2:
             return f"assertThat({args[1]}).isEqualTo({args[0]});"
+    if line.startswith("assertArrayEquals(") and line.endswith(");"):
+        args = split_arguments(line[len("assertArrayEquals("):-2])
+        if len(args) == 2:
+            return f"assertThat({args[1]}).containsExactly({args[0]});"
     if line.startswith("assertDoesNotThrow(") and line.endswith(");"):
         return f"assertThatCode({line[len('assertDoesNotThrow('):-2]}).doesNotThrowAnyException();"
     return line

@@ -6,7 +6,7 @@ import json
 
 from junitbot.analysis import ClassInfo, MethodInfo, ParameterInfo, TypeKind, TypeRef
 from junitbot.generation.imports import ImportSet
-from junitbot.generation.template.assertions import Asserting, value_assertions, verify_lines
+from junitbot.generation.template.assertions import Asserting, assertj_statement, value_assertions, verify_lines
 from junitbot.generation.template.observations import ObservedCall, ObservedValue, parse_observations, stable
 
 
@@ -71,6 +71,30 @@ def test_value_assertions_for_each_shape() -> None:
         "assertNotNull(result);"]
     assert check({"t": "object", "class": "java.lang.Thread", "text": "Thread[main]"}) == ["assertNotNull(result);"]
     assert check({"t": "object", "class": "com.acme.TextBuilder", "text": "x" * 200}) == ["assertNotNull(result);"]
+
+
+def test_an_array_the_recorder_read_whole_is_compared_whole() -> None:
+    # A codec's result said only by its length cannot tell "ORSXG5A=" from any other eight bytes.
+    imports = ImportSet("com.acme")
+
+    def check(cls: str, kind: str, *values: str) -> list[str]:
+        value = {"t": "Array", "class": cls, "size": len(values), "items": [{"t": kind, "v": v} for v in values]}
+        return value_assertions(ObservedValue.model_validate(value), "result", Asserting(imports))
+
+    assert check("[B", "Byte", "79", "82", "61") == [
+        'assertEquals("OR=", new String(result, StandardCharsets.US_ASCII));']
+    assert "java.nio.charset.StandardCharsets" in imports.imports
+    assert check("[B", "Byte", "-50", "1") == ["assertArrayEquals(new byte[] { (byte) -50, (byte) 1 }, result);"]
+    assert check("[C", "Character", "a", "'") == ["assertArrayEquals(new char[] { 'a', '\\u0027' }, result);"]
+    assert check("[Ljava.lang.String;", "String", "-a", "b") == [
+        'assertArrayEquals(new String[] { "-a", "b" }, result);']
+    assert check("[J", "Long", *["1"] * 17) == ["assertEquals(17, result.length);"]  # a table, not a test
+    assert check("[D", "Double", "1.5") == ["assertEquals(1, result.length);"]
+    unread = {"t": "Array", "class": "[I", "size": 3}  # more than the recorder reads, or an older recorder
+    assert value_assertions(ObservedValue.model_validate(unread), "result", Asserting(imports)) == [
+        "assertEquals(3, result.length);"]
+    assert assertj_statement("assertArrayEquals(new int[] { 1, 2 }, result);") == (
+        "assertThat(result).containsExactly(new int[] { 1, 2 });")
 
 
 def test_values_of_another_runtime_class_are_checked_and_cast() -> None:

@@ -31,6 +31,7 @@ import org.mockito.stubbing.Stubbing;
 public final class Recorder {
     private static final int MAX_DEPTH = 3;
     private static final int MAX_ITEMS = 5;
+    private static final int MAX_ELEMENTS = 64;
     private static final int MAX_TEXT = 200;
     /** What each scenario's call returned, to tell when it is the very object a stub answered. */
     private static final Map<String, Object> RESULTS = new HashMap<>();
@@ -232,7 +233,8 @@ public final class Recorder {
             return "{\"t\":\"Map\",\"class\":" + quote(type.getName()) + ",\"size\":" + ((Map<?, ?>) value).size() + "}";
         }
         if (type.isArray()) {
-            return "{\"t\":\"Array\",\"size\":" + Array.getLength(value) + "}";
+            return "{\"t\":\"Array\",\"class\":" + quote(type.getName()) + ",\"size\":" + Array.getLength(value)
+                    + elements(value, type.getComponentType(), depth) + "}";
         }
         if (Mockito.mockingDetails(value).isMock()) {
             return "{\"t\":\"mock\",\"class\":" + quote(type.getName()) + "}";
@@ -277,6 +279,20 @@ public final class Recorder {
             }
         }
         return count == 0 ? "" : out.append('}').toString();
+    }
+
+    /** The elements of an array of primitives (up to MAX_ELEMENTS) or of strings (up to MAX_ITEMS): what a test
+     * compares whole, where its length alone says little (a codec's encoded bytes). */
+    private static String elements(Object array, Class<?> element, int depth) {
+        int length = Array.getLength(array);
+        if (!(element.isPrimitive() && length <= MAX_ELEMENTS) && !(element == String.class && length <= MAX_ITEMS)) {
+            return "";
+        }
+        StringBuilder out = new StringBuilder(",\"items\":[");
+        for (int i = 0; i < length; i++) {
+            out.append(i > 0 ? "," : "").append(describe(Array.get(array, i), depth + 1));
+        }
+        return out.append(']').toString();
     }
 
     private static String items(Iterator<?> iterator, int depth) {
