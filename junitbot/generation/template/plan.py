@@ -128,7 +128,8 @@ def plan_classes(targets: Sequence[Target], job: GenerationJob, module: ModuleCo
             paths = compensations(context, method, source=source, resolve=resolve) if context.mocks else []
             scenarios += method_scenarios(plan, method, prefix=f"c{index}m{number}", compensations=paths)
             if method.name in target.changed:  # a change shows only on an input that takes its new path
-                scenarios += method_scenarios(plan, method, prefix=f"c{index}m{number}v", extra_variants=MORE_VARIANTS)
+                scenarios += [s.model_copy(update={"for_change": True}) for s in method_scenarios(
+                    plan, method, prefix=f"c{index}m{number}v", extra_variants=MORE_VARIANTS)]
         for number, constructor in enumerate(testable_constructors(info)):
             scenarios += constructor_scenarios(context, constructor, prefix=f"c{index}k{number}")
         if job.config.generation.seed_from_tests:

@@ -63,6 +63,9 @@ class Scenario(Record):
     withheld: str | None = None
     # The instance methods called before this one, in order (their calls are in `arrange`): a call sequence.
     after: tuple[str, ...] = ()
+    # An input tried because a change touched the method: written even where an earlier test has its outcome, since
+    # the same result may come by the change's new path (`getMappingCode('\u00e9')` returns 0 as `' '` does).
+    for_change: bool = False
 
 
 def sink_locals(scenario: Scenario) -> tuple[str, ...]:

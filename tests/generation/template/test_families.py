@@ -123,3 +123,24 @@ def test_two_families_of_one_method_are_named_by_what_each_holds_fixed_not_numbe
     assert len(names) == 2 and not any(name[-1].isdigit() for name in names), names
     assert "squeeze_whenSetIsA_returnsResultForEachStr" in names, names
     assert 'String set = "a";' in written.methods["squeeze_whenSetIsA_returnsResultForEachStr"]
+
+
+def test_an_input_tried_for_a_change_is_written_even_where_its_outcome_repeats_another() -> None:
+    # CODEC-311: `getMappingCode(' ')` and `getMappingCode('\u00e9')` both return 0 after the fix; only the second
+    # takes the fix's path (and throws before it), so a run catching the change must not drop it as a repeat.
+    char = TypeRef(text="char", name="char")
+    code = MethodInfo(name="code", modifiers=("public", "static"), return_type=TypeRef(text="int", name="int"),
+                      parameters=(ParameterInfo(name="c", type=char),))
+    subject = ClassInfo(fqn="a.Letters", name="Letters", package="a", kind=TypeKind.CLASS, file="Letters.java",
+                        modifiers=("public",), methods=(code,))
+    context = ClassContext(ModuleContext({subject.fqn: subject}.get), subject, ImportSet("a"), {})
+    blank = Scenario(id="s1", method="code", hint="whenCIsBlank", call="Letters.code(c)", arrange=("char c = ' ';",))
+    letter = Scenario(id="s2", method="code", hint="whenCIsNonAscii", call="Letters.code(c)",
+                      arrange=("char c = '\\u00e9';",))
+    seen = {i: Observation(scenario=i, outcome="returned", value=ObservedValue(t="Integer", v="0"))
+            for i in ("s1", "s2")}
+    _, names = final_tests([blank, letter], seen, context=context, written=Written())
+    assert names == ["code_whenCIsBlank_returns0"], names
+    _, names = final_tests([blank, letter.model_copy(update={"for_change": True})], seen, context=context,
+                           written=Written())
+    assert len(names) == 2, names

@@ -204,5 +204,5 @@ def test_a_method_a_change_touched_gets_the_further_inputs_from_the_first_round(
                                  ModuleContext(catalog.lookup))
     known = {s.id for s in plain.scenarios}
     extra = [s for s in touched.scenarios if s.id not in known]
-    assert extra and {s.method for s in extra} == {"code"}
+    assert extra and {s.method for s in extra} == {"code"} and all(s.for_change for s in extra)
     assert ("char c = '\\u00e9';",) in [s.arrange for s in extra]
