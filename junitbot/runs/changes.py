@@ -236,8 +236,9 @@ def _classify(changed: Sequence[str], uses: Mapping[str, Sequence[MemberUse]], c
     for fqn in changed:
         why, regenerate = _decide(reruns.get(fqn), history.get(fqn), has_tests=fqn in tests, uses=())
         added = sorted(c.member.split("/")[0] for c in changes if c.owner == fqn and c.kind == "added" and c.visible)
-        if not regenerate and added:  # new API: no test of it can exist yet, whatever the coverage says
-            regenerate, why = True, f"changed, {why}; new members without tests: {', '.join(added)}"
+        if added:  # new API: no test of it can exist yet, whatever the coverage says (its lines lower the share)
+            prefix = why if regenerate else f"changed, {why}"
+            regenerate, why = True, f"{prefix}; new members without tests: {', '.join(added)}"
         if not regenerate:  # its tests still pass: new ones are written, and kept only if one catches the change
             probing.append(fqn)
             why = f"changed, {why}: new tests are kept only if one fails before the change"
