@@ -206,7 +206,7 @@ class ValueBuilder:
         while innermost.array:
             innermost = element_of(innermost)
         base = self.type_text(innermost, bindings, erased=True)
-        if dims == 1 and base == "byte" and variant != 1:  # bytes as code that takes bytes is given them: a text's
+        if dims == 1 and base == "byte" and variant != 1:  # a text's bytes, as a codec's callers pass them
             charsets = self.name("java.nio.charset.StandardCharsets")
             return Built(f"{java_string(string_value(variant, None))}.getBytes({charsets}.UTF_8)",
                          self.type_text(ref, bindings), "array")
