@@ -7,7 +7,6 @@ validation; the two runs differ in order, zone, locale and charset, so unstable 
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import re
 import shutil
@@ -23,6 +22,7 @@ from junitbot.generation.template.observations import Observation, parse_observa
 from junitbot.records import Record
 from junitbot.validation import Classpath
 from junitbot.validation.build.classpath import SYSTEM_JAR_DIR
+from junitbot.validation.build.helpers import compiled_helper
 from junitbot.validation.compiling.javac import compile_batch
 from junitbot.validation.compiling.models import JavacOptions
 from junitbot.validation.run.launcher import repeat_conditions, run_junit
@@ -159,26 +159,13 @@ class ProbeRun:
 
 
 def recorder_classes(cache_dir: Path, classpath: Sequence[str]) -> Path:
-    """The recorder compiled once into `cache_dir` (against the Mockito on the classpath).
-
-    The folder is named after the source's hash, so a newer junitbot never runs an older recorder.
-    """
-    text = resources.files("junitbot.generation.template").joinpath("java/junitbot/recorder/Recorder.java").read_text()
-    out = cache_dir / f"recorder-classes-{hashlib.sha256(text.encode()).hexdigest()[:12]}"
-    if (out / "junitbot" / "recorder" / "Recorder.class").is_file():
-        return out
-    source_dir = cache_dir / "recorder-src" / "junitbot" / "recorder"
-    source_dir.mkdir(parents=True, exist_ok=True)
-    (source_dir / "Recorder.java").write_text(text, encoding="utf-8")
-    scratch = cache_dir / f"{out.name}.tmp"
-    shutil.rmtree(scratch, ignore_errors=True)
-    result = compile_batch([source_dir / "Recorder.java"], classpath=classpath, out_dir=scratch)
-    if not all(r.compiled for r in result.values()):
-        issues = [i.message for r in result.values() for i in r.issues]
-        raise RuntimeError(f"the junitbot recorder does not compile against this classpath: {issues[:3]}")
-    shutil.rmtree(out, ignore_errors=True)
-    scratch.rename(out)
-    return out
+    """The recorder compiled once into `cache_dir` against the Mockito on `classpath` (the whole classpath when no
+    entry is named after Mockito); concurrent partitions share the folder, moved into place whole."""
+    mockito = [Path(entry) for entry in classpath if Path(entry).name.startswith("mockito")]
+    return compiled_helper("junitbot.recorder.Recorder", classpath=mockito or [Path(e) for e in classpath],
+                           cache_dir=cache_dir, folder_prefix="recorder-classes",
+                           source_file=resources.files("junitbot.generation.template") / "java" / "junitbot"
+                           / "recorder" / "Recorder.java")
 
 
 _RECORDER_MOCKITO = ("mockito-core.jar", "byte-buddy.jar", "byte-buddy-agent.jar", "objenesis.jar")

@@ -14,6 +14,7 @@ import os
 import shutil
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
+from importlib.resources.abc import Traversable
 from pathlib import Path
 
 from junitbot.errors import JunitbotError
@@ -30,26 +31,33 @@ def compiled_helper(
     folder_prefix: str,
     edit_source: Callable[[str], str] | None = None,
     services: Mapping[str, str] | None = None,
+    source_file: Traversable | None = None,
 ) -> Path:
     """The folder holding `<name>.class` (and its nested classes), compiled from `java/<name>.java` against
     `classpath`, with the source as compiled beside it.
+
+    `source_file`: a helper kept elsewhere in junitbot's package data; `name` is then its qualified class name
+    (`junitbot.recorder.Recorder`), and its class file lies in the package's folders.
 
     `edit_source` changes the source before compiling (e.g. imports pointed at a relocated package); it runs only
     when the folder is built, so it may be slow. `services`: {service interface: implementing class}, each written
     to `META-INF/services/<interface>` so that a `ServiceLoader` on the folder finds it.
     Raises JunitbotError when javac fails.
     """
-    source = (importlib.resources.files("junitbot.validation") / "java" / f"{name}.java").read_text("utf-8")
+    simple = name.rpartition(".")[2]
+    source_file = source_file or importlib.resources.files("junitbot.validation") / "java" / f"{simple}.java"
+    source = source_file.read_text("utf-8")
+    class_file = Path(*name.split(".")).with_suffix(".class")
     entries = sorted((services or {}).items())
     jars = os.pathsep.join(str(jar) for jar in classpath)
     key = hashlib.sha256("\0".join([source, jars, *(f"{k}={v}" for k, v in entries)]).encode()).hexdigest()[:12]
     target = cache_dir / f"{folder_prefix}-{key}"
-    if (target / f"{name}.class").is_file():
+    if (target / class_file).is_file():
         return target
     cache_dir.mkdir(parents=True, exist_ok=True)
     build = Path(tempfile.mkdtemp(prefix=f".{folder_prefix}-", dir=cache_dir))
     try:
-        java = build / f"{name}.java"
+        java = build / f"{simple}.java"
         java.write_text(edit_source(source) if edit_source else source, encoding="utf-8")
         result = run_process(["javac", "-nowarn", "-cp", jars, "-d", str(build), str(java)],
                              cwd=build, timeout_s=_TIMEOUT_S, max_output_bytes=200_000)
@@ -62,7 +70,7 @@ def compiled_helper(
         try:
             build.rename(target)  # atomic; a concurrent run that got there first wins
         except OSError:
-            if not (target / f"{name}.class").is_file():
+            if not (target / class_file).is_file():
                 raise
     finally:
         shutil.rmtree(build, ignore_errors=True)

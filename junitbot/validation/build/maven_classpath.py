@@ -22,6 +22,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from junitbot.atomic import write_atomically
 from junitbot.config import ValidationSettings
 from junitbot.errors import JunitbotError
 from junitbot.records import Record
@@ -249,7 +250,4 @@ def _load(cache_file: Path, key: str, stamps: dict[str, str]) -> _Cached | None:
 
 def _store(cache_file: Path, cached: _Cached) -> None:
     """Written via a temporary file and a rename: a killed run never leaves half a cache."""
-    cache_file.parent.mkdir(parents=True, exist_ok=True)
-    scratch = cache_file.with_suffix(".tmp")
-    scratch.write_text(cached.model_dump_json(), encoding="utf-8")
-    scratch.replace(cache_file)
+    write_atomically(cache_file, cached.model_dump_json())

@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import os
 import shutil
 import tempfile
 from collections.abc import Collection, Mapping, Sequence
@@ -23,6 +24,7 @@ from pydantic import Field, ValidationError
 
 from junitbot.analysis import CodeGraph, DependencyAnalyzer, TypeRow
 from junitbot.analysis.marker import generated_target
+from junitbot.atomic import write_atomically
 from junitbot.errors import JunitbotError
 from junitbot.records import Record
 from junitbot.validation.build.classpath import resource_folders, test_sources
@@ -131,10 +133,7 @@ def _read(path: Path) -> Baseline | None:
 
 
 def _write(path: Path, baseline: Baseline) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    draft = path.with_suffix(".tmp")
-    draft.write_text(baseline.model_dump_json(), encoding="utf-8")
-    draft.replace(path)  # atomic: a killed run leaves the old entry or none
+    write_atomically(path, baseline.model_dump_json())  # a killed run leaves the old entry or none
 
 
 def _test_files(tests: Collection[str], graph: CodeGraph, rows: Mapping[str, TypeRow]) -> list[str]:
@@ -234,7 +233,7 @@ def _concatenated(files: Sequence[Path], target: Path) -> Path | None:
     if not files:
         return None
     target.parent.mkdir(parents=True, exist_ok=True)
-    draft = target.with_suffix(".tmp")
+    draft = target.with_suffix(f".{os.getpid()}.tmp")  # partitions may write the same file at once
     with draft.open("wb") as out:
         for file in files:
             out.write(file.read_bytes())
