@@ -153,30 +153,34 @@ class _Users:
     def _uses_in(self, item: _Reached, user: ClassInfo) -> Iterator[tuple[str, int | None]]:
         mentions = self._mentions_of(user)
         simple = item.owner.rsplit(".", 1)[-1]
+        # Overloads of one arity share a label, and so their mentions: they are judged together.
+        overloads: dict[str, list[MethodInfo]] = {}
         for method in (*user.constructors, *user.methods):
-            label = _label(method)
+            overloads.setdefault(_label(method), []).append(method)
+        for label, methods in overloads.items():
             if user.fqn == item.owner and label == f"{item.name}/{item.arity}":
                 continue  # the member itself
-            used = self._use_in_method(item, user, method, mentions.get(label, Counter()), simple)
+            used = self._use_in_methods(item, user, methods, mentions.get(label, Counter()), simple)
             if used is not None:
                 yield label, used if used > 0 else None
         word = {"type": simple, "constructor": _CREATES + simple}.get(item.category, item.name)
         if mentions.get(_TYPE, Counter())[word] and not (user.fqn == item.owner and item.category == "type"):
             yield _TYPE, None  # in a field's initializer, or the header
 
-    def _use_in_method(self, item: _Reached, user: ClassInfo, method: MethodInfo, mentions: Counter[str],
-                       simple: str) -> int | None:
-        """The line of `method`'s use of `item` (0 when no single line says it), or None for no use."""
+    def _use_in_methods(self, item: _Reached, user: ClassInfo, methods: Sequence[MethodInfo], mentions: Counter[str],
+                        simple: str) -> int | None:
+        """The line of the use of `item` by `methods` (overloads of one label, whose `mentions` are shared; 0 when no
+        single line says it), or None for no use."""
         if item.category == "method":
-            calls = [c for c in method.calls if c.method == item.name]
+            calls = [c for method in methods for c in method.calls if c.method == item.name]
             for call in calls:
                 if self._arity_fits(item, call.arguments) and self._receiver_fits(item, user, call):
                     return call.line
             return 0 if mentions[item.name] > len(calls) else None  # a method reference, `Owner::name`
         if item.category == "constructor":
             created = any(t.fqn == item.owner or (t.fqn is None and t.name.rsplit(".", 1)[-1] == simple)
-                          for t in method.creates)
-            inherits = method.kind == "constructor" and item.owner in self._ancestors(user.fqn)
+                          for method in methods for t in method.creates)
+            inherits = methods[0].kind == "constructor" and item.owner in self._ancestors(user.fqn)
             return 0 if created or inherits else None
         if item.category == "field":
             return 0 if mentions[item.name] else None

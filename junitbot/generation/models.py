@@ -183,6 +183,10 @@ class GenerationJob(BaseModel):
     instructions: dict[str, str] = Field(default_factory=dict)
 
 
+# What `Target.changed` holds for a changed constructor.
+CHANGED_CONSTRUCTOR = "<init>"
+
+
 class Target(Record):
     """A class to generate a test for, and why it was chosen."""
 
@@ -191,7 +195,12 @@ class Target(Record):
     reason: str
     changed: tuple[str, ...] = Field(default=(), description="the names of its methods the change being tested "
                                                              "touched, or that use what it touched: they are tried "
-                                                             "with more inputs")
+                                                             "with more inputs; `<init>`: a constructor")
+
+    def touches(self, method: str, *, static: bool) -> bool:
+        """Whether the change touched `method`: by name, or, for an instance method, through a changed
+        constructor (the state every instance method reads)."""
+        return method in self.changed or (not static and CHANGED_CONSTRUCTOR in self.changed)
 
 
 class RoundRecord(Record):

@@ -28,6 +28,7 @@ from junitbot.analysis import (
 from junitbot.config import JunitbotConfig
 from junitbot.errors import JunitbotError
 from junitbot.generation import GenerationResult, generated_target
+from junitbot.generation.models import CHANGED_CONSTRUCTOR
 from junitbot.generation.output import test_path
 from junitbot.runs.history import CoverageEntry, load_coverage
 from junitbot.runs.models import BehaviourChange, CatchingTest, ChangeCheck, RunPlan
@@ -145,14 +146,16 @@ def catch_changes(root: Path, config: JunitbotConfig, state: StateDir, check: Ch
 def touched_methods(check: ChangeCheck) -> dict[str, tuple[str, ...]]:
     """By class: the names of its methods a change touched (their bodies or signatures, or new ones), and of those
     through which it uses a touched member; a run tries them with more inputs, since a change shows only on inputs
-    that take its new path (CODEC-311's letters outside ASCII)."""
+    that take its new path (CODEC-311's letters outside ASCII). `<init>` says a constructor changed."""
     found: dict[str, set[str]] = {}
     for change in check.member_changes:
         if change.kind in ("body", "signature", "added") and "/" in change.member:
             found.setdefault(change.owner, set()).add(change.member.split("/", 1)[0])
     for user, uses in check.uses.items():
         found.setdefault(user, set()).update(u.via.split("/", 1)[0] for u in uses if "/" in u.via)
-    return {fqn: tuple(sorted(n for n in names if not n.startswith("<"))) for fqn, names in found.items()}
+    # A changed constructor stays (`<init>`): every instance method reads the state it builds (CODEC-338).
+    return {fqn: tuple(sorted(n for n in names if n == CHANGED_CONSTRUCTOR or not n.startswith("<")))
+            for fqn, names in found.items()}
 
 
 def to_run_on_base(verdicts: Sequence[Verdict], existed: Collection[str]) -> list[Verdict]:

@@ -290,3 +290,52 @@ def test_a_changed_constructor_reaches_the_types_that_create_the_owner(
     assert [(c.key, c.kind) for c in found] == [("a.Validator#<init>/0", "body")]
     # Report creates one in a field initializer; Form only receives one.
     assert impact(root, state_for, config_for, found, depth=1) == {"a.Report": {("a.Validator#<init>/0", "<type>")}}
+
+
+def test_overloads_of_one_arity_calling_each_other_do_not_make_a_type_a_user(
+    make_java_repo: Callable[..., Path], state_for: Callable[[Path], StateDir],
+    config_for: Callable[[Path], JunitbotConfig],
+) -> None:
+    # commons-codec: a fix in QuotedPrintableCodec was said to reach every codec, because ColognePhonetic's
+    # `encode(Object)` calls its own `encode(String)` and the two, both `encode/1`, shared their identifiers.
+    encoders = {
+        "src/main/java/c/Encoder.java": "package c;\n\npublic interface Encoder {\n    Object encode(Object o);\n}\n",
+        "src/main/java/c/Codec.java": """\
+package c;
+
+public class Codec implements Encoder {
+    public Object encode(Object o) {
+        return String.valueOf(o);
+    }
+}
+""",
+        "src/main/java/c/Phonetic.java": """\
+package c;
+
+public class Phonetic implements Encoder {
+    public Object encode(Object o) {
+        return encode((String) o);
+    }
+
+    public String encode(String s) {
+        return s.trim();
+    }
+}
+""",
+        "src/main/java/c/Comparator.java": """\
+package c;
+
+public class Comparator {
+    public boolean same(Encoder encoder, Object a, Object b) {
+        return encoder.encode(a).equals(encoder.encode(b));
+    }
+}
+""",
+    }
+    root = make_java_repo({**SOURCES, **encoders})
+    path = "src/main/java/c/Codec.java"
+    base, head = commit_edit(root, {path: encoders[path].replace("String.valueOf(o)", "String.valueOf(o).trim()")})
+    found = changed_members(root, base, head, [path])
+    assert [(c.key, c.kind) for c in found] == [("c.Codec#encode/1", "body")]
+    # The comparator may be handed a Codec; Phonetic only ever calls its own encode.
+    assert impact(root, state_for, config_for, found, depth=1) == {"c.Comparator": {("c.Codec#encode/1", "same/3")}}

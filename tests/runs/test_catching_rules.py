@@ -58,8 +58,9 @@ def test_a_catching_method_of_such_a_class_is_kept_and_its_class_written() -> No
 
 
 def test_the_methods_a_change_touched_and_those_using_them_are_named_for_more_inputs() -> None:
-    """CODEC-311 changed `RefinedSoundex.getMappingCode(char)`: that method (not its constructor, its fields or its
-    class's header) is tried with more inputs, and so is `Soundex.soundex`, which calls it."""
+    """CODEC-311 changed `RefinedSoundex.getMappingCode(char)`: that method is tried with more inputs, and so is
+    `Soundex.soundex`, which calls it; a changed constructor is said as `<init>` (every instance method reads what it
+    builds), a field or the class's header is not a method."""
     changes = (MemberChange(owner="a.RefinedSoundex", member="getMappingCode/1", kind="body", file="R.java"),
                MemberChange(owner="a.RefinedSoundex", member="<init>/1", kind="body", file="R.java"),
                MemberChange(owner="a.RefinedSoundex", member="MAPPING", kind="field", file="R.java"),
@@ -67,4 +68,4 @@ def test_the_methods_a_change_touched_and_those_using_them_are_named_for_more_in
     uses = {"a.Soundex": (MemberUse(user="a.Soundex", member="a.RefinedSoundex#getMappingCode/1", via="soundex/1"),
                           MemberUse(user="a.Soundex", member="a.RefinedSoundex#getMappingCode/1", via="<type>"))}
     check = ChangeCheck(base="b" * 40, head="h" * 40, member_changes=changes, uses=uses)
-    assert touched_methods(check) == {"a.RefinedSoundex": ("getMappingCode",), "a.Soundex": ("soundex",)}
+    assert touched_methods(check) == {"a.RefinedSoundex": ("<init>", "getMappingCode"), "a.Soundex": ("soundex",)}

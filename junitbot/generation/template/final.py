@@ -81,8 +81,13 @@ def final_tests(
     for test in tests:
         if id(test) in covered:
             continue
-        name = _unique(test_name([test.scenario.method, *name_parts(test.scenario, test.observed)], style.naming),
-                       methods)
+        method, (condition, outcome) = test.scenario.method, name_parts(test.scenario, test.observed)
+        name = test_name([method, condition, outcome], style.naming)
+        differing = _fixed_difference(test.body, methods[name]) if name in methods else None
+        if differing is not None:  # named by the value it holds that its namesake does not, never numbered
+            condition = f"{condition}And{differing[len('when'):]}" if condition else differing
+            name = test_name([method, condition, outcome], style.naming)
+        name = _unique(name, methods)
         methods[name] = _method(["@Test"], name, "", test.body, style.assertions)
         names.append(name)
     return Written(methods, frozenset(outcomes), frozenset(bodies)), names
@@ -95,12 +100,17 @@ def _without_weaker(tests: list[_Test]) -> list[_Test]:
     asserted = {t.scenario.method for t in tests if not _only_does_not_throw(t.body)}
     continued = {method for t in tests for method in t.scenario.after}
     return [t for t in tests if not (_only_does_not_throw(t.body) and t.scenario.method in asserted)
-            and not (not t.scenario.after and t.scenario.method in continued and _only_not_null(t.body))]
+            and not (not t.scenario.after and t.scenario.method in continued
+                     and _only_returned_something(t.body, t.scenario.subject))]
 
 
-def _only_not_null(body: list[str]) -> bool:
+def _only_returned_something(body: list[str], subject: str | None) -> bool:
+    """Whether every check only says the call returned an object, or the receiver itself (a builder's setter:
+    `assertSame(builder, result)`, where the sequence through it asserts what the setting did)."""
     checks = [line for line in body if line.startswith(("assert", "verify("))]
-    return bool(checks) and all(line.startswith("assertNotNull(") for line in checks)
+    itself = f"assertSame({subject}, " if subject else None
+    return bool(checks) and all(line.startswith("assertNotNull(") or (itself and line.startswith(itself))
+                                for line in checks)
 
 
 def _only_does_not_throw(body: list[str]) -> bool:

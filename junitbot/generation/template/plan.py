@@ -127,7 +127,8 @@ def plan_classes(targets: Sequence[Target], job: GenerationJob, module: ModuleCo
         for number, method in enumerate(callable_methods(info, through_constants=plan.through_constants)):
             paths = compensations(context, method, source=source, resolve=resolve) if context.mocks else []
             scenarios += method_scenarios(plan, method, prefix=f"c{index}m{number}", compensations=paths)
-            if method.name in target.changed:  # a change shows only on an input that takes its new path
+            # A change shows only on an input that takes its new path.
+            if target.touches(method.name, static="static" in method.modifiers):
                 scenarios += [s.model_copy(update={"for_change": True}) for s in method_scenarios(
                     plan, method, prefix=f"c{index}m{number}v", extra_variants=MORE_VARIANTS)]
         for number, constructor in enumerate(testable_constructors(info)):

@@ -177,7 +177,9 @@ def scenarios_for(context: ClassContext, method: MethodInfo, receiver: Receiver,
         if answer is not None:
             variants.append(_Variant(stub.nothing, [a for a in answers if a != answer], args, withheld=answer))
     if extra_variants:
-        variants = []  # a feedback round tries only what the first round did not
+        # A feedback round tries only what the first round did not: further value variants, then the repository's
+        # argument lists beyond the first round's (CODEC-338's `"a+b c"` on a plus-for-space codec is the sixth).
+        variants = [_Variant(hint, answers, values) for hint, values in _later_examples(method.parameters, args, known)]
     for variant in extra_variants:
         other = _arguments(scope, method.parameters, variant=variant, bindings=bindings)
         if other is not None and other != args:
@@ -284,8 +286,63 @@ def _more_examples(params: Sequence[ParameterInfo], base: list[str],
                    known: Sequence[list[str]]) -> list[tuple[str, list[str]]]:
     """The repository's own argument lists beyond the two `_other_examples` tries, named by what differs: after
     the boundary and rejected variants, so they add to those rather than push them past the limit."""
-    return [(_differing(params, base, values, "withArgumentsItsTestsPass"), values)
-            for values in known[2:] if values != base][:_MORE_EXAMPLES]
+    chosen = _novel_first([v for v in known[2:] if v != base], tried=known[:2])[:_MORE_EXAMPLES]
+    return [(_differing(params, base, values, "withArgumentsItsTestsPass"), values) for values in chosen]
+
+
+# The repository's argument lists a feedback round tries beyond the first round's.
+_LATER_EXAMPLES = 4
+
+
+def _later_examples(params: Sequence[ParameterInfo], base: list[str],
+                    known: Sequence[list[str]]) -> list[tuple[str, list[str]]]:
+    """The repository's own argument lists the first round did not reach, named by what differs from the base."""
+    first = [*known[:2], *(values for _, values in _more_examples(params, base, known))]
+    chosen = _novel_first([v for v in known if v != base and v not in first], tried=first)[:_LATER_EXAMPLES]
+    return [(_differing(params, base, values, "withArgumentsItsTestsPass"), values) for values in chosen]
+
+
+def _novel_first(candidates: Sequence[list[str]], *, tried: Sequence[list[str]]) -> list[list[str]]:
+    """`candidates` with those of a shape not yet tried first, each in its order: a suite passes many lists of one
+    kind (words of letters), and the one of punctuation or mixed with spaces (`"a+b c"`, `"'''"`) is the one a fix
+    is about."""
+    seen = {_shape(values) for values in tried}
+    novel: list[list[str]] = []
+    rest: list[list[str]] = []
+    for values in candidates:
+        shape = _shape(values)
+        (rest if shape in seen else novel).append(values)
+        seen.add(shape)
+    return [*novel, *rest]
+
+
+_STRING_LITERAL = re.compile(r'"((?:[^"\\]|\\.)*)"')
+_NUMBER = re.compile(r"-?\d+(?:\.\d+)?[lLfFdD]?")
+
+
+def _shape(values: Sequence[str]) -> tuple[object, ...]:
+    """What kind of input an argument list is: per argument, the kinds of characters its texts hold (letters,
+    digits, spaces, punctuation, letters outside ASCII, empty), else the sign of its number or the value itself."""
+    shapes: list[object] = []
+    for line in values:
+        value = line.split(" = ", 1)[1].rstrip(";") if " = " in line else line
+        texts = _STRING_LITERAL.findall(value)
+        if texts:
+            shapes.append(frozenset(_kind(c) for c in "".join(texts)) | ({"empty"} if "" in texts else set()))
+        elif _NUMBER.fullmatch(value):
+            number = float(value.rstrip("lLfFdD"))
+            shapes.append("negative" if number < 0 else "zero" if number == 0 else "positive")
+        else:
+            shapes.append(value)
+    return tuple(shapes)
+
+
+def _kind(character: str) -> str:
+    if character.isspace():
+        return "space"
+    if not character.isascii() or character == "\\":  # an escape (`\u00e9`, `\n`) as the test writes it
+        return "other"
+    return "letter" if character.isalpha() else "digit" if character.isdigit() else "punctuation"
 
 
 def _other_examples(params: Sequence[ParameterInfo], known: Sequence[list[str]],

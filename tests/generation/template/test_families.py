@@ -144,3 +144,20 @@ def test_an_input_tried_for_a_change_is_written_even_where_its_outcome_repeats_a
     _, names = final_tests([blank, letter.model_copy(update={"for_change": True})], seen, context=context,
                            written=Written())
     assert len(names) == 2, names
+
+
+def test_two_tests_of_one_name_are_told_apart_by_the_value_that_differs_not_numbered() -> None:
+    # commons-codec's MatchRatingApproachEncoder got `encodeReturnsEmptyText` and `encodeReturnsEmptyText2`.
+    char = TypeRef(text="char", name="char")
+    code = MethodInfo(name="code", modifiers=("public", "static"), return_type=TypeRef(text="int", name="int"),
+                      parameters=(ParameterInfo(name="c", type=char),))
+    subject = ClassInfo(fqn="a.Letters", name="Letters", package="a", kind=TypeKind.CLASS, file="Letters.java",
+                        modifiers=("public",), methods=(code,))
+    context = ClassContext(ModuleContext({subject.fqn: subject}.get), subject, ImportSet("a"), {})
+    first = Scenario(id="s1", method="code", hint="", call="Letters.code(c)", arrange=("char c = 'a';",))
+    second = Scenario(id="s2", method="code", hint="", call="Letters.code(c)", arrange=("char c = '-';",),
+                      for_change=True)
+    seen = {i: Observation(scenario=i, outcome="returned", value=ObservedValue(t="Integer", v="0"))
+            for i in ("s1", "s2")}
+    _, names = final_tests([first, second], seen, context=context, written=Written())
+    assert names == ["code_returns0", "code_whenCIsPunctuation_returns0"], names

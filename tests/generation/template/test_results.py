@@ -5,6 +5,7 @@ from __future__ import annotations
 from junitbot.analysis import ClassInfo, MethodInfo, ParameterInfo, TypeKind, TypeRef
 from junitbot.generation.imports import ImportSet
 from junitbot.generation.template import ClassContext, ModuleContext
+from junitbot.generation.template.final import Written, final_tests
 from junitbot.generation.template.observations import Observation, ObservedValue
 from junitbot.generation.template.probe import Scenario
 from junitbot.generation.template.results import result_calls
@@ -71,3 +72,19 @@ def test_an_inherited_method_is_called_and_each_configured_object_gets_its_share
     assert [s.after for s in found].count(("set2", "get")) == 4  # the last configured object has its share
     assert [s.call for s in found[:2]] == ["wide.encode(text)", "wide.encode0(p0, p1, p2)"]  # returns first
     assert not any("reset" in s.call for s in found)  # protected, inherited: not a user's call
+
+
+def test_a_setter_that_returns_its_builder_is_said_by_the_sequence_through_it_not_by_assert_same() -> None:
+    # CODEC-343's maintainer read: `assertSame(builder, result)` after `setHexDecodeTable(true)` says nothing the
+    # sequence `setHexDecodeTable(true)`, `get()`, `decode(..)` does not say better.
+    set_hex = Scenario(id="s", method="setHex", hint="", arrange=("boolean hex = true;",), call="builder.setHex(hex)",
+                       subject="builder", returns="a.Builder")
+    encode = Scenario(id="e", method="encode", hint="afterSetHexAndGet",
+                      arrange=("builder.setHex(true);", "Codec codec = builder.get();", 'String text = "a";'),
+                      call="codec.encode(text)", subject="codec", returns="java.lang.String", after=("setHex", "get"))
+    seen = {"s": _returned("s", "a.Builder", itself=True),
+            "e": Observation(scenario="e", outcome="returned", value=ObservedValue(t="String", v="61"))}
+    alone, names = final_tests([set_hex], seen, context=_CONTEXT, written=Written())
+    assert names == ["setHex_returnsItself"] and "assertSame(builder, result);" in alone.methods[names[0]]
+    _, names = final_tests([set_hex, encode], seen, context=_CONTEXT, written=Written())
+    assert names == ["encode_afterSetHexAndGet_returns61"], names

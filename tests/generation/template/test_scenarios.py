@@ -17,6 +17,7 @@ from junitbot.generation.template.scenarios import (
     testable_constructors,
 )
 from junitbot.generation.template.subtypes import Receiver
+from junitbot.validation.measure.models import CarvedCall
 from tests.generation.conftest import Indexed, index, write_files
 
 PACKAGE = "com.acme.catalog"
@@ -206,3 +207,52 @@ def test_a_method_a_change_touched_gets_the_further_inputs_from_the_first_round(
     extra = [s for s in touched.scenarios if s.id not in known]
     assert extra and {s.method for s in extra} == {"code"} and all(s.for_change for s in extra)
     assert ("char c = '\\u00e9';",) in [s.arrange for s in extra]
+
+
+def test_a_feedback_round_tries_the_argument_lists_of_the_suite_the_first_round_did_not_reach(
+        catalog: Indexed) -> None:
+    # CODEC-338: the suite's `"a+b c"` on a plus-for-space codec was its sixth argument list; the first round tries
+    # four, so a later round (or a change's) tries the next ones on the receivers the suite built.
+    info = catalog.info(f"{PACKAGE}.Counter")
+    (add,) = info.methods
+    calls = tuple(CarvedCall(member="add", parameters=("int",), arguments=(str(amount),),
+                             receiver=f"new {PACKAGE}.Counter()") for amount in (5, 6, 7, 8, 9, 10))
+    module = ModuleContext(catalog.lookup, carved={info.fqn: calls})
+    context = ClassContext(module, info, ImportSet(PACKAGE), {})
+    first = scenarios_for(context, add, Receiver("counter", title=""), prefix="m0")
+    later = scenarios_for(context, add, Receiver("counter", title=""), prefix="r0", extra_variants=(2,))
+    assert ("int amount = 9;",) not in [s.arrange[-1:] for s in first]
+    assert [s.arrange for s in later][:2] == [("counter = new Counter();", "int amount = 9;"),
+                                             ("counter = new Counter();", "int amount = 10;")]
+    assert [s.hint for s in later][:2] == ["whenAmountIs9", "whenAmountIs10"]
+
+
+def test_a_changed_constructor_gives_every_instance_method_the_further_inputs(catalog: Indexed) -> None:
+    # CODEC-338 changed only PercentCodec's constructor; what it builds shows in every method called on the codec.
+    job = GenerationJob(root=catalog.root, graph=catalog.graph, config=catalog.config, state=catalog.state)
+    counter, texts = (catalog.info(f"{PACKAGE}.{name}") for name in ("Counter", "Texts"))
+    targets = [Target(fqn=i.fqn, file=i.file, reason="changed", changed=("<init>",)) for i in (counter, texts)]
+    touched, _ = plan_classes(targets, job, ModuleContext(catalog.lookup))
+    plain, _ = plan_classes([t.model_copy(update={"changed": ()}) for t in targets], job,
+                            ModuleContext(catalog.lookup))
+    extra = {p.target.fqn: [s for s in p.scenarios if s.for_change] for p in touched}
+    assert {s.method for s in extra[counter.fqn]} == {"add"}
+    assert extra[texts.fqn] == []  # static methods read no state a constructor builds
+    assert [len(p.scenarios) for p in plain][1] == len(touched[1].scenarios)
+
+
+def test_the_suite_s_inputs_of_a_kind_not_yet_tried_come_first(catalog: Indexed) -> None:
+    # A suite passes many words of letters; the one with punctuation and a space is the input a fix is about.
+    info = catalog.info(f"{PACKAGE}.Texts")
+    rtrim, _ = info.methods
+    words = ("alpha", "beta", "gamma", "delta", "epsilon", "a+b c", "zeta", "\u00e9t\u00e9")
+    calls = tuple(CarvedCall(member="rtrim", parameters=("java.lang.String",), arguments=(f'"{w}"',)) for w in words)
+    context = ClassContext(ModuleContext(catalog.lookup, carved={info.fqn: calls}), info, ImportSet(PACKAGE), {})
+    receiver = Receiver("Texts", instance=False)
+
+    first = [s.arrange for s in scenarios_for(context, rtrim, receiver, prefix="m0")]
+    later = [s.arrange for s in scenarios_for(context, rtrim, receiver, prefix="r0", extra_variants=(2,))]
+
+    assert ('String text = "a+b c";',) in first and ('String text = "\u00e9t\u00e9";',) in first
+    assert ('String text = "gamma";',) not in first
+    assert later[:3] == [('String text = "gamma";',), ('String text = "delta";',), ('String text = "epsilon";',)]
