@@ -67,6 +67,10 @@ class ClassPlan:
         return f"{self.shell.package}.{self.shell.class_name}".lstrip(".")
 
 
+# How many more inputs a method a change touched tries than another (among them the suite's further argument lists).
+CHANGE_LIMIT_FACTOR = 4
+
+
 def generated_test_path(info: ClassInfo, settings: GenerationSettings) -> str:
     """The repo-relative path of the generated test of `info` (every backend writes to the same file)."""
     return test_path(info.fqn, info.package, info.file, suffix=settings.test_suffix)
@@ -123,14 +127,17 @@ def plan_classes(targets: Sequence[Target], job: GenerationJob, module: ModuleCo
         plan = ClassPlan(target=target, path=generated_test_path(info, job.config.generation), shell=shell,
                          context=context, receivers=_receivers(context, shell, analyzer))
         source, resolve = source_text(graph), exception_resolver(info, graph)
+        # Probes are cheap and a changed class keeps only the tests that add something or catch the change.
+        changed_plan = replace(plan, context=replace(context, module=replace(
+            module, limit=module.limit * CHANGE_LIMIT_FACTOR)))
         scenarios: list[Scenario] = []
         for number, method in enumerate(callable_methods(info, through_constants=plan.through_constants)):
             paths = compensations(context, method, source=source, resolve=resolve) if context.mocks else []
             scenarios += method_scenarios(plan, method, prefix=f"c{index}m{number}", compensations=paths)
-            # A change shows only on an input that takes its new path.
+            # A change shows only on an input that takes its new path: its methods try more of them.
             if target.touches(method.name, static="static" in method.modifiers):
                 scenarios += [s.model_copy(update={"for_change": True}) for s in method_scenarios(
-                    plan, method, prefix=f"c{index}m{number}v", extra_variants=MORE_VARIANTS)]
+                    changed_plan, method, prefix=f"c{index}m{number}v", extra_variants=MORE_VARIANTS)]
         for number, constructor in enumerate(testable_constructors(info)):
             scenarios += constructor_scenarios(context, constructor, prefix=f"c{index}k{number}")
         if job.config.generation.seed_from_tests:

@@ -179,7 +179,8 @@ def scenarios_for(context: ClassContext, method: MethodInfo, receiver: Receiver,
     if extra_variants:
         # A feedback round tries only what the first round did not: further value variants, then the repository's
         # argument lists beyond the first round's (CODEC-338's `"a+b c"` on a plus-for-space codec is the sixth).
-        variants = [_Variant(hint, answers, values) for hint, values in _later_examples(method.parameters, args, known)]
+        later = _later_examples(method.parameters, args, known)[:max(1, context.module.limit // 2)]
+        variants = [_Variant(hint, answers, values) for hint, values in later]
     for variant in extra_variants:
         other = _arguments(scope, method.parameters, variant=variant, bindings=bindings)
         if other is not None and other != args:
@@ -290,15 +291,12 @@ def _more_examples(params: Sequence[ParameterInfo], base: list[str],
     return [(_differing(params, base, values, "withArgumentsItsTestsPass"), values) for values in chosen]
 
 
-# The repository's argument lists a feedback round tries beyond the first round's.
-_LATER_EXAMPLES = 4
-
-
 def _later_examples(params: Sequence[ParameterInfo], base: list[str],
                     known: Sequence[list[str]]) -> list[tuple[str, list[str]]]:
-    """The repository's own argument lists the first round did not reach, named by what differs from the base."""
+    """The repository's own argument lists the first round did not reach, named by what differs from the base (half
+    a feedback round's scenarios at most: the further value variants take the rest)."""
     first = [*known[:2], *(values for _, values in _more_examples(params, base, known))]
-    chosen = _novel_first([v for v in known if v != base and v not in first], tried=first)[:_LATER_EXAMPLES]
+    chosen = _novel_first([v for v in known if v != base and v not in first], tried=first)
     return [(_differing(params, base, values, "withArgumentsItsTestsPass"), values) for values in chosen]
 
 

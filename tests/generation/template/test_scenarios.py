@@ -9,7 +9,7 @@ import pytest
 from junitbot.analysis import ClassInfo
 from junitbot.generation import GenerationJob, ImportSet, Target
 from junitbot.generation.template import ClassContext, ModuleContext
-from junitbot.generation.template.plan import plan_classes
+from junitbot.generation.template.plan import CHANGE_LIMIT_FACTOR, plan_classes
 from junitbot.generation.template.scenarios import (
     MORE_VARIANTS,
     constructor_scenarios,
@@ -256,3 +256,21 @@ def test_the_suite_s_inputs_of_a_kind_not_yet_tried_come_first(catalog: Indexed)
     assert ('String text = "a+b c";',) in first and ('String text = "\u00e9t\u00e9";',) in first
     assert ('String text = "gamma";',) not in first
     assert later[:3] == [('String text = "gamma";',), ('String text = "delta";',), ('String text = "epsilon";',)]
+
+
+def test_a_method_a_change_touched_tries_more_of_the_suite_s_argument_lists(catalog: Indexed) -> None:
+    # CODEC-317's inputs ("hoffmann", "Celsius") are among fifty the suite passes to `encode`: a change's methods
+    # go further down that list than a coverage round does.
+    info = catalog.info(f"{PACKAGE}.Counter")
+    (add,) = info.methods
+    calls = tuple(CarvedCall(member="add", parameters=("int",), arguments=(str(amount),)) for amount in range(1, 40))
+
+    def later(limit: int) -> list[tuple[str, ...]]:
+        module = ModuleContext(catalog.lookup, carved={info.fqn: calls}, limit=limit)
+        found = scenarios_for(ClassContext(module, info, ImportSet(PACKAGE), {}), add, Receiver("counter", title=""),
+                              prefix="r0", extra_variants=(2,))
+        return [s.arrange for s in found if s.arrange != ("int amount = -1;",)]
+
+    assert len(later(8)) == 4
+    more = later(8 * CHANGE_LIMIT_FACTOR)
+    assert len(more) == 16 and more[:4] == later(8)
