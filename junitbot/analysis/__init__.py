@@ -11,7 +11,7 @@ from junitbot.analysis.impact import DependencyAnalyzer
 from junitbot.analysis.indexer import ProgressCallback, update_graph
 from junitbot.analysis.jdk import jdk_fqn
 from junitbot.analysis.member_changes import changed_members, member_changes
-from junitbot.analysis.member_users import users_of
+from junitbot.analysis.member_users import change_impact, users_of
 from junitbot.analysis.models import (
     LIFECYCLE_ANNOTATIONS,
     TEST_ANNOTATIONS,
@@ -135,6 +135,7 @@ __all__ = [
     "TypeRow",
     "ValueType",
     "add_imports",
+    "change_impact",
     "changed_members",
     "check_statements",
     "class_named_by_test",

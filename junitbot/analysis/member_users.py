@@ -46,6 +46,14 @@ class _Reached:
 def users_of(graph: CodeGraph, changes: Sequence[MemberChange], *, depth: int = 3) -> dict[str, tuple[MemberUse, ...]]:
     """The production types that use the changed members, directly or through up to `depth` hops of members
     that use them, with each use; keyed by the using type's FQN. Test types are not users."""
+    return change_impact(graph, changes, depth=depth)[0]
+
+
+def change_impact(graph: CodeGraph, changes: Sequence[MemberChange], *,
+                  depth: int = 3) -> tuple[dict[str, tuple[MemberUse, ...]], dict[str, tuple[str, ...]]]:
+    """`users_of`, and by type the names of the methods whose behaviour the changes may alter: the changed ones,
+    those of their own type that call them (a public method over a fixed private helper), and the users' methods
+    that do (`<init>` for a constructor). One walk gives both."""
     return _Users(graph).of(changes, depth)
 
 
@@ -76,7 +84,8 @@ class _Users:
             self._infos[fqn] = self.graph.class_info(fqn)
         return self._infos[fqn]
 
-    def of(self, changes: Sequence[MemberChange], depth: int) -> dict[str, tuple[MemberUse, ...]]:
+    def of(self, changes: Sequence[MemberChange],
+           depth: int) -> tuple[dict[str, tuple[MemberUse, ...]], dict[str, tuple[str, ...]]]:
         found: dict[str, dict[tuple[str, str], MemberUse]] = {}
         queue: deque[tuple[_Reached, int]] = deque((_reached(c), 0) for c in changes)
         seen = {item for item, _ in queue}
@@ -93,8 +102,15 @@ class _Users:
                 if nxt is not None and nxt not in seen and (following < depth or user == item.owner):
                     seen.add(nxt)
                     queue.append((nxt, following))
-        return {user: tuple(sorted(uses.values(), key=lambda u: (u.member, u.via)))
-                for user, uses in sorted(found.items())}
+        methods: dict[str, set[str]] = {}
+        for item in seen:
+            if item.category in ("method", "constructor"):
+                methods.setdefault(item.owner, set()).add(item.name)
+        for user, uses in found.items():
+            methods.setdefault(user, set()).update(u.via.rpartition("/")[0] for u in uses.values() if "/" in u.via)
+        return ({user: tuple(sorted(uses.values(), key=lambda u: (u.member, u.via)))
+                 for user, uses in sorted(found.items())},
+                {owner: tuple(sorted(names)) for owner, names in sorted(methods.items())})
 
     def _as_reached(self, user: str, via: str, origin: str) -> _Reached | None:
         info = self.info(user)

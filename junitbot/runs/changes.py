@@ -19,11 +19,11 @@ from junitbot.analysis import (
     CodeGraph,
     MemberChange,
     MemberUse,
+    change_impact,
     changed_members,
     is_test_path,
     parse_test_class,
     prune_tests,
-    users_of,
 )
 from junitbot.config import JunitbotConfig
 from junitbot.errors import JunitbotError
@@ -76,8 +76,8 @@ def check_changes(root: Path, config: JunitbotConfig, state: StateDir, plan: Run
         return None
     main = {fqn for fqn, row in rows.items() if not row.is_test and selected_by_config(row.path, config)}
     changed = sorted({c.owner for c in changes} & main)
-    uses = {user: found for user, found in users_of(graph, changes, depth=config.impact_depth).items()
-            if user in main and user not in changed}
+    all_uses, touched = change_impact(graph, changes, depth=config.impact_depth)
+    uses = {user: found for user, found in all_uses.items() if user in main and user not in changed}
     tests = _generated_tests(root, graph, config, [*changed, *uses])
     tick = time.perf_counter()
     notes: list[str] = []
@@ -103,6 +103,7 @@ def check_changes(root: Path, config: JunitbotConfig, state: StateDir, plan: Run
     flaky = tuple(f"{o.test_class}.{o.method}" for c in (rerun.classes if rerun else ()) for o in c.outcomes
                   if o.status == "flaky")
     return ChangeCheck(base=plan.base, head=plan.head, member_changes=changes, uses=uses,
+                       touched={fqn: names for fqn, names in touched.items() if fqn in main},
                        rerun=tuple(sorted(path for path, _ in tests.values())), behaviour_changes=found, flaky=flaky,
                        regenerated=regenerated, probing=probing, left_alone=left_alone,
                        notes=(*notes, *(rerun.notes if rerun else ())), seconds=seconds)
@@ -145,9 +146,10 @@ def catch_changes(root: Path, config: JunitbotConfig, state: StateDir, check: Ch
 
 def touched_methods(check: ChangeCheck) -> dict[str, tuple[str, ...]]:
     """By class: the names of its methods a change touched (their bodies or signatures, or new ones), and of those
-    through which it uses a touched member; a run tries them with more inputs, since a change shows only on inputs
-    that take its new path (CODEC-311's letters outside ASCII). `<init>` says a constructor changed."""
-    found: dict[str, set[str]] = {}
+    that call a touched member, in its own class (a public method over a fixed private helper) or through which a
+    user calls it; a run tries them with more inputs, since a change shows only on inputs that take its new path
+    (CODEC-311's letters outside ASCII). `<init>` says a constructor changed."""
+    found: dict[str, set[str]] = {fqn: set(names) for fqn, names in check.touched.items()}
     for change in check.member_changes:
         if change.kind in ("body", "signature", "added") and "/" in change.member:
             found.setdefault(change.owner, set()).add(change.member.split("/", 1)[0])

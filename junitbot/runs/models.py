@@ -107,6 +107,9 @@ class ChangeCheck(Record):
     member_changes: tuple[MemberChange, ...] = ()
     uses: dict[str, tuple[MemberUse, ...]] = Field(default_factory=dict,
                                                    description="dependent → the changed members it uses")
+    touched: dict[str, tuple[str, ...]] = Field(
+        default_factory=dict, description="class → the names of its methods whose behaviour the change may alter: "
+                                          "changed, or calling what changed (`<init>`: a constructor)")
     rerun: tuple[str, ...] = Field(default=(), description="the generated test files run on the head first")
     behaviour_changes: tuple[BehaviourChange, ...] = ()
     flaky: tuple[str, ...] = Field(default=(), description="Test.method that failed once and then passed")

@@ -8,7 +8,15 @@ from pathlib import Path
 
 import git
 
-from junitbot.analysis import CodeGraph, MemberChange, changed_members, member_changes, update_graph, users_of
+from junitbot.analysis import (
+    CodeGraph,
+    MemberChange,
+    change_impact,
+    changed_members,
+    member_changes,
+    update_graph,
+    users_of,
+)
 from junitbot.config import JunitbotConfig
 from junitbot.state import StateDir
 from tests.conftest import commit_all
@@ -339,3 +347,20 @@ public class Comparator {
     assert [(c.key, c.kind) for c in found] == [("c.Codec#encode/1", "body")]
     # The comparator may be handed a Codec; Phonetic only ever calls its own encode.
     assert impact(root, state_for, config_for, found, depth=1) == {"c.Comparator": {("c.Codec#encode/1", "same/3")}}
+
+
+def test_the_methods_of_the_changed_type_that_call_a_fixed_helper_are_touched_too(
+    make_java_repo: Callable[..., Path], state_for: Callable[[Path], StateDir],
+    config_for: Callable[[Path], JunitbotConfig],
+) -> None:
+    # CODEC-313 fixed the static `encodeQuotedPrintable`; the codec's own `encode` calls it, and only on a strict
+    # codec's short input does either show the fix: both are tried with more inputs.
+    root = make_java_repo(SOURCES)
+    base, head = commit_edit(root, {PATH: VALIDATOR.replace("text.strip()", "text.trim()")})
+    found = changed_members(root, base, head, [PATH])
+    state = state_for(root)
+    update_graph(root, state, config_for(root))
+    with CodeGraph.open(state.graph_db) as graph:
+        uses, touched = change_impact(graph, found, depth=1)
+    assert touched == {"a.Form": ("submit",), "a.Validator": ("check", "trim")}
+    assert set(uses) == {"a.Form"}

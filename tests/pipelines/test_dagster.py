@@ -45,6 +45,10 @@ def _names(report: RunReport) -> set[str]:
     return {r.target.removeprefix("com.acme.shop.domain.") for r in report.results}
 
 
+# One module fixture, one worker: building it is the expensive part (`--dist loadgroup`).
+pytestmark = pytest.mark.xdist_group("dagster-shop")
+
+
 @pytest.fixture(scope="module")
 def first_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, RunReport]:
     """The example (a few domain classes included) after its first run through Dagster: commit A."""

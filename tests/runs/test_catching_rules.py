@@ -69,3 +69,13 @@ def test_the_methods_a_change_touched_and_those_using_them_are_named_for_more_in
                           MemberUse(user="a.Soundex", member="a.RefinedSoundex#getMappingCode/1", via="<type>"))}
     check = ChangeCheck(base="b" * 40, head="h" * 40, member_changes=changes, uses=uses)
     assert touched_methods(check) == {"a.RefinedSoundex": ("<init>", "getMappingCode"), "a.Soundex": ("soundex",)}
+
+
+def test_the_class_s_own_methods_over_a_changed_helper_are_named_too() -> None:
+    """CODEC-313 changed the static `encodeQuotedPrintable`; the codec's `encode`, which calls it, is where a strict
+    codec's short input shows the fix."""
+    changes = (MemberChange(owner="a.Codec", member="encodeQuotedPrintable/3", kind="body", file="C.java"),)
+    check = ChangeCheck(base="b" * 40, head="h" * 40, member_changes=changes,
+                        touched={"a.Codec": ("encode", "encodeQuotedPrintable")})
+    assert touched_methods(check) == {"a.Codec": ("encode", "encodeQuotedPrintable")}
+    assert touched_methods(check.model_copy(update={"touched": {}})) == {"a.Codec": ("encodeQuotedPrintable",)}

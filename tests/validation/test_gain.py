@@ -71,6 +71,10 @@ BY_HAND = TestCandidate(path="src/test/java/com/acme/shop/domain/MoneyByHandTest
     void isZero_ofTwoIsFalse"""))
 
 
+# One module fixture, one worker: building it is the expensive part (`--dist loadgroup`).
+pytestmark = pytest.mark.xdist_group("gain-shop")
+
+
 @pytest.fixture(scope="module")
 def shop(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, StateDir]]:
     root = tmp_path_factory.mktemp("gain") / "shop"

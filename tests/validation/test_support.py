@@ -135,6 +135,10 @@ PLAIN = _test("MoneyPlainTest", """
 """)
 
 
+# One module fixture, one worker: building it is the expensive part (`--dist loadgroup`).
+pytestmark = pytest.mark.xdist_group("support-shop")
+
+
 @pytest.fixture(scope="module")
 def shop(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, StateDir]]:
     root = tmp_path_factory.mktemp("support") / "shop"

@@ -196,6 +196,10 @@ class MoneyBuilderTest {{
 }
 
 
+# One module fixture, one worker: building it is the expensive part (`--dist loadgroup`).
+pytestmark = pytest.mark.xdist_group("validate-report")
+
+
 @pytest.fixture(scope="module")
 def report(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ValidationReport]:
     import shutil

@@ -230,6 +230,10 @@ _POM = """<project xmlns="http://maven.apache.org/POM/4.0.0"><modelVersion>4.0.0
 """
 
 
+# One module fixture, one worker: building it is the expensive part (`--dist loadgroup`).
+pytestmark = pytest.mark.xdist_group("oracles")
+
+
 @pytest.fixture(scope="module")
 def generated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[GenerationResult, str]]:
     """The Checkout's, the Door's and the Receipt's generated tests, validated (one generation for the module)."""

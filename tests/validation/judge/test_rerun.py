@@ -102,6 +102,10 @@ class Repo:
     classpath: ProjectClasspath
 
 
+# One module fixture, one worker: building it is the expensive part (`--dist loadgroup`).
+pytestmark = pytest.mark.xdist_group("rerun-calc")
+
+
 @pytest.fixture(scope="module")
 def repo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Repo]:
     root = tmp_path_factory.mktemp("rerun") / "calc"
