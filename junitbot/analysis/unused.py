@@ -92,7 +92,8 @@ def remove_unused_private_members(source: str) -> str:
             return source
         unused = [m for m in parsed.top_members if m.kind in ("field", "method") and not m.is_test
                   and {"private", "static"} <= set(m.modifiers) and len(m.names) == 1
-                  and not _used_elsewhere(source, m.name, m.extent.start_byte, m.span.end_byte)]
+                  and not _used_elsewhere(source, m.name, m.extent.start_byte, m.span.end_byte,
+                                          called=m.kind == "method")]
         if not unused:
             return source
         source = remove_members(source, unused)
@@ -104,10 +105,15 @@ def prune_tests(source: str, names: Collection[str]) -> str:
     return remove_unused_imports(remove_unused_private_members(remove_methods(source, names)))
 
 
-def _used_elsewhere(source: str, name: str, start: int, end: int) -> bool:
+def _used_elsewhere(source: str, name: str, start: int, end: int, *, called: bool = False) -> bool:
+    """Whether `name` is written outside bytes `start`..`end`; `called`: as a call, a method reference or a
+    `@MethodSource` name only (the helper `percentCodec()` is not used by the field `percentCodec` it is named
+    like)."""
     data = source.encode("utf-8")
     outside = (data[:start] + data[end:]).decode("utf-8", errors="replace")
-    return re.search(rf"(?<![\w$]){re.escape(name)}(?![\w$])", outside) is not None
+    word = re.escape(name)
+    use = rf"(?:(?<![\w$]){word}\s*\(|::\s*{word}(?![\w$])|[\"#]{word}\")" if called else rf"(?<![\w$]){word}(?![\w$])"
+    return re.search(use, outside) is not None
 
 
 def _names(tree: Tree) -> tuple[set[str], set[str]]:

@@ -12,3 +12,17 @@ def java_string(text: str) -> str:
     of it (its unicode escapes stand for characters Java allows inside a string literal).
     """
     return json.dumps(text, ensure_ascii=True)
+
+
+_CHAR_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f", "'": "\\'", "\\": "\\\\"}
+
+
+def java_char(text: str) -> str:
+    """A Java char literal for a one-character text (`'a'`, `'\\u00e9'`, `'\\n'`), written in ASCII; a text of another
+    length (a character outside the BMP) as its string's first char. javac reads `\\u000a` as a line break before
+    it lexes, so line breaks, quotes and backslashes take their own escapes."""
+    if len(text) != 1:
+        return f"{java_string(text)}.charAt(0)"
+    if text in _CHAR_ESCAPES:
+        return f"'{_CHAR_ESCAPES[text]}'"
+    return f"'{text}'" if " " <= text <= "~" else f"'\\u{ord(text):04x}'"

@@ -97,3 +97,41 @@ def test_private_fixtures_no_kept_test_uses_are_removed() -> None:
     assert "orphan" not in pruned
     assert "PRICE" in pruned and "helper()" in pruned
     assert "UNUSED" in pruned  # an instance field still reads it
+
+
+def test_a_helper_named_like_a_field_is_unused_unless_called_or_named_by_a_method_source() -> None:
+    # commons-codec's PercentCodecGeneratedTest kept `percentCodec()`, which nothing called, beside the field
+    # `percentCodec`: a maintainer reads it as dead code.
+    source = """package a;
+
+class CodecTest {
+    private PercentCodec percentCodec;
+
+    @Test
+    void encodes() {
+        percentCodec = plusForSpace();
+        assertEquals("a", percentCodec.encode("a"));
+    }
+
+    @ParameterizedTest
+    @MethodSource("texts")
+    void decodes(String text) {
+        assertEquals(text, percentCodec.decode(text));
+    }
+
+    private static PercentCodec percentCodec() {
+        return new PercentCodec(null, false);
+    }
+
+    private static PercentCodec plusForSpace() {
+        return new PercentCodec(null, true);
+    }
+
+    private static Stream<String> texts() {
+        return Stream.of("a");
+    }
+}
+"""
+    pruned = remove_unused_private_members(source)
+    assert "PercentCodec percentCodec()" not in pruned
+    assert "plusForSpace()" in pruned and "texts()" in pruned and "private PercentCodec percentCodec;" in pruned

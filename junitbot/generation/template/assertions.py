@@ -10,7 +10,7 @@ from junitbot.analysis import ClassInfo, MethodInfo, TypeRef
 from junitbot.analysis.brackets import split_arguments
 from junitbot.generation.imports import ImportSet
 from junitbot.generation.javatypes import Bindings, class_bindings, is_type_variable, resolved_fqn
-from junitbot.generation.literals import java_string
+from junitbot.generation.literals import java_char, java_string
 from junitbot.generation.style import fresh_name
 from junitbot.generation.template.expected import Expect
 from junitbot.generation.template.observations import ObservedCall, ObservedValue
@@ -144,7 +144,7 @@ def _scalar(kind: str, text: str | None, expr: str) -> list[str]:
     if kind == "Boolean":
         return [f"assertTrue({expr});" if text == "true" else f"assertFalse({expr});"]
     if kind == "Character":
-        return [f"assertEquals({java_string(text)}.charAt(0), {expr});"]
+        return [f"assertEquals({java_char(text)}, {expr});"]
     if kind in ("Float", "Double"):
         if text in ("NaN", "Infinity", "-Infinity"):
             constant = {"NaN": "NaN", "Infinity": "POSITIVE_INFINITY", "-Infinity": "NEGATIVE_INFINITY"}[text]
@@ -158,7 +158,7 @@ def _scalar(kind: str, text: str | None, expr: str) -> list[str]:
 def _boxed(kind: str, text: str | None) -> str:
     """A literal of the exact boxed type, so `assertEquals(Object, Object)` compares like with like."""
     if kind == "Character":
-        return f"Character.valueOf({java_string(text or '')}.charAt(0))"
+        return f"Character.valueOf({java_char(text or '')})"
     if kind == "Boolean":
         return f"Boolean.valueOf({text})"
     return f"{kind}.valueOf(({ {'Long': 'long', 'Short': 'short', 'Byte': 'byte'}.get(kind, 'int') }) {text})"

@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from junitbot.analysis import ClassInfo, MethodInfo, TypeKind
 from junitbot.generation.javatypes import resolved_fqn
-from junitbot.generation.literals import java_string
+from junitbot.generation.literals import java_char, java_string
 from junitbot.generation.template.access import Scope, accessible, factories
 from junitbot.generation.template.observations import ObservedValue
 
@@ -175,7 +175,7 @@ def _literal(kind: str, text: str) -> str:
     if kind == "String":
         return java_string(text)
     if kind == "Character":
-        return f"{java_string(text)}.charAt(0)"
+        return java_char(text)
     if kind in ("Float", "Double") and text in ("NaN", "Infinity", "-Infinity"):
         constant = {"NaN": "NaN", "Infinity": "POSITIVE_INFINITY", "-Infinity": "NEGATIVE_INFINITY"}[text]
         return f"{kind}.{constant}"
