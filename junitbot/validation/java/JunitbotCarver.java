@@ -27,7 +27,8 @@ import net.bytebuddy.matcher.ElementMatchers;
  * one JSON line {@code {"c": class, "m": method ("<init>"), "s": "(java.lang.String[],int)", "a": [text or null],
  * "r": receiver}} ("r" where the instance method's receiver was seen built, below);
  * an argument that cannot be rebuilt from text (a long string, an object nobody saw built) is {@code null}. At
- * most {@value #PER_MEMBER} distinct argument lists per member, {@value #MAX_LINES} lines in all.
+ * most {@value #PER_MEMBER} distinct calls per member, each argument list on at most
+ * {@value #RECEIVERS_PER_ARGUMENTS} receivers, {@value #MAX_LINES} lines in all.
  *
  * <p>An object of either list built by a public constructor or a public static method of its own class, from
  * arguments that are all rebuilt, is remembered (weakly, at most {@value #MAX_BUILT}) with that call's text, and
@@ -39,7 +40,8 @@ import net.bytebuddy.matcher.ElementMatchers;
  * before Byte Buddy is known to be there; {@link Installer} holds every Byte Buddy reference.
  */
 public final class JunitbotCarver {
-    private static final int PER_MEMBER = 24;
+    private static final int PER_MEMBER = 48;
+    private static final int RECEIVERS_PER_ARGUMENTS = 2;
     private static final int MAX_LINES = 4000;
     private static final int MAX_TEXT = 120;
     private static final int MAX_ITEMS = 12;
@@ -47,6 +49,7 @@ public final class JunitbotCarver {
     private static final int MAX_EXPRESSION = 400;
 
     private static final Map<String, Integer> PER_KEY = new HashMap<>();
+    private static final Map<String, Integer> PER_ARGUMENTS = new HashMap<>();
     private static final Set<String> SEEN = new HashSet<>();
     private static BufferedWriter out;
     private static volatile Set<String> recorded = new HashSet<>();
@@ -156,10 +159,17 @@ public final class JunitbotCarver {
             String key = described.substring(0, described.indexOf(",\"a\":["));
             synchronized (JunitbotCarver.class) {
                 int count = PER_KEY.getOrDefault(key, 0);
-                if (lines >= MAX_LINES || count >= PER_MEMBER || !SEEN.add(line)) {
+                // The same arguments on yet another receiver say less than new arguments: a suite that runs fifty
+                // engines on one name would otherwise fill the member's share before its later tests' inputs.
+                int receiverAt = described.indexOf(",\"r\":");
+                String arguments = receiverAt < 0 ? described : described.substring(0, receiverAt);
+                int receivers = PER_ARGUMENTS.getOrDefault(arguments, 0);
+                if (lines >= MAX_LINES || count >= PER_MEMBER || receivers >= RECEIVERS_PER_ARGUMENTS
+                        || !SEEN.add(line)) {
                     return;
                 }
                 PER_KEY.put(key, count + 1);
+                PER_ARGUMENTS.put(arguments, receivers + 1);
                 lines++;
                 out.write(line);
                 out.write('\n');
