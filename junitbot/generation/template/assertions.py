@@ -97,8 +97,7 @@ def value_assertions(value: ObservedValue, expr: str, asserting: Asserting, *, d
 _ARRAY_ELEMENTS: dict[str, tuple[str, Callable[[str], str]]] = {
     "[B": ("byte", lambda v: f"(byte) {v}"), "[S": ("short", lambda v: f"(short) {v}"), "[I": ("int", str),
     "[J": ("long", lambda v: f"{v}L"), "[Z": ("boolean", str),
-    "[C": ("char", lambda v: f"'{v}'" if len(v) == 1 and " " <= v <= "~" and v not in "'\\" else
-           f"'\\u{ord(v[:1] or chr(0)):04x}'"),
+    "[C": ("char", java_char),
     "[Ljava.lang.String;": ("String", java_string),
 }
 _MAX_LITERAL_ELEMENTS = 16  # more, and the test says the length (a text's bytes excepted)
@@ -113,8 +112,8 @@ def _array(value: ObservedValue, expr: str, imports: ImportSet) -> list[str]:
     if element is None or not items or len(items) != value.size or any(i.v is None for i in items):
         return size
     values = [i.v or "" for i in items]
-    if element[0] == "byte" and all(v.lstrip("-").isdigit() and 32 <= int(v) <= 126 for v in values):
-        text = bytes(int(v) for v in values).decode("ascii")
+    text = value.bytes_text
+    if text is not None:
         charsets = imports.name("java.nio.charset.StandardCharsets")
         return [f"assertEquals({java_string(text)}, new String({expr}, {charsets}.US_ASCII));"]
     if len(values) > _MAX_LITERAL_ELEMENTS:

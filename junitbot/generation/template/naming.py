@@ -169,6 +169,9 @@ def _value_title(value: ObservedValue) -> str:
             return "Empty"
         inner = value.value
         return _simple(inner.cls) if inner is not None and inner.cls and inner.t in ("record", "object") else "Present"
+    text = value.bytes_text
+    if text is not None:  # asserted as the text it holds (`new String(result, US_ASCII)`), named so
+        return _value_word(ObservedValue(t="String", v=text)) or "Text"
     if kind in ("Collection", "Map", "Array") and value.size is not None:
         if value.size == 0:
             return "Empty"

@@ -30,6 +30,18 @@ class ObservedValue(_Wire):
     components: dict[str, ObservedValue] | None = None
     text: str | None = None
 
+    @property
+    def bytes_text(self) -> str | None:
+        """The ASCII text a byte array holds, where the recorder read every element and each is printable (a
+        codec's output); else None."""
+        items = self.items
+        if self.cls != "[B" or not items or len(items) != self.size:
+            return None
+        values = [i.v for i in items]
+        if not all(v is not None and v.lstrip("-").isdigit() and 32 <= int(v) <= 126 for v in values):
+            return None
+        return bytes(int(v or 0) for v in values).decode("ascii")
+
 
 class ObservedCall(_Wire):
     """One call a collaborator mock received during the scenario.

@@ -43,3 +43,17 @@ def test_family_names_and_words() -> None:
     assert family_name("count", parts, ["items"], "camel") == "countReturnsResultForEachItems"
     assert third_person("releaseStock") == "releasesStock" and third_person("publish") == "publishes"
     assert third_person("copy") == "copies" and singular("customers") == "customer"
+
+
+def test_bytes_that_hold_text_are_named_as_that_text_not_by_their_count() -> None:
+    # Base64's `encode("text")` was asserted as `"dGV4dA=="` and named `returns8Elements`.
+    def array(*values: int) -> Observation:
+        return Observation(scenario="s", outcome="returned", value=ObservedValue.model_validate({
+            "t": "Array", "class": "[B", "size": len(values), "items": [{"t": "Byte", "v": str(v)} for v in values]}))
+
+    assert behaviour_name(_scenario("encode"), array(*b"abc"), "camel") == "encodeReturnsAbc"
+    text = Observation(scenario="s", outcome="returned", value=ObservedValue(t="String", v="dGV4dA=="))
+    assert behaviour_name(_scenario("encode"), array(*b"dGV4dA=="), "camel") == behaviour_name(
+        _scenario("encode"), text, "camel")  # as the same text returned as a String is
+    assert behaviour_name(_scenario("encode"), array(*b"a b c d e"), "camel") == "encodeReturnsText"
+    assert behaviour_name(_scenario("digest"), array(0, 255 - 256, 7), "camel") == "digestReturns3Elements"
