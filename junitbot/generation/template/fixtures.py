@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from junitbot.analysis import ClassInfo, TypeKind
-from junitbot.analysis.brackets import closing_bracket
+from junitbot.analysis.brackets import closing_bracket, split_arguments
 from junitbot.generation.style import fresh_name
 from junitbot.generation.template.expected import value_class
 
@@ -59,7 +59,7 @@ def named_fixtures(methods: Sequence[str], *, lookup: TypeLookup) -> Fixtures:
             taken.add(name)
             reference = name
         else:
-            name = fresh_name(local[:1].lower() + local[1:], taken)
+            name = _factory_name(expression, local[:1].lower() + local[1:], taken, lookup)
             reference = f"{name}()"
         texts = [_replaced(t, expression, reference) for t in texts]
         constants = [(t, n, _written_as(e, expression, reference)) for t, n, e in constants]
@@ -184,6 +184,35 @@ def immutable(info: ClassInfo, lookup: TypeLookup, seen: frozenset[str] = frozen
         if nested is None or not immutable(nested, lookup, seen | {info.fqn}):
             return False
     return True
+
+
+def _factory_name(expression: str, name: str, taken: set[str], lookup: TypeLookup) -> str:
+    """`name` (`percentCodec`), or where another factory has it, named by the flag this one's call sets
+    (`percentCodecWithPlusForSpace` for `new PercentCodec(null, true)`); numbered only where no flag says it."""
+    if name in taken:
+        flag = _flag_set(expression, lookup)
+        if flag:
+            name = f"{name}With{flag[:1].upper()}{flag[1:]}"
+    return fresh_name(name, taken)
+
+
+def _flag_set(expression: str, lookup: TypeLookup) -> str | None:
+    """The name of the first parameter a constructor or factory call passes `true` (its flag); None where none."""
+    text = expression.strip()
+    match = _START.match(text)
+    close_at = closing_bracket(text, match.end() - 1) if match is not None else -1
+    if match is None or close_at < 0:
+        return None
+    arguments = split_arguments(text[match.end():close_at])
+    info = lookup(match[1] or match[2])
+    if info is None:
+        return None
+    members = info.constructors if match[1] else [m for m in info.methods if m.name == match[3]]
+    for member in members:
+        if len(member.parameters) == len(arguments):
+            return next((p.name for p, a in zip(member.parameters, arguments, strict=True) if a.strip() == "true"),
+                        None)
+    return None
 
 
 def _local_name(expression: str, texts: Sequence[str]) -> str | None:

@@ -84,3 +84,19 @@ def test_a_value_is_named_only_where_it_is_written_whole() -> None:
     fixtures = named_fixtures(methods, lookup=_lookup)
     assert fixtures.fields == ('private static final Money PRICE = Money.of(1250, "EUR");',)
     assert "thenReturn(PRICE)" in fixtures.methods[1] and fixtures.methods[2] == methods[2]
+
+
+def test_a_second_factory_of_one_type_is_named_by_the_flag_its_call_sets_not_numbered() -> None:
+    # commons-codec's PercentCodecGeneratedTest: `percentCodec()` and `percentCodec2()` for `new PercentCodec(null,
+    # true)`, whose second parameter is `plusForSpace`.
+    codec = ClassInfo(fqn="a.Codec", name="Codec", package="a", kind=TypeKind.CLASS, file="Codec.java",
+                      modifiers=("public",), fields=(FieldInfo(name="n", type=TypeRef(text="int", name="int")),),
+                      constructors=(MethodInfo(name="Codec", kind="constructor", parameters=(
+                          ParameterInfo(name="encodeChars", type=TypeRef(text="byte[]", name="byte", array=True)),
+                          ParameterInfo(name="plusForSpace", type=TypeRef(text="boolean", name="boolean")))),))
+    methods = [_test(name, line) for name, line in (
+        ("a", 'codec = new Codec("abcdef".getBytes(), false);'), ("b", 'codec = new Codec("abcdef".getBytes(), false);'),
+        ("c", "codec = new Codec(null, true);"), ("d", "codec = new Codec(null, true);"))]
+    fixtures = named_fixtures(methods, lookup={"Codec": codec}.get)
+    names = sorted(h.split("(", 1)[0].rsplit(" ", 1)[-1] for h in fixtures.helpers)
+    assert names == ["codec", "codecWithPlusForSpace"], fixtures.helpers
