@@ -95,7 +95,8 @@ def test_a_second_factory_of_one_type_is_named_by_the_flag_its_call_sets_not_num
                           ParameterInfo(name="encodeChars", type=TypeRef(text="byte[]", name="byte", array=True)),
                           ParameterInfo(name="plusForSpace", type=TypeRef(text="boolean", name="boolean")))),))
     methods = [_test(name, line) for name, line in (
-        ("a", 'codec = new Codec("abcdef".getBytes(), false);'), ("b", 'codec = new Codec("abcdef".getBytes(), false);'),
+        ("a", 'codec = new Codec("abcdef".getBytes(), false);'),
+        ("b", 'codec = new Codec("abcdef".getBytes(), false);'),
         ("c", "codec = new Codec(null, true);"), ("d", "codec = new Codec(null, true);"))]
     fixtures = named_fixtures(methods, lookup={"Codec": codec}.get)
     names = sorted(h.split("(", 1)[0].rsplit(" ", 1)[-1] for h in fixtures.helpers)
