@@ -125,15 +125,20 @@ def test_two_families_of_one_method_are_named_by_what_each_holds_fixed_not_numbe
     assert 'String set = "a";' in written.methods["squeeze_whenSetIsA_returnsResultForEachStr"]
 
 
-def test_an_input_tried_for_a_change_is_written_even_where_its_outcome_repeats_another() -> None:
-    # CODEC-311: `getMappingCode(' ')` and `getMappingCode('\u00e9')` both return 0 after the fix; only the second
-    # takes the fix's path (and throws before it), so a run catching the change must not drop it as a repeat.
+def _letters() -> ClassContext:
+    """The context of `a.Letters`, whose static `int code(char c)` the scenarios call."""
     char = TypeRef(text="char", name="char")
     code = MethodInfo(name="code", modifiers=("public", "static"), return_type=TypeRef(text="int", name="int"),
                       parameters=(ParameterInfo(name="c", type=char),))
     subject = ClassInfo(fqn="a.Letters", name="Letters", package="a", kind=TypeKind.CLASS, file="Letters.java",
                         modifiers=("public",), methods=(code,))
-    context = ClassContext(ModuleContext({subject.fqn: subject}.get), subject, ImportSet("a"), {})
+    return ClassContext(ModuleContext({subject.fqn: subject}.get), subject, ImportSet("a"), {})
+
+
+def test_an_input_tried_for_a_change_is_written_even_where_its_outcome_repeats_another() -> None:
+    # CODEC-311: `getMappingCode(' ')` and `getMappingCode('\u00e9')` both return 0 after the fix; only the second
+    # takes the fix's path (and throws before it), so a run catching the change must not drop it as a repeat.
+    context = _letters()
     blank = Scenario(id="s1", method="code", hint="whenCIsBlank", call="Letters.code(c)", arrange=("char c = ' ';",))
     letter = Scenario(id="s2", method="code", hint="whenCIsNonAscii", call="Letters.code(c)",
                       arrange=("char c = '\\u00e9';",))
@@ -148,12 +153,7 @@ def test_an_input_tried_for_a_change_is_written_even_where_its_outcome_repeats_a
 
 def test_two_tests_of_one_name_are_told_apart_by_the_value_that_differs_not_numbered() -> None:
     # commons-codec's MatchRatingApproachEncoder got `encodeReturnsEmptyText` and `encodeReturnsEmptyText2`.
-    char = TypeRef(text="char", name="char")
-    code = MethodInfo(name="code", modifiers=("public", "static"), return_type=TypeRef(text="int", name="int"),
-                      parameters=(ParameterInfo(name="c", type=char),))
-    subject = ClassInfo(fqn="a.Letters", name="Letters", package="a", kind=TypeKind.CLASS, file="Letters.java",
-                        modifiers=("public",), methods=(code,))
-    context = ClassContext(ModuleContext({subject.fqn: subject}.get), subject, ImportSet("a"), {})
+    context = _letters()
     first = Scenario(id="s1", method="code", hint="", call="Letters.code(c)", arrange=("char c = 'a';",))
     second = Scenario(id="s2", method="code", hint="", call="Letters.code(c)", arrange=("char c = '-';",),
                       for_change=True)
