@@ -11,11 +11,11 @@ import git
 from junitbot.analysis import (
     CodeGraph,
     MemberChange,
+    MemberUse,
     change_impact,
     changed_members,
     member_changes,
     update_graph,
-    users_of,
 )
 from junitbot.config import JunitbotConfig
 from junitbot.state import StateDir
@@ -219,14 +219,22 @@ def commit_edit(root: Path, edits: dict[str, str]) -> tuple[str, str]:
     return base, head
 
 
+def walked(
+    root: Path, state_for: Callable[[Path], StateDir], config_for: Callable[[Path], JunitbotConfig],
+    changes_: list[MemberChange], depth: int,
+) -> tuple[dict[str, tuple[MemberUse, ...]], dict[str, tuple[str, ...]]]:
+    """The repository indexed, then `change_impact`'s users and reached methods."""
+    state = state_for(root)
+    update_graph(root, state, config_for(root))
+    with CodeGraph.open(state.graph_db) as graph:
+        return change_impact(graph, changes_, depth=depth)
+
+
 def impact(
     root: Path, state_for: Callable[[Path], StateDir], config_for: Callable[[Path], JunitbotConfig],
     changes_: list[MemberChange], depth: int,
 ) -> dict[str, set[tuple[str, str]]]:
-    state = state_for(root)
-    update_graph(root, state, config_for(root))
-    with CodeGraph.open(state.graph_db) as graph:
-        found = users_of(graph, changes_, depth=depth)
+    found, _ = walked(root, state_for, config_for, changes_, depth)
     return {user: {(u.member, u.via) for u in uses} for user, uses in found.items()}
 
 
@@ -358,9 +366,6 @@ def test_the_methods_of_the_changed_type_that_call_a_fixed_helper_are_touched_to
     root = make_java_repo(SOURCES)
     base, head = commit_edit(root, {PATH: VALIDATOR.replace("text.strip()", "text.trim()")})
     found = changed_members(root, base, head, [PATH])
-    state = state_for(root)
-    update_graph(root, state, config_for(root))
-    with CodeGraph.open(state.graph_db) as graph:
-        uses, touched = change_impact(graph, found, depth=1)
+    uses, touched = walked(root, state_for, config_for, found, depth=1)
     assert touched == {"a.Form": ("submit",), "a.Validator": ("check", "trim")}
     assert set(uses) == {"a.Form"}
