@@ -18,6 +18,7 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 
 from junitbot.errors import JunitbotError
+from junitbot.validation.build.jdk import javac_jvm_options
 from junitbot.validation.process import run_process
 
 _TIMEOUT_S = 300.0
@@ -59,7 +60,7 @@ def compiled_helper(
     try:
         java = build / f"{simple}.java"
         java.write_text(edit_source(source) if edit_source else source, encoding="utf-8")
-        result = run_process(["javac", "-nowarn", "-cp", jars, "-d", str(build), str(java)],
+        result = run_process(["javac", *javac_jvm_options(), "-nowarn", "-cp", jars, "-d", str(build), str(java)],
                              cwd=build, timeout_s=_TIMEOUT_S, max_output_bytes=200_000)
         if not result.ok:
             raise JunitbotError(f"cannot compile junitbot's {name}.java: {(result.stderr or result.stdout).strip()}")

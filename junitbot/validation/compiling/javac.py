@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from junitbot.validation.build.jdk import java_tool
+from junitbot.validation.build.jdk import java_tool, javac_jvm_options
 from junitbot.validation.compiling.models import CompileResult, JavacOptions
 from junitbot.validation.models import Severity, ValidationIssue
 from junitbot.validation.process import run_process
@@ -107,7 +107,8 @@ def javac_command(
                 else ["-implicit:none"])
     # javac's parser recurses per nesting level: a generated file of thousands of nested terms overflows the
     # default stack and javac dies blaming no file, so every file of the batch would be lost with it (issue 27).
-    command = [java_tool(options.java_home, "javac"), _JAVAC_STACK, "-d", str(out_dir), "-encoding", "UTF-8", "-g",
+    command = [java_tool(options.java_home, "javac"), _JAVAC_STACK, *javac_jvm_options(),
+               "-d", str(out_dir), "-encoding", "UTF-8", "-g",
                *processors,
                "-Xmaxerrs", "10000", "-Xlint:none", *implicit]
     if classpath:

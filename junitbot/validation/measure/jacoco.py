@@ -32,6 +32,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from junitbot.config import ValidationSettings
 from junitbot.errors import JunitbotError
 from junitbot.validation.build.helpers import compiled_helper
+from junitbot.validation.build.jdk import QUICK_JVM_OPTIONS
 from junitbot.validation.build.tool_choice import choose_agent, choose_analyzer
 from junitbot.validation.measure.models import ClassCoverage, Counter, MethodCoverage
 from junitbot.validation.process import run_process
@@ -112,7 +113,7 @@ def analyze_coverage(
     jars = choose_analyzer(tools_dir=tools_dir, settings=settings or ValidationSettings()).classpath
     dump = _coverage_dump(cache_dir, jars)
     classpath = os.pathsep.join([str(dump), *(str(jar) for jar in jars)])
-    argv = ["java", "-cp", classpath, _DUMP_CLASS, *(str(f.absolute()) for f in files), "--",
+    argv = ["java", *QUICK_JVM_OPTIONS, "-cp", classpath, _DUMP_CLASS, *(str(f.absolute()) for f in files), "--",
             *(str(p.absolute()) for p in paths)]
     result = run_process(argv, cwd=cache_dir, timeout_s=_TIMEOUT_S, max_output_bytes=_MAX_JSON_BYTES)
     if not result.ok or result.stdout_truncated:

@@ -52,7 +52,7 @@ from junitbot.config import ValidationSettings
 from junitbot.errors import JunitbotError, ToolUnavailableError
 from junitbot.records import Record
 from junitbot.validation.build.frameworks import jar_version
-from junitbot.validation.build.jdk import default_jdk_version, java_tool, jdk_version
+from junitbot.validation.build.jdk import QUICK_JVM_OPTIONS, default_jdk_version, java_tool, jdk_version
 from junitbot.validation.build.models import Tool
 from junitbot.validation.build.tool_choice import is_console_launcher
 from junitbot.validation.build.tool_specs import PLATFORM_LAUNCHER
@@ -184,7 +184,8 @@ class _PitRun(Record):
             "--threads", str(self.threads),
             "--timeoutConst", str(_TIMEOUT_CONST_MS),
             "--timeoutFactor", str(_TIMEOUT_FACTOR),
-            "--jvmArgs", f"-Xmx{self.settings.max_heap},-ea",  # assertions on, as Surefire runs the tests
+            # Assertions on, as Surefire runs the tests.
+            "--jvmArgs", ",".join([f"-Xmx{self.settings.max_heap}", "-ea", *QUICK_JVM_OPTIONS]),
             "--skipFailingTests", "true",  # one red test of a suite costs its own kills, not the whole run
             "--failWhenNoMutations", "false",  # an interface or a constant holder has none: not an error
             "--verbose", "false",
@@ -213,7 +214,7 @@ def _run_pit(
     try:
         classpath_file = reports / "classpath.txt"
         classpath_file.write_text("\n".join(run.classpath) + "\n", encoding="utf-8")
-        argv = [run.java, "-cp", os.pathsep.join(str(jar) for jar in run.pit.classpath), _MAIN,
+        argv = [run.java, *QUICK_JVM_OPTIONS, "-cp", os.pathsep.join(str(jar) for jar in run.pit.classpath), _MAIN,
                 "--reportDir", str(reports), "--sourceDirs", str(reports),  # required; the XML needs no sources
                 "--targetClasses", ",".join(glob for name in targets for glob in (name, f"{name}$*")),
                 "--classPathFile", str(classpath_file), *run.options()]

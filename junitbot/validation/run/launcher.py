@@ -42,7 +42,7 @@ from pathlib import Path
 from junitbot.config import ValidationSettings
 from junitbot.errors import JunitbotError
 from junitbot.validation.build.helpers import compiled_helper
-from junitbot.validation.build.jdk import java_tool, java_version
+from junitbot.validation.build.jdk import QUICK_JVM_OPTIONS, java_tool, java_version
 from junitbot.validation.build.models import ToolChoice
 from junitbot.validation.build.tool_choice import choose_launcher, is_console_launcher
 from junitbot.validation.process import run_process
@@ -188,6 +188,7 @@ def _jvm_argv(
         f"-Xmx{settings.max_heap}",
         # Java `assert`s on, as Maven Surefire and Gradle run tests: a test expecting an AssertionError passes.
         "-ea",
+        *QUICK_JVM_OPTIONS,
         f"-Duser.timezone={conditions.timezone}",
         f"-Duser.language={language}",
         f"-Duser.country={country}",
@@ -263,8 +264,11 @@ _ORDERERS: dict[str, dict[str, str]] = {
 
 def orderer_classes(classpath: Sequence[str], cache_dir: Path) -> list[str]:
     """junitbot's reverse-order method and class orderers, compiled against the Jupiter API on `classpath`
-    (the class orderer needs Jupiter 5.8; with an older one only the methods are reversed)."""
-    jars = [Path(entry) for entry in classpath]
+    (the class orderer needs Jupiter 5.8; with an older one only the methods are reversed).
+
+    Compiled against the jars only: the API comes in one, and the folders (classes compiled for this run) would
+    make every run's cache key new, one javac per run for nothing."""
+    jars = [Path(entry) for entry in classpath if entry.endswith(".jar")]
     folders = [str(compiled_helper("ReversedMethodOrder", classpath=jars, cache_dir=cache_dir,
                                    folder_prefix="reversed-method-order"))]
     try:

@@ -13,7 +13,7 @@ import pytest
 
 from junitbot.config import ValidationSettings
 from junitbot.errors import JunitbotError
-from junitbot.validation.run.launcher import repeat_conditions, run_junit
+from junitbot.validation.run.launcher import orderer_classes, repeat_conditions, run_junit
 from junitbot.validation.run.models import WHOLE_CLASS, JvmLaunch, RunConditions, TestRunResult
 from junitbot.validation.run.sandbox import detect_isolation
 from tests.validation.test_process import pids_with, unique_marker
@@ -543,3 +543,16 @@ def test_repeat_conditions_vary_everything_after_the_first_run() -> None:
     assert repeat_conditions(4) == runs  # deterministic, so a flake reproduces
     with pytest.raises(JunitbotError):
         repeat_conditions(0)
+
+
+def test_the_reversed_runs_orderers_are_compiled_once_whatever_folders_a_run_adds(
+    classes: Path, tmp_path: Path
+) -> None:
+    # Each probe and validation run puts its own freshly compiled folder on the classpath; the orderers need only
+    # the Jupiter API, so a second run finds them compiled (a javac per run cost 0.7 s each, ten times a class).
+    cache = tmp_path / "cache"
+    first = orderer_classes([str(tmp_path / "run-1" / "classes"), *TEST_JARS], cache)
+    second = orderer_classes([str(tmp_path / "run-2" / "classes"), str(classes), *TEST_JARS], cache)
+    assert first == second
+    assert sorted(p.name.rsplit("-", 1)[0] for p in cache.iterdir()) == ["reversed-class-order",
+                                                                         "reversed-method-order"]
