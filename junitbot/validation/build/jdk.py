@@ -11,7 +11,7 @@ import logging
 import os
 import re
 import shutil
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
 
@@ -47,9 +47,15 @@ def java_home_for(release: int | None) -> str | None:
     return str(newer[0][1])
 
 
-def with_java_home(argv: Sequence[str], java_home: str | None) -> list[str]:
-    """`argv` run with JAVA_HOME set to that JDK (how Maven and its wrapper pick their JVM), or as it is."""
-    return ["env", f"JAVA_HOME={java_home}", *argv] if java_home else list(argv)
+def maven_invocation(
+    argv: Sequence[str], java_home: str | None, environ: Mapping[str, str] = os.environ
+) -> list[str]:
+    """`argv` (Maven or its wrapper) run with JAVA_HOME set to that JDK when given (how both pick their JVM), and
+    Maven's own JVM on C1 only (`MAVEN_OPTS`, before the user's, which win). No collector is chosen: a
+    `.mvn/jvm.config` choosing another would make the JVM refuse to start; the tests Surefire forks are not
+    affected."""
+    options = " ".join([QUICK_JVM_OPTIONS[0], environ.get("MAVEN_OPTS", "")]).strip()
+    return ["env", *([f"JAVA_HOME={java_home}"] if java_home else []), f"MAVEN_OPTS={options}", *argv]
 
 
 def java_tool(java_home: str | None, tool: str) -> str:

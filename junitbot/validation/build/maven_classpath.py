@@ -27,7 +27,7 @@ from junitbot.config import ValidationSettings
 from junitbot.errors import JunitbotError
 from junitbot.records import Record
 from junitbot.validation.build.frameworks import detect_frameworks
-from junitbot.validation.build.jdk import java_home_for, with_java_home
+from junitbot.validation.build.jdk import java_home_for, maven_invocation
 from junitbot.validation.build.models import Classpath, MavenChoice, ProjectClasspath
 from junitbot.validation.build.poms import MavenModule, class_file_release
 from junitbot.validation.build.tool_specs import DEPENDENCY_PLUGIN
@@ -137,7 +137,7 @@ def _run_maven(build: MavenRun, notes: list[str], java_home: str | None) -> tupl
 
 
 def _maven(build: MavenRun, *, goals: Sequence[str], offline: bool, java_home: str | None) -> ProcessResult:
-    argv = [*with_java_home(build.maven.command, java_home), "-q", "-B", *(["-o"] if offline else []),
+    argv = [*maven_invocation(build.maven.command, java_home), "-q", "-B", *(["-o"] if offline else []),
             *maven_repo_flag(build.settings), *goals, f"{DEPENDENCY_PLUGIN}:build-classpath",
             "-Dmdep.includeScope=test", f"-Dmdep.outputFile={CLASSPATH_FILE}", *SKIP_FLAGS]
     try:

@@ -30,7 +30,7 @@ from junitbot.analysis import parse_test_class, remove_methods
 from junitbot.config import ValidationSettings
 from junitbot.errors import JunitbotError
 from junitbot.state import StateDir
-from junitbot.validation.build.jdk import java_home_for, with_java_home
+from junitbot.validation.build.jdk import java_home_for, maven_invocation
 from junitbot.validation.build.maven import maven_command
 from junitbot.validation.build.maven_classpath import SKIP_FLAGS, maven_repo_flag
 from junitbot.validation.build.maven_log import CompilerError, compiler_errors, error_lines, missing_offline
@@ -151,7 +151,7 @@ def gate_tests(root: Path, candidates: Sequence[TestCandidate], *, settings: Val
         maven = maven_command(work, tools_dir=state.tools, settings=settings)
         # Maven compiles with the JDK it runs on: the highest release of the build's modules decides which.
         java_home = java_home_for(max((m.release for m in read_modules(work) if m.release), default=None))
-        maven = maven.model_copy(update={"command": tuple(with_java_home(maven.command, java_home))})
+        maven = maven.model_copy(update={"command": tuple(maven_invocation(maven.command, java_home))})
         build = _Build(maven=maven, work=work,
                        settings=settings, isolation=detect_isolation(settings.isolation), readable=(state.tools,))
         classes = [_Class(path=c.path, test_class=test_class_name(c), module=module_of(work, c.path), source=c.source)
