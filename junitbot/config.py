@@ -58,6 +58,9 @@ class ValidationSettings(Record):
     repetitions: int = Field(default=2, ge=1, le=10, description="runs per test class; outcomes must agree")
     class_timeout_s: float = Field(default=60.0, gt=0, description="time one test class may take")
     batch_timeout_s: float = Field(default=900.0, gt=0, description="time one JVM batch may take")
+    parallel_runs: int = Field(default=2, ge=1, le=64, description="independent test JVMs run at once (a class's "
+                                                                   "repeated runs under other conditions); 1 runs "
+                                                                   "them one after another")
     mutation_budget_s_per_class: float = Field(
         default=30.0, gt=0,
         description="PIT's time per target class: a mutation run may take this times its classes plus a start-up "

@@ -11,6 +11,7 @@ test's fate.
 
 from __future__ import annotations
 
+import functools
 import logging
 import shutil
 import tempfile
@@ -55,6 +56,7 @@ from junitbot.validation.run.isolating import run_isolating
 from junitbot.validation.run.launcher import repeat_conditions
 from junitbot.validation.run.models import WHOLE_CLASS, RunConditions, TestCaseResult
 from junitbot.validation.run.sandbox import describe_isolation
+from junitbot.validation.run.side_by_side import side_by_side
 from junitbot.validation.static import KnownTypes, error_scope, run_static_checks
 
 log = logging.getLogger(__name__)
@@ -160,11 +162,13 @@ def _verdicts(
     tick = time.perf_counter()
     runnable = [c for c in classes if c.compiled]
     repetitions = context.settings.repetitions
-    runs: list[list[TestCaseResult]] = []
-    for index, conditions in enumerate(repeat_conditions(repetitions), 1):
-        runs.append(run_isolating(_methods(runnable), classpath=context.test_classpath,
-                                  workdir=context.scratch / "run", conditions=conditions, launch=context.launch()))
-        progress("run", index, repetitions + 1)
+    methods, launch = _methods(runnable), context.launch()
+    runs = side_by_side([functools.partial(run_isolating, methods, classpath=context.test_classpath,
+                                           workdir=context.scratch / f"run-{index}", conditions=conditions,
+                                           launch=launch)
+                         for index, conditions in enumerate(repeat_conditions(repetitions), 1)],
+                        context.settings.parallel_runs)
+    progress("run", repetitions, repetitions + 1)
     measured, coverage = _prune_and_measure([settle(c, runs) for c in runnable], context, graph)
     progress("run", repetitions + 1, repetitions + 1)
     seconds["run"] = time.perf_counter() - tick

@@ -7,6 +7,7 @@ validation; the two runs differ in order, zone, locale and charset, so unstable 
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 import shutil
@@ -26,7 +27,8 @@ from junitbot.validation.build.helpers import compiled_helper
 from junitbot.validation.compiling.javac import compile_batch
 from junitbot.validation.compiling.models import JavacOptions
 from junitbot.validation.run.launcher import repeat_conditions, run_junit
-from junitbot.validation.run.models import JvmLaunch, TestCaseResult
+from junitbot.validation.run.models import JvmLaunch, RunConditions, TestCaseResult, TestRunResult
+from junitbot.validation.run.side_by_side import side_by_side
 
 log = logging.getLogger(__name__)
 
@@ -231,16 +233,19 @@ def _compile_and_run(probes: Sequence[ProbeClass], run: ProbeRun,
     failed = {probe.test_class: "does not compile: " + "; ".join(i.message for i in compiled[file].issues)[:500]
               for probe, file in zip(probes, files, strict=True) if not compiled[file].compiled}
     runnable = [p.test_class for p in probes if p.test_class not in failed]
-    runs: list[dict[str, Observation]] = []
-    for index, conditions in enumerate(repeat_conditions(max(2, settings.repetitions))[:2], 1):
+    launch = JvmLaunch(settings=settings, isolation=isolation, tools_dir=tools_dir, java_home=java_home)
+
+    def observe(index: int, conditions: RunConditions) -> tuple[dict[str, Observation], TestRunResult | None]:
         workdir = scratch / f"probe-run-{index}"
-        if runnable:
-            ran = run_junit(test_classes=runnable, classpath=full_classpath, workdir=workdir, conditions=conditions,
-                            launch=JvmLaunch(settings=settings, isolation=isolation, tools_dir=tools_dir,
-                                             java_home=java_home))
-            if index == 1:
-                failed.update(_failing_set_ups(ran.cases, runnable))
+        ran = (run_junit(test_classes=runnable, classpath=full_classpath, workdir=workdir, conditions=conditions,
+                         launch=launch) if runnable else None)
         observed = workdir / _OBSERVATIONS
-        runs.append(parse_observations(observed.read_text(encoding="utf-8")) if observed.is_file() else {})
-    first, second = runs
+        return (parse_observations(observed.read_text(encoding="utf-8")) if observed.is_file() else {}), ran
+
+    (first, ran), (second, _) = side_by_side(
+        [functools.partial(observe, index, conditions)
+         for index, conditions in enumerate(repeat_conditions(max(2, settings.repetitions))[:2], 1)],
+        settings.parallel_runs)
+    if ran is not None:
+        failed.update(_failing_set_ups(ran.cases, runnable))
     return {scenario: stable(seen, second.get(scenario)) for scenario, seen in first.items()}, failed
