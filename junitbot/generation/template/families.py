@@ -31,6 +31,7 @@ _LITERAL = re.compile(
 )
 _DECLARATION = re.compile(r"^([\w.<>\[\]?, ]+?)\s+(\w+)\s*=\s*(.*);$")
 _VALUE_SOURCES = {"int": "ints", "long": "longs", "double": "doubles", "String": "strings"}
+_ONE_LINE = 116  # the longest annotation kept on one line: 120 columns at a method's indentation
 _MIN_MEMBERS = 2
 
 
@@ -234,14 +235,23 @@ def _source(parameters: list[tuple[str, str]], rows: list[list[str]], imports: I
         cells = [row[0] for row in rows]
         if kind in _VALUE_SOURCES:
             values = [_java_string(c) if kind == "String" else c for c in cells]
-            return (f"@{imports.name(f'{_PARAMS}.provider.ValueSource')}"
-                    f"({_VALUE_SOURCES[kind]} = {{{', '.join(values)}}})")
+            return _annotation(f"@{imports.name(f'{_PARAMS}.provider.ValueSource')}({_VALUE_SOURCES[kind]} = ",
+                               values)
         if kind[:1].isupper() and all(c[:1].isalpha() for c in cells):
-            names = ", ".join(f'"{c}"' for c in cells)
-            return (f"@{imports.name(f'{_PARAMS}.provider.EnumSource')}"
-                    f"(value = {kind}.class, names = {{{names}}})")
-    csv = ", ".join(_java_string(", ".join(row), quoted=False) for row in rows)
-    return f"@{imports.name(f'{_PARAMS}.provider.CsvSource')}({{{csv}}})"
+            return _annotation(f"@{imports.name(f'{_PARAMS}.provider.EnumSource')}(value = {kind}.class, names = ",
+                               [f'"{c}"' for c in cells])
+    return _annotation(f"@{imports.name(f'{_PARAMS}.provider.CsvSource')}(",
+                       [_java_string(", ".join(row), quoted=False) for row in rows])
+
+
+def _annotation(head: str, values: list[str]) -> str:
+    """`head` with the array of `values` and a closing parenthesis: on one line while it fits the line width at the
+    methods' indentation, else one value a line (a reviewer reads rows; one PhoneticEngine family was a single line
+    of 1,800 characters)."""
+    one_line = f"{head}{{{', '.join(values)}}})"
+    if len(one_line) <= _ONE_LINE:
+        return one_line
+    return f"{head}{{\n" + ",\n".join(f"    {value}" for value in values) + "\n})"
 
 
 def _java_string(cell: str, *, quoted: bool = True) -> str:

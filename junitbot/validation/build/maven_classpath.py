@@ -29,7 +29,7 @@ from junitbot.records import Record
 from junitbot.validation.build.frameworks import detect_frameworks
 from junitbot.validation.build.jdk import java_home_for, maven_invocation
 from junitbot.validation.build.models import Classpath, MavenChoice, ProjectClasspath
-from junitbot.validation.build.poms import MavenModule, class_file_release
+from junitbot.validation.build.poms import MavenModule, build_jdk, class_file_release
 from junitbot.validation.build.tool_specs import DEPENDENCY_PLUGIN
 from junitbot.validation.process import ProcessResult, Runner
 
@@ -95,17 +95,20 @@ def resolve_maven_classpaths(
     for module in coded:
         (root / module.path / CLASSPATH_FILE).unlink(missing_ok=True)
     notes: list[str] = []
-    # Maven compiles with the JDK it runs on: the highest release any module needs decides which.
-    java_home = java_home_for(max((m.release for m in coded if m.release), default=None))
-    resolution, compiled = _run_maven(build, notes, java_home)
+    java_home = java_home_for(build_jdk(modules))
+    resolution, compiled = _run_maven(build, notes, java_home, coded)
     if resolution is None:
         return "; ".join(notes)
     found = tuple(_module_classpath(root, module, settings, compiled) for module in coded)
     missing = [m.path or "." for m, cp in zip(coded, found, strict=True) if cp is None]
-    if missing:
-        return f"Maven wrote no classpath for {', '.join(missing)}"
     classpaths = tuple(cp for cp in found if cp is not None)
-    if compiled and cache_file is not None:
+    if not classpaths:
+        return f"Maven wrote no classpath for {', '.join(missing)}"
+    if missing:  # not cached: a later run tries those modules again
+        log.warning("Maven wrote no classpath for %s (the build failed there; their classes are left out): %s",
+                    ", ".join(missing), notes[-1] if notes else "no reason given")
+        notes.append(f"no classpath for {', '.join(missing)}: Maven could not build them")
+    elif compiled and cache_file is not None:
         # Stamped after the run: the sources Maven compiled are the ones a later call compares with.
         _store(cache_file, _Cached(key=_key(root, modules, settings), stamps=_stamps(root, coded),
                                    modules=classpaths, maven=build.maven))
@@ -117,9 +120,14 @@ def _stamps(root: Path, modules: Sequence[MavenModule]) -> dict[str, str]:
     return {m.path: _sources_stamp(root / m.path) for m in modules}
 
 
-def _run_maven(build: MavenRun, notes: list[str], java_home: str | None) -> tuple[str | None, bool]:
+def _run_maven(build: MavenRun, notes: list[str], java_home: str | None,
+               coded: Sequence[MavenModule]) -> tuple[str | None, bool]:
     """(offline/online or None when it failed, whether main classes were compiled): compile + classpath, offline
-    then online; when compiling fails for another reason, the classpath alone (junitbot compiles then)."""
+    then online; when compiling fails for another reason, the classpath alone (junitbot compiles then).
+
+    Maven runs with `--fail-at-end`: one module that cannot build (an integration-test module whose artifacts come
+    from a repository this runner cannot reach) costs that module and those that need it; when the others wrote
+    their classpaths, the run counts, and the caller says which modules have none."""
     for goals, compiled in ((("compile",), True), ((), False)):
         for offline in (True, False):
             result = _maven(build, goals=goals, offline=offline, java_home=java_home)
@@ -131,13 +139,15 @@ def _run_maven(build: MavenRun, notes: list[str], java_home: str | None) -> tupl
             notes.append(f"mvn {'-o ' if offline else ''}{' '.join(goals)} dependency:build-classpath failed: {why}")
             if not _MISSING.search(why):
                 break  # not a missing artifact: going online would not help
+        if any((build.root / m.path / CLASSPATH_FILE).is_file() for m in coded):
+            return ("offline" if offline else "online"), compiled
         if compiled:
             log.warning("Maven could not compile %s (%s); resolving the classpath alone", build.root, notes[-1])
     return None, False
 
 
 def _maven(build: MavenRun, *, goals: Sequence[str], offline: bool, java_home: str | None) -> ProcessResult:
-    argv = [*maven_invocation(build.maven.command, java_home), "-q", "-B", *(["-o"] if offline else []),
+    argv = [*maven_invocation(build.maven.command, java_home), "-q", "-B", "-fae", *(["-o"] if offline else []),
             *maven_repo_flag(build.settings), *goals, f"{DEPENDENCY_PLUGIN}:build-classpath",
             "-Dmdep.includeScope=test", f"-Dmdep.outputFile={CLASSPATH_FILE}", *SKIP_FLAGS]
     try:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from junitbot.records import Record
@@ -26,10 +26,17 @@ class MavenModule(Record):
     packaging: str = "jar"
     release: int | None = None
     processors: tuple[str, ...] = ()  # group:artifact:version of the compiler plugin's annotationProcessorPaths
+    build_java: int | None = None  # the lowest JDK the enforcer's requireJavaVersion lets build the module
 
     @property
     def has_code(self) -> bool:
         return self.packaging != "pom"
+
+
+def build_jdk(modules: Iterable[MavenModule]) -> int | None:
+    """The Java version Maven must run on to build `modules`: it compiles with its own JDK, so the highest release
+    any module needs, or the highest JDK an enforcer rule asks for (mapstruct's processor: release 8, JDK 21)."""
+    return max((v for m in modules for v in (m.release, m.build_java) if v is not None), default=None)
 
 
 def read_modules(root: Path) -> tuple[MavenModule, ...]:
@@ -49,7 +56,8 @@ def read_modules(root: Path) -> tuple[MavenModule, ...]:
         element = _parse(pom)
         if element is None:
             continue
-        properties = _properties(pom, root)
+        lineage = [(pom, element), *_parents(pom, element, root)]
+        properties = _properties(lineage)
         relative = folder.relative_to(root).as_posix()
         found.append(MavenModule(
             path="" if relative == "." else relative,
@@ -57,6 +65,7 @@ def read_modules(root: Path) -> tuple[MavenModule, ...]:
             packaging=_text(element, "packaging") or "jar",
             release=_release(element, properties),
             processors=_processors(element, properties),
+            build_java=_required_java([e for _, e in lineage], properties),
         ))
         for name in _children(element, "modules", "module"):
             child = (folder / name).resolve()
@@ -85,23 +94,61 @@ def _parse(pom: Path) -> ET.Element | None:
         return None
 
 
-def _properties(pom: Path, root: Path, depth: int = 0) -> dict[str, str]:
-    """The pom's properties over those of its parents inside the repository (child wins)."""
-    element = _parse(pom)
-    if element is None or depth > 20:
-        return {}
-    inherited: dict[str, str] = {}
-    parent = _child(element, "parent")
-    if parent is not None:
+def _parents(pom: Path, element: ET.Element, root: Path) -> list[tuple[Path, ET.Element]]:
+    """The pom's parents inside the repository, nearest first (a parent elsewhere, commons-parent, is not seen)."""
+    found: list[tuple[Path, ET.Element]] = []
+    seen = {pom.resolve()}
+    while (parent := _child(element, "parent")) is not None and len(found) < 20:
         relative = _text(parent, "relativePath")
         parent_pom = pom.parent / (relative if relative is not None else "../pom.xml")
         if parent_pom.is_dir():
             parent_pom = parent_pom / "pom.xml"
-        if relative != "" and parent_pom.is_file() and parent_pom.resolve().is_relative_to(root.resolve()):
-            inherited = _properties(parent_pom.resolve(), root, depth + 1)
-    own = {_local(el.tag): (el.text or "").strip() for props in element if _local(props.tag) == "properties"
-           for el in props}
-    return {**inherited, **own}
+        if relative == "" or not parent_pom.is_file() or not parent_pom.resolve().is_relative_to(root.resolve()):
+            break
+        pom = parent_pom.resolve()
+        parsed = _parse(pom) if pom not in seen else None
+        if parsed is None:
+            break
+        seen.add(pom)
+        element = parsed
+        found.append((pom, element))
+    return found
+
+
+def _properties(lineage: Sequence[tuple[Path, ET.Element]]) -> dict[str, str]:
+    """The properties of a pom (first in `lineage`) over those of its parents (child wins)."""
+    merged: dict[str, str] = {}
+    for _, element in reversed(lineage):
+        merged.update({_local(el.tag): (el.text or "").strip() for props in element
+                       if _local(props.tag) == "properties" for el in props})
+    return merged
+
+
+def _required_java(elements: Sequence[ET.Element], properties: Mapping[str, str]) -> int | None:
+    """The lowest Java version the enforcer's `requireJavaVersion` admits, declared in the pom or a parent and read
+    with the module's own properties (`[${minimum.java.version},)`, which the module sets to 21); None without one."""
+    lowest = None
+    for element in elements:
+        for rule in element.iter():
+            if _local(rule.tag) != "requireJavaVersion":
+                continue
+            version = _text(rule, "version")
+            bound = _lower_bound(_resolve(version, properties)) if version else None
+            if bound is not None:
+                lowest = max(lowest or 0, bound)
+    return lowest
+
+
+def _lower_bound(version_range: str) -> int | None:
+    """The major Java version at the low end of a Maven version range (`[21,)` and `21` → 21, `1.8` → 8, `(17,)`
+    → 18), None when the range has no lower bound or is not understood."""
+    text = version_range.strip()
+    exclusive = text.startswith("(")
+    low = text.lstrip("[(").split(",")[0].strip()
+    match = re.match(r"(?:1\.)?(\d+)", low)
+    if match is None or "${" in low:
+        return None
+    return int(match.group(1)) + (1 if exclusive else 0)
 
 
 def _release(element: ET.Element, properties: Mapping[str, str]) -> int | None:

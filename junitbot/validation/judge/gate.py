@@ -35,7 +35,7 @@ from junitbot.validation.build.maven import maven_command
 from junitbot.validation.build.maven_classpath import SKIP_FLAGS, maven_repo_flag
 from junitbot.validation.build.maven_log import CompilerError, compiler_errors, error_lines, missing_offline
 from junitbot.validation.build.models import MavenChoice
-from junitbot.validation.build.poms import read_modules
+from junitbot.validation.build.poms import build_jdk, read_modules
 from junitbot.validation.build.scratch_tree import copy_work_tree
 from junitbot.validation.candidates import safe_test_path, test_class_name
 from junitbot.validation.judge.models import GateClass, GateResult, MethodVerdict
@@ -149,8 +149,7 @@ def gate_tests(root: Path, candidates: Sequence[TestCandidate], *, settings: Val
         state.ensure()  # its .gitignore keeps the scratch copy out of the user's `git status`
         copy_work_tree(root, work, skip=(state.root,))
         maven = maven_command(work, tools_dir=state.tools, settings=settings)
-        # Maven compiles with the JDK it runs on: the highest release of the build's modules decides which.
-        java_home = java_home_for(max((m.release for m in read_modules(work) if m.release), default=None))
+        java_home = java_home_for(build_jdk(read_modules(work)))
         maven = maven.model_copy(update={"command": tuple(maven_invocation(maven.command, java_home))})
         build = _Build(maven=maven, work=work,
                        settings=settings, isolation=detect_isolation(settings.isolation), readable=(state.tools,))

@@ -161,3 +161,14 @@ def test_two_tests_of_one_name_are_told_apart_by_the_value_that_differs_not_numb
             for i in ("s1", "s2")}
     _, names = final_tests([first, second], seen, context=context, written=Written())
     assert names == ["code_returns0", "code_whenCIsPunctuation_returns0"], names
+
+
+def test_a_long_source_gives_each_row_a_line_of_its_own() -> None:
+    # commons-codec's PhoneticEngine family was one @CsvSource line of 1,800 characters.
+    (family,) = families([_rejects(str(value)) for value in (101, 150, 200, 1000, -1, -50)],
+                         imports=ImportSet("com.acme"))
+    head, *rows, tail = family.annotations[1].split("\n")
+    assert head == "@CsvSource({" and tail == "})"
+    assert rows[0] == "    \"101, 'percent must be between 0 and 100: 101'\","
+    assert rows[-1] == "    \"-50, 'percent must be between 0 and 100: -50'\""
+    assert len(rows) == 6 and all(len(line) <= 116 for line in rows)

@@ -239,3 +239,26 @@ def test_a_source_tree_without_a_build_uses_debians_jars(tmp_path: Path) -> None
     (module,) = project.modules
     assert all(entry.startswith("/usr/share/java/") for entry in module.entries)
     assert module.frameworks.mock_setup == "initMocks" and module.release is None and module.main_classes is None
+
+
+def test_a_module_that_cannot_resolve_costs_that_module_only(
+        make_java_repo: Callable[..., Path], tmp_path: Path) -> None:
+    # mapstruct's integration-test module needs artifacts from a repository this runner cannot reach; its processor
+    # module builds. With --fail-at-end the processor keeps its classpath and the run says which module has none.
+    root = make_java_repo({
+        "pom.xml": _pom(f"<groupId>com.acme</groupId><artifactId>parent</artifactId><version>1.0</version>"
+                        f"<packaging>pom</packaging><modules><module>core</module><module>it</module></modules>"
+                        f"{VERSIONS}{MANAGED}"),
+        "core/pom.xml": _pom(f"{PARENT}<artifactId>core</artifactId><dependencies>{TEST_DEPENDENCIES}"
+                             "</dependencies>"),
+        "core/src/main/java/com/acme/core/One.java": "package com.acme.core;\npublic class One {}\n",
+        "it/pom.xml": _pom(f"{PARENT}<artifactId>it</artifactId><dependencies><dependency><groupId>com.acme.nowhere"
+                           "</groupId><artifactId>no-such-lib</artifactId><version>0.0.1</version></dependency>"
+                           "</dependencies>"),
+        "it/src/main/java/com/acme/it/Two.java": "package com.acme.it;\npublic class Two {}\n",
+    })
+    project = _discover(root, StateDir(tmp_path / "state"))
+    assert [(m.module, m.source) for m in project.modules] == [("core", "maven")]
+    assert project.modules[0].frameworks.junit_jupiter == "5.11.4"
+    assert any("no classpath for it" in note for note in project.notes)
+    assert any("no-such-lib" in note for note in project.notes)

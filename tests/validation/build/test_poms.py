@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from junitbot.validation.build.poms import class_file_release, read_modules
+from junitbot.validation.build.poms import build_jdk, class_file_release, read_modules
 
 POM = '<project xmlns="http://maven.apache.org/POM/4.0.0"><modelVersion>4.0.0</modelVersion>{}</project>'
 
@@ -65,3 +65,26 @@ def test_class_file_release_reads_the_major_version(tmp_path: Path) -> None:
     (folder / "A.class").write_bytes(b"\xca\xfe\xba\xbe\x00\x00\x00\x34rest")  # major 52: Java 8
     assert class_file_release(tmp_path / "classes") == 8
     assert class_file_release(tmp_path / "empty") is None
+
+
+def test_the_enforcers_java_version_decides_the_jdk_maven_runs_on(make_java_repo: Callable[..., Path]) -> None:
+    # mapstruct: the parent's enforcer asks for `[${minimum.java.version},)`; its processor module sets 21 while
+    # compiling at release 8, so Maven must run on a JDK 21 or later for that module to build at all.
+    rule = ("<build><plugins><plugin><artifactId>maven-enforcer-plugin</artifactId><executions><execution>"
+            "<configuration><rules><requireJavaVersion><version>[${minimum.java.version},)</version>"
+            "</requireJavaVersion></rules></configuration></execution></executions></plugin></plugins></build>")
+    parent = "<parent><artifactId>root</artifactId></parent>"
+    root = make_java_repo({
+        "pom.xml": ("<project><groupId>g</groupId><artifactId>root</artifactId><version>1</version>"
+                    "<packaging>pom</packaging><properties><minimum.java.version>1.8</minimum.java.version>"
+                    "<maven.compiler.release>8</maven.compiler.release></properties>"
+                    f"<modules><module>core</module><module>processor</module></modules>{rule}</project>"),
+        "core/pom.xml": f"<project>{parent}<artifactId>core</artifactId></project>",
+        "processor/pom.xml": (f"<project>{parent}<artifactId>processor</artifactId>"
+                              "<properties><minimum.java.version>21</minimum.java.version></properties></project>"),
+    })
+    modules = {m.path: m for m in read_modules(root)}
+    assert {path: (m.release, m.build_java) for path, m in modules.items()} == {
+        "": (8, 8), "core": (8, 8), "processor": (8, 21)}
+    assert build_jdk(modules.values()) == 21
+    assert build_jdk([modules["core"]]) == 8
