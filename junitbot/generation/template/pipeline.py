@@ -53,13 +53,21 @@ def generate_tests(targets: Sequence[Target], job: GenerationJob, *,
     """
     project = as_project(classpath) or discover_classpaths(job.root, job.config.validation, state=job.state)
     groups: dict[str, list[Target]] = {}
+    unbuilt: list[Skip] = []
     for target in targets:
         info = job.graph.class_info(target.fqn)
+        folder = project.unbuilt_module_of(info.file) if info is not None else None
+        if folder is not None:
+            unbuilt.append(Skip(target=target.fqn, reason=f"its module ({folder}) has no classpath: the build could "
+                                                          f"not build it ({project.unbuilt[folder][:200]})"))
+            continue
         module = project.module_for(info.file).module if info is not None else project.primary.module
         groups.setdefault(module, []).append(target)
     modules = {m.module: m for m in project.modules}
     results = [_generate_module(group, job, modules.get(module, project.primary))
                for module, group in sorted(groups.items())]
+    if unbuilt:
+        results.append(GenerationResult(candidates=(), validation=None, skipped=tuple(unbuilt)))
     return combine_results(results) if results else _generate_module([], job, project.primary)
 
 

@@ -104,15 +104,17 @@ def resolve_maven_classpaths(
     classpaths = tuple(cp for cp in found if cp is not None)
     if not classpaths:
         return f"Maven wrote no classpath for {', '.join(missing)}"
+    why = notes[-1] if notes else "no reason given"
     if missing:  # not cached: a later run tries those modules again
         log.warning("Maven wrote no classpath for %s (the build failed there; their classes are left out): %s",
-                    ", ".join(missing), notes[-1] if notes else "no reason given")
+                    ", ".join(missing), why)
         notes.append(f"no classpath for {', '.join(missing)}: Maven could not build them")
     elif compiled and cache_file is not None:
         # Stamped after the run: the sources Maven compiled are the ones a later call compares with.
         _store(cache_file, _Cached(key=_key(root, modules, settings), stamps=_stamps(root, coded),
                                    modules=classpaths, maven=build.maven))
     return ProjectClasspath(modules=classpaths, resolution=resolution, maven=build.maven, notes=tuple(notes),
+                            unbuilt=dict.fromkeys((m for m in missing if m != "."), why[:600]),
                             seconds=round(time.perf_counter() - started, 3))
 
 

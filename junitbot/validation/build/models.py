@@ -54,7 +54,16 @@ class ProjectClasspath(Record):
         default="none", description="cached: no build tool ran; offline/online: how Maven resolved; none: no build")
     maven: MavenChoice | None = None
     notes: tuple[str, ...] = ()
+    unbuilt: dict[str, str] = Field(default_factory=dict, description="module folder → why the build gave it no "
+                                                                      "classpath (the other modules have theirs)")
     seconds: float = 0.0
+
+    def unbuilt_module_of(self, path: str) -> str | None:
+        """The folder of the module holding repo-relative `path` when the build could not give that module a
+        classpath, else None."""
+        parts = PurePosixPath(path).parts
+        return next((folder for folder in sorted(self.unbuilt, key=len, reverse=True)
+                     if folder and parts[:len(PurePosixPath(folder).parts)] == PurePosixPath(folder).parts), None)
 
     @property
     def primary(self) -> Classpath:

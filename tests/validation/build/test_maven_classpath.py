@@ -14,6 +14,7 @@ import pytest
 
 from junitbot.analysis import CodeGraph, update_graph
 from junitbot.config import load_config
+from junitbot.runs import RunRequest, run_pipeline
 from junitbot.state import StateDir
 from junitbot.validation import (
     IndexedRepo,
@@ -261,4 +262,12 @@ def test_a_module_that_cannot_resolve_costs_that_module_only(
     assert [(m.module, m.source) for m in project.modules] == [("core", "maven")]
     assert project.modules[0].frameworks.junit_jupiter == "5.11.4"
     assert any("no classpath for it" in note for note in project.notes)
-    assert any("no-such-lib" in note for note in project.notes)
+    assert "no-such-lib" in project.unbuilt["it"]
+    # The module's classes say why they get no tests, rather than being tried against another module's classpath.
+    (root / ".junitbot.yml").write_text("retrieval:\n  enabled: false\nvalidation:\n  mutation: false\n")
+    report = run_pipeline(root, load_config(root, environ={}), StateDir(tmp_path / "state"),
+                          RunRequest(classes=("Two",), dry_run=True))
+    (two,) = report.results
+    assert two.status == "skipped" and two.reason is not None
+    assert two.reason.startswith("its module (it) has no classpath: the build could not build it") and \
+        "no-such-lib" in two.reason
