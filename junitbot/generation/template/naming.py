@@ -13,7 +13,9 @@ from junitbot.generation.style import NamingStyle, test_name
 from junitbot.generation.template.observations import Observation, ObservedValue
 from junitbot.generation.template.probe import Scenario
 
-_REJECTED = re.compile(r"^when([A-Z]\w*?)Is([A-Z0-9]\w*)$")
+# `whenNameIsEmpty`, and `whenNameIsEmptyAndSizeIs0`: the first argument is the one rejected, the rest stays a
+# condition (`whenSizeIs0_rejectsEmptyName`, never `rejectsEmptyAndSizeIs0Name`).
+_REJECTED = re.compile(r"^when([A-Z]\w*?)Is([A-Z0-9]\w*?)(?:And([A-Z]\w*?Is[A-Z0-9]\w*))?$")
 # Exceptions that say an argument was refused.
 _REJECTIONS = ("IllegalArgumentException", "NullPointerException", "InvalidParameterException")
 _QUOTES = ("\"", "'")
@@ -35,7 +37,7 @@ def name_parts(scenario: Scenario, observed: Observation) -> tuple[str, str]:
         simple = _simple(observed.exception)
         rejected = _REJECTED.match(condition)
         if rejected and (simple in _REJECTIONS or simple.startswith("Invalid")):
-            return "", f"rejects{rejected[2]}{rejected[1]}"
+            return (f"when{rejected[3]}" if rejected[3] else ""), f"rejects{rejected[2]}{rejected[1]}"
         if scenario.handles is not None and scenario.handled_by and simple == _simple(scenario.handles):
             return condition, f"{scenario.handled_by}AndRethrows"
         return condition, f"throws{_short(simple)}"

@@ -17,6 +17,10 @@ def test_names_say_the_outcome_never_returns_value() -> None:
                           "underscore") == "total_returnsMoney"
     rejected = Observation(scenario="s", outcome="threw", exception="java.lang.IllegalArgumentException")
     assert behaviour_name(_scenario("of", "whenCodeIsBlank"), rejected, "underscore") == "of_rejectsBlankCode"
+    # Two arguments set: the first is the one rejected, the other stays the condition.
+    assert behaviour_name(_scenario("label", "whenNameIsEmptyAndSizeIs0"), rejected, "camel") == (
+        "labelWhenSizeIs0RejectsEmptyName")
+    assert behaviour_name(_scenario("of", "whenBrandIsAndroid"), rejected, "camel") == "ofRejectsAndroidBrand"
     declined = Observation(scenario="s", outcome="threw", exception="com.acme.PaymentDeclinedException")
     compensation = _scenario("placeOrder", "whenPaymentDeclined", handles="com.acme.PaymentDeclinedException",
                              handled_by="releasesStock")
