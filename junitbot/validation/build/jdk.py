@@ -18,6 +18,7 @@ from pathlib import Path
 log = logging.getLogger(__name__)
 
 JVM_ROOTS = (Path("/usr/lib/jvm"),)
+_VERSION = re.compile(r'^JAVA_VERSION="(?:1\.)?(\d+)', re.MULTILINE)
 
 # The JVMs junitbot starts (javac, the test launcher, PIT, the coverage dump) live seconds: C2 compiles and the
 # parallel collector's threads cost more than they return. C1 only with the serial collector takes about half the
@@ -29,7 +30,6 @@ QUICK_JVM_OPTIONS = ("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC")
 def javac_jvm_options() -> list[str]:
     """`QUICK_JVM_OPTIONS` as javac passes them on to its JVM."""
     return [f"-J{option}" for option in QUICK_JVM_OPTIONS]
-_VERSION = re.compile(r'^JAVA_VERSION="(?:1\.)?(\d+)', re.MULTILINE)
 
 
 def java_home_for(release: int | None) -> str | None:

@@ -12,12 +12,12 @@ import logging
 import os
 import re
 import shutil
-import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from junitbot.config import ValidationSettings
 from junitbot.errors import JunitbotError, ToolUnavailableError
 from junitbot.validation.build.models import MavenChoice
+from junitbot.validation.build.poms import pom_enforced_version
 from junitbot.validation.build.tools import ensure_tool
 from junitbot.validation.process import Runner, run_process
 
@@ -63,19 +63,7 @@ def maven_command(
 def required_maven_version(pom: Path) -> str | None:
     """The Maven version range the pom's enforcer requires (`requireMavenVersion`), e.g. `[3.9,)`; None when
     it declares none (a parent's requirement is not seen here) or the pom cannot be read."""
-    try:
-        root = ET.parse(pom).getroot()
-    except (OSError, ET.ParseError):
-        return None
-    properties = {_local(el.tag): (el.text or "").strip() for props in root if _local(props.tag) == "properties"
-                  for el in props}
-    for rule in root.iter():
-        if _local(rule.tag) == "requireMavenVersion":
-            for child in rule:
-                if _local(child.tag) == "version" and child.text and child.text.strip():
-                    return re.sub(r"\$\{([^}]+)\}", lambda m: properties.get(m.group(1), m.group(0)),
-                                  child.text.strip())
-    return None
+    return pom_enforced_version(pom, "requireMavenVersion")
 
 
 def version_satisfies(version: str, requirement: str) -> bool:
@@ -138,8 +126,3 @@ def _system_maven(repo: Path, runner: Runner) -> tuple[str, str] | None:
         logger.warning("%s -v failed or named no version: %s", mvn, (result.stderr or result.stdout).strip()[-300:])
         return None
     return mvn, match.group(1)
-
-
-def _local(tag: object) -> str:
-    """An element's name without its XML namespace (comments and processing instructions have none)."""
-    return tag.rpartition("}")[2] if isinstance(tag, str) else ""

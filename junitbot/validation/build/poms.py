@@ -56,7 +56,7 @@ def read_modules(root: Path) -> tuple[MavenModule, ...]:
         element = _parse(pom)
         if element is None:
             continue
-        lineage = [(pom, element), *_parents(pom, element, root)]
+        lineage = [element, *_parents(pom, element, root)]
         properties = _properties(lineage)
         relative = folder.relative_to(root).as_posix()
         found.append(MavenModule(
@@ -65,7 +65,7 @@ def read_modules(root: Path) -> tuple[MavenModule, ...]:
             packaging=_text(element, "packaging") or "jar",
             release=_release(element, properties),
             processors=_processors(element, properties),
-            build_java=_required_java([e for _, e in lineage], properties),
+            build_java=_required_java(lineage, properties),
         ))
         for name in _children(element, "modules", "module"):
             child = (folder / name).resolve()
@@ -94,9 +94,9 @@ def _parse(pom: Path) -> ET.Element | None:
         return None
 
 
-def _parents(pom: Path, element: ET.Element, root: Path) -> list[tuple[Path, ET.Element]]:
+def _parents(pom: Path, element: ET.Element, root: Path) -> list[ET.Element]:
     """The pom's parents inside the repository, nearest first (a parent elsewhere, commons-parent, is not seen)."""
-    found: list[tuple[Path, ET.Element]] = []
+    found: list[ET.Element] = []
     seen = {pom.resolve()}
     while (parent := _child(element, "parent")) is not None and len(found) < 20:
         relative = _text(parent, "relativePath")
@@ -111,32 +111,40 @@ def _parents(pom: Path, element: ET.Element, root: Path) -> list[tuple[Path, ET.
             break
         seen.add(pom)
         element = parsed
-        found.append((pom, element))
+        found.append(element)
     return found
 
 
-def _properties(lineage: Sequence[tuple[Path, ET.Element]]) -> dict[str, str]:
+def _properties(lineage: Sequence[ET.Element]) -> dict[str, str]:
     """The properties of a pom (first in `lineage`) over those of its parents (child wins)."""
     merged: dict[str, str] = {}
-    for _, element in reversed(lineage):
+    for element in reversed(lineage):
         merged.update({_local(el.tag): (el.text or "").strip() for props in element
                        if _local(props.tag) == "properties" for el in props})
     return merged
 
 
-def _required_java(elements: Sequence[ET.Element], properties: Mapping[str, str]) -> int | None:
+def enforced_versions(lineage: Sequence[ET.Element], properties: Mapping[str, str], rule: str) -> list[str]:
+    """The version ranges an enforcer rule (`requireJavaVersion`, `requireMavenVersion`) declares anywhere in the
+    poms of `lineage`, their properties resolved with `properties`."""
+    return [_resolve(version, properties) for element in lineage for found in element.iter()
+            if _local(found.tag) == rule and (version := _text(found, "version"))]
+
+
+def pom_enforced_version(pom: Path, rule: str) -> str | None:
+    """The first version range the pom itself declares for an enforcer rule, read with its own properties; None
+    when it declares none (a parent's is not seen) or the pom cannot be read."""
+    element = _parse(pom)
+    if element is None:
+        return None
+    return next(iter(enforced_versions([element], _properties([element]), rule)), None)
+
+
+def _required_java(lineage: Sequence[ET.Element], properties: Mapping[str, str]) -> int | None:
     """The lowest Java version the enforcer's `requireJavaVersion` admits, declared in the pom or a parent and read
     with the module's own properties (`[${minimum.java.version},)`, which the module sets to 21); None without one."""
-    lowest = None
-    for element in elements:
-        for rule in element.iter():
-            if _local(rule.tag) != "requireJavaVersion":
-                continue
-            version = _text(rule, "version")
-            bound = _lower_bound(_resolve(version, properties)) if version else None
-            if bound is not None:
-                lowest = max(lowest or 0, bound)
-    return lowest
+    bounds = [b for v in enforced_versions(lineage, properties, "requireJavaVersion") if (b := _lower_bound(v))]
+    return max(bounds, default=None)
 
 
 def _lower_bound(version_range: str) -> int | None:
