@@ -15,6 +15,7 @@ from junitbot.generation.template.probe import Scenario
 
 # `whenNameIsEmpty`, and `whenNameIsEmptyAndSizeIs0`: the first argument is the one rejected, the rest stays a
 # condition (`whenSizeIs0_rejectsEmptyName`, never `rejectsEmptyAndSizeIs0Name`).
+_MAX_REJECTED_HINT = 160
 _REJECTED = re.compile(r"^when([A-Z]\w*?)Is([A-Z0-9]\w*?)(?:And([A-Z]\w*?Is[A-Z0-9]\w*))?$")
 # Exceptions that say an argument was refused.
 _REJECTIONS = ("IllegalArgumentException", "NullPointerException", "InvalidParameterException")
@@ -35,7 +36,8 @@ def name_parts(scenario: Scenario, observed: Observation) -> tuple[str, str]:
     condition = scenario.hint
     if observed.outcome == "threw" and observed.exception:
         simple = _simple(observed.exception)
-        rejected = _REJECTED.match(condition)
+        # The pattern backtracks cubically in the hint's length: a hint past a readable name is not read as one.
+        rejected = _REJECTED.match(condition) if len(condition) <= _MAX_REJECTED_HINT else None
         if rejected and (simple in _REJECTIONS or simple.startswith("Invalid")):
             return (f"when{rejected[3]}" if rejected[3] else ""), f"rejects{rejected[2]}{rejected[1]}"
         if scenario.handles is not None and scenario.handled_by and simple == _simple(scenario.handles):

@@ -21,6 +21,9 @@ def test_names_say_the_outcome_never_returns_value() -> None:
     assert behaviour_name(_scenario("label", "whenNameIsEmptyAndSizeIs0"), rejected, "camel") == (
         "labelWhenSizeIs0RejectsEmptyName")
     assert behaviour_name(_scenario("of", "whenBrandIsAndroid"), rejected, "camel") == "ofRejectsAndroidBrand"
+    # A generated hint of thousands of characters is named at once, not after minutes of regex backtracking.
+    long_hint = "whenNameIs" + "AndXIs" * 2000 + "Y"
+    assert behaviour_name(_scenario("of", long_hint), rejected, "camel").endswith("ThrowsIllegalArgument")
     declined = Observation(scenario="s", outcome="threw", exception="com.acme.PaymentDeclinedException")
     compensation = _scenario("placeOrder", "whenPaymentDeclined", handles="com.acme.PaymentDeclinedException",
                              handled_by="releasesStock")
