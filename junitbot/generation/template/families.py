@@ -114,15 +114,18 @@ def _family(shape: list[str], group: list[tuple[Member, list[list[str]]]], impor
     locals_ = {found[2] for line in shape if (found := _DECLARATION.match(line))}
     for line, index in varying:
         values = [g[1][line][index] for g in group]
-        if tuple(values) in columns:  # the same values again (`zero(EUR)` is `EUR`): the same parameter
+        declared = _DECLARATION.match(shape[line])
+        own_local = bool(declared and declared[3] == "\x00")
+        # The same values again (`zero(EUR)` is `EUR`): the same parameter. Not for a local of its own: written
+        # `int decimalPlaces = numericCurrencyCode;` it reads as if the two were meant to be equal.
+        if tuple(values) in columns and not own_local:
             body[line][index * 2 + 1] = columns[tuple(values)]
             continue
         kind = _kind(values)
         if kind is None or (kind[:1].isupper() and kind != "String" and not is_enum(kind)):
             return None
-        declared = _DECLARATION.match(shape[line])
         argument = _argument_name(shape[line], index, group[0][0])
-        if declared and declared[3] == "\x00":
+        if declared and own_local:
             name = declared[2]
             kind = declared[1] if _fits(declared[1], kind) else kind
             removed.add(line)
@@ -133,11 +136,11 @@ def _family(shape: list[str], group: list[tuple[Member, list[list[str]]]], impor
         else:
             name = "message" if "thrown.getMessage()" in shape[line] else "expected"
         name = fresh_name(name, taken)
-        if (declared and declared[3] == "\x00") or name == argument:
+        if own_local or name == argument:
             arguments.append(name)
         parameters.append((kind, name))
         body[line][index * 2 + 1] = name
-        columns[tuple(values)] = name
+        columns.setdefault(tuple(values), name)
         kept.append((line, index))
     rows = [[_csv(g[1][line][index]) for line, index in kept] for g in group]
     lines = ["".join(parts) for number, parts in enumerate(body) if number not in removed]

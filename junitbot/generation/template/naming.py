@@ -67,7 +67,11 @@ def family_name(method: str, parts: list[tuple[str, str]], parameters: list[str]
         return test_name([method, condition, outcomes.pop()], naming)
     subject = "And".join(camel(p) for p in parameters[:2]) or "Input"
     if all(o.startswith(("rejects", "throws")) for o in outcomes):
-        return test_name([method, condition, f"rejectsInvalid{subject}"], naming)
+        # Every row rejecting one argument (`rejectsACurrencyCode`, `rejectsEmptyCurrencyCode`) names that one,
+        # not the first two parameters, which blames an argument for what another caused.
+        blamed = [p for p in parameters if all(o.startswith("rejects") and o.endswith(camel(p)) for o in outcomes)]
+        return test_name([method, condition, f"rejectsInvalid{max(map(camel, blamed), key=len, default=subject)}"],
+                         naming)
     split = [re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+", o) for o in sorted(outcomes)]
     common: list[str] = []
     for words in zip(*split, strict=False):

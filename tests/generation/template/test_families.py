@@ -172,3 +172,26 @@ def test_a_long_source_gives_each_row_a_line_of_its_own() -> None:
     assert rows[0] == "    \"101, 'percent must be between 0 and 100: 101'\","
     assert rows[-1] == "    \"-50, 'percent must be between 0 and 100: -50'\""
     assert len(rows) == 6 and all(len(line) <= 116 for line in rows)
+
+
+def test_a_local_of_its_own_is_a_parameter_of_its_own_even_where_its_values_repeat_another() -> None:
+    """joda-money's registerCurrency family wrote `int decimalPlaces = numericCurrencyCode;`: two locals that held
+    the same values in every row were aliased, which reads as if they were meant to be equal."""
+    def member(code: str, number: str) -> Member:
+        return Member(method="registerCurrency", name=f"rejects{code}", outcome="threw IllegalArgumentException",
+                      callee="registerCurrency", overloads=(("currencyCode", "numericCurrencyCode", "decimalPlaces"),),
+                      body=("// Arrange", f"String currencyCode = {code};", f"int numericCurrencyCode = {number};",
+                            f"int decimalPlaces = {number};", "// Act + Assert",
+                            "assertThrows(IllegalArgumentException.class, () -> provider.registerCurrency("
+                            "currencyCode, numericCurrencyCode, decimalPlaces));"))
+
+    (family,) = families([member('"A"', "1"), member('"ABCD"', "2")], imports=ImportSet("org.joda"))
+    assert family.parameters == ("String currencyCode", "int numericCurrencyCode", "int decimalPlaces")
+    assert family.annotations[1] == "@CsvSource({\"'A', 1, 1\", \"'ABCD', 2, 2\"})"
+    assert not any("= numericCurrencyCode" in line for line in family.body), family.body
+    # A literal passed straight on that repeats a column is still that column's parameter (`zero(EUR)` is `EUR`).
+    repeated = [Member(method="add", name=v, outcome="returned", callee="add", overloads=(("a", "b"),),
+                       body=(f"int a = {v};", f"int result = Calc.add(a, {v});", "assertTrue(result > 0);"))
+                for v in ("1", "2")]
+    (same,) = families(repeated, imports=ImportSet("org.acme"))
+    assert same.parameters == ("int a",) and same.body[0] == "int result = Calc.add(a, a);"

@@ -46,6 +46,13 @@ def test_names_say_the_outcome_never_returns_value() -> None:
 def test_family_names_and_words() -> None:
     parts = [("", "rejects101Percent"), ("", "rejectsMinus1Percent")]
     assert family_name("percentage", parts, ["percent"], "underscore") == "percentage_rejectsInvalidPercent"
+    # joda-money: every row rejects the code; the number varied beside it is not blamed.
+    parts = [("", "rejectsACurrencyCode"), ("", "rejectsABCDCurrencyCode")]
+    assert family_name("registerCurrency", parts, ["currencyCode", "numericCurrencyCode", "decimalPlaces"],
+                       "underscore") == "registerCurrency_rejectsInvalidCurrencyCode"
+    parts = [("", "rejectsACurrencyCode"), ("", "throwsIllegalState")]
+    assert family_name("registerCurrency", parts, ["currencyCode", "numericCurrencyCode"], "underscore") == (
+        "registerCurrency_rejectsInvalidCurrencyCodeAndNumericCurrencyCode")
     parts = [("", "returns0"), ("", "returns1")]
     assert family_name("count", parts, ["items"], "camel") == "countReturnsResultForEachItems"
     assert third_person("releaseStock") == "releasesStock" and third_person("publish") == "publishes"
