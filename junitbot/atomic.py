@@ -1,4 +1,5 @@
-"""Files written whole or not at all: a temporary file beside the target, then a rename.
+"""Files written whole or not at all: a temporary file beside the target, then a rename; and one writer at a
+time where building the file costs more than waiting for another's.
 
 A reader (another partition, a resumed run, a second bot process) sees the old file or the new one, never half
 of one; a run killed mid-write leaves only a temporary file that starts with a dot.
@@ -6,9 +7,24 @@ of one; a run killed mid-write leaves only a temporary file that starts with a d
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import os
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
+
+
+@contextlib.contextmanager
+def exclusive(lock_file: Path) -> Iterator[None]:
+    """Hold an exclusive lock on `lock_file` (created if missing) for the block: one process at a time. The lock
+    goes with its process, so a killed holder blocks nobody."""
+    with lock_file.open("a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
 
 
 def write_atomically(path: Path, text: str, *, mode: int | None = None, durable: bool = False) -> None:

@@ -47,6 +47,12 @@ class StateDir:
         return self.root / "tools"
 
     @property
+    def baselines(self) -> Path:
+        """What the repository's own tests cover and kill, per target, keyed by everything it depends on (the
+        baseline), and PIT's history of those runs."""
+        return self.root / "baseline"
+
+    @property
     def gate(self) -> Path:
         """The build gate's scratch copy of the work tree, where `mvn test` runs (never the user's tree)."""
         return self.root / "gate"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import shutil
@@ -26,13 +27,25 @@ def session_tools_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="session", autouse=True)
-def _shared_tools(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    """Every state directory of a test uses the session's tools cache: the tools are content-addressed and
-    checksummed, so sharing changes no outcome and saves a Maven run per test (tests of the cache itself pass
-    their own `tools_dir`). Session-scoped, so module-scoped fixtures get it too."""
-    shared = session_tools_dir(tmp_path_factory)
+def _shared_caches(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Every state directory of a test uses the session's tools cache (with junitbot's compiled helpers) and its
+    baseline cache, as runners sharing a cache do: both are keyed by their content (tools checksummed; a baseline
+    by the sources it ran and the classpath), so sharing changes no outcome and saves a Maven run, the helpers'
+    javac and the human suite's JUnit and PIT runs per test. Tests of a cache itself pass their own folder or
+    `own_baselines`. Session-scoped, so module-scoped fixtures get it too."""
+    tools = session_tools_dir(tmp_path_factory)
+    baselines = tools.parent / "junitbot-baselines"
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(StateDir, "tools", property(lambda self: shared))
+        patch.setattr(StateDir, "tools", property(lambda self: tools))
+        patch.setattr(StateDir, "baselines", property(lambda self: baselines))
+        yield
+
+
+@contextlib.contextmanager
+def own_baselines() -> Iterator[None]:
+    """State directories keep their baselines in their own folder for the block (a test of the baseline cache)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(StateDir, "baselines", property(lambda self: self.root / "baseline"))
         yield
 
 
@@ -126,6 +139,6 @@ def make_maven_repo(tmp_path: Path, maven_tools: Path) -> Callable[..., tuple[Pa
         if use_git:
             with git.Repo.init(root, initial_branch="main") as repo:
                 commit_all(repo, "initial")
-        return root, StateDir(root / ".junitbot").ensure()  # its tools are the session's (`_shared_tools`)
+        return root, StateDir(root / ".junitbot").ensure()  # its tools are the session's (`_shared_caches`)
 
     return make

@@ -14,6 +14,7 @@ from junitbot.config import ValidationSettings
 from junitbot.records import Record
 from junitbot.state import StateDir
 from junitbot.validation.build.classpath import resource_folders
+from junitbot.validation.build.helpers import helper_cache
 from junitbot.validation.build.models import Classpath
 from junitbot.validation.compiling.models import JavacOptions
 from junitbot.validation.compiling.rounds import module_javac
@@ -44,6 +45,7 @@ class ValidationContext(Record):
     javac: JavacOptions
     state_root: Path
     tools_dir: Path
+    baseline_dir: Path
 
     @classmethod
     def for_module(
@@ -57,7 +59,7 @@ class ValidationContext(Record):
         return cls(root=root, module=module, settings=settings, isolation=detect_isolation(settings.isolation),
                    scratch=scratch, main_classes=main_classes, test_classpath=test_classpath,
                    javac=module_javac(root, module, timeout_s=settings.batch_timeout_s), state_root=state.root,
-                   tools_dir=state.tools)
+                   tools_dir=state.tools, baseline_dir=state.baselines)
 
     @property
     def classes_dir(self) -> Path:
@@ -70,9 +72,9 @@ class ValidationContext(Record):
         return self.module.java_home
 
     @property
-    def jacoco_cache(self) -> Path:
-        """Where JaCoCo's compiled helpers are cached."""
-        return self.state_root / "build" / "jacoco"
+    def helper_cache(self) -> Path:
+        """Where junitbot's compiled helpers (JaCoCo's among them) are cached: beside the tools."""
+        return helper_cache(self.tools_dir)
 
     def launch(
         self, *, agent: str | None = None, junit_config: dict[str, str] | None = None, writable: tuple[Path, ...] = (),

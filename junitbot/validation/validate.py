@@ -1,7 +1,8 @@
 """validate_candidates: static passes, one javac, repeated sandboxed JUnit runs, JaCoCo, per-method verdicts.
 
 Only tests that compile and pass every run are kept. A class keeps its good methods: failing or flaky
-ones are removed and the rest compiled and run again. Nothing is written into the repository: all work
+ones are removed and the rest compiled again. The first run is also the measured one (JaCoCo, per test), so
+a class's runs are its repetitions and PIT's, no more. Nothing is written into the repository: all work
 happens in a scratch directory under the state directory.
 
 The steps run in the order below, each taking what it reads (a `ValidationContext` built once per module, the
@@ -44,7 +45,7 @@ from junitbot.validation.compiling.rounds import compile_in_rounds
 from junitbot.validation.context import IndexedRepo, ValidationContext
 from junitbot.validation.judge.keep import keep_what_adds, with_coverage
 from junitbot.validation.judge.models import Candidacy, MethodVerdict, ValidationReport, Verdict
-from junitbot.validation.judge.verdicts import settle, short, verdict_of
+from junitbot.validation.judge.verdicts import settle, verdict_of
 from junitbot.validation.measure.jacoco import agent_option, analyze_coverage, folder_includes, package_includes
 from junitbot.validation.measure.models import ClassCoverage, ProbeHits
 from junitbot.validation.measure.per_test import per_test_config, per_test_hits, per_test_listener, per_test_owners
@@ -54,7 +55,7 @@ from junitbot.validation.review.models import ReviewSummary
 from junitbot.validation.run.guard import guard_note
 from junitbot.validation.run.isolating import run_isolating
 from junitbot.validation.run.launcher import repeat_conditions
-from junitbot.validation.run.models import WHOLE_CLASS, RunConditions, TestCaseResult
+from junitbot.validation.run.models import JvmLaunch, TestCaseResult
 from junitbot.validation.run.sandbox import describe_isolation
 from junitbot.validation.run.side_by_side import side_by_side
 from junitbot.validation.static import KnownTypes, error_scope, run_static_checks
@@ -62,6 +63,10 @@ from junitbot.validation.static import KnownTypes, error_scope, run_static_check
 log = logging.getLogger(__name__)
 
 ProgressCallback = Callable[[str, int, int], None]
+
+# Where the covered run (the first repetition) writes its JaCoCo data, under the scratch folder.
+_EXEC_FILE = "jacoco.exec"
+_PER_TEST = "per-test"
 
 
 def validate_candidates(
@@ -162,12 +167,7 @@ def _verdicts(
     tick = time.perf_counter()
     runnable = [c for c in classes if c.compiled]
     repetitions = context.settings.repetitions
-    methods, launch = _methods(runnable), context.launch()
-    runs = side_by_side([functools.partial(run_isolating, methods, classpath=context.test_classpath,
-                                           workdir=context.scratch / f"run-{index}", conditions=conditions,
-                                           launch=launch)
-                         for index, conditions in enumerate(repeat_conditions(repetitions), 1)],
-                        context.settings.parallel_runs)
+    runs = _repeated_runs(runnable, context, graph)
     progress("run", repetitions, repetitions + 1)
     measured, coverage = _prune_and_measure([settle(c, runs) for c in runnable], context, graph)
     progress("run", repetitions + 1, repetitions + 1)
@@ -250,6 +250,43 @@ def _methods(classes: Sequence[Candidacy]) -> dict[str, set[str]]:
     return {c.test_class: set(parse_test_class(c.source).test_names) for c in classes}
 
 
+def _repeated_runs(
+    classes: Sequence[Candidacy], context: ValidationContext, graph: CodeGraph,
+) -> list[list[TestCaseResult]]:
+    """The repeated runs of `classes` (`validation.repetitions`, side by side up to `validation.parallel_runs`).
+    The first, in name order, runs under JaCoCo with the per-test listener: it is also the run `_measure` reads, so
+    measuring starts no JVM of its own."""
+    methods = _methods(classes)
+    if not methods:
+        return [[] for _ in range(context.settings.repetitions)]
+    runs = []
+    for index, conditions in enumerate(repeat_conditions(context.settings.repetitions), 1):
+        classpath, launch = _covered_launch(classes, context, graph) if index == 1 else (
+            list(context.test_classpath), context.launch())
+        runs.append(functools.partial(run_isolating, methods, classpath=classpath,
+                                      workdir=context.scratch / f"run-{index}", conditions=conditions, launch=launch))
+    return side_by_side(runs, context.settings.parallel_runs)
+
+
+def _covered_launch(
+    classes: Sequence[Candidacy], context: ValidationContext, graph: CodeGraph,
+) -> tuple[list[str], JvmLaunch]:
+    """The classpath and launch of a run under the JaCoCo agent (into `_EXEC_FILE`, over the targets' packages, or
+    every main class when a test names no class) with the per-test listener writing each test's own exec data
+    under `_PER_TEST`."""
+    settings, cache = context.settings, context.helper_cache
+    named = sorted({graph.binary_name(c.candidate.target) for c in classes if c.candidate.target is not None})
+    everything = any(c.candidate.target is None for c in classes)
+    per_test = context.scratch / _PER_TEST
+    agent = agent_option(exec_file=context.scratch / _EXEC_FILE, cache_dir=cache, settings=settings,
+                         includes=folder_includes(context.main_classes) if everything else package_includes(named),
+                         tools_dir=context.tools_dir)
+    listener = per_test_listener(context.test_classpath, cache_dir=cache, settings=settings,
+                                 tools_dir=context.tools_dir)
+    return [*context.test_classpath, str(listener)], context.launch(agent=agent, junit_config=per_test_config(per_test),
+                                                                    writable=(per_test,))
+
+
 def _prune_and_measure(
     classes: Sequence[Candidacy], context: ValidationContext, graph: CodeGraph,
 ) -> tuple[list[Candidacy], dict[str, ClassCoverage]]:
@@ -301,8 +338,8 @@ def _tidy(classes: Sequence[Candidacy], context: ValidationContext) -> list[Cand
 def _measure(
     classes: Sequence[Candidacy], context: ValidationContext, graph: CodeGraph, *, replaced: Sequence[str],
 ) -> tuple[list[Candidacy], dict[str, ClassCoverage]]:
-    """Run what is kept once more under JaCoCo with per-test coverage (a method failing now is dropped), keep only
-    the methods that add something beyond the repository's own tests (`validation.require_gain`), and measure
+    """From the covered run's per-test coverage (the first repetition: a method failing there failed already), keep
+    only the methods that add something beyond the repository's own tests (`validation.require_gain`), and measure
     the coverage of what is left; every class's standing back, and the coverage.
 
     Coverage is keyed by the classes' source names (`Money.Builder`; JaCoCo knows it as `Money$Builder`): the
@@ -314,14 +351,10 @@ def _measure(
     targets = {graph.binary_name(t): t for t in sorted({c.candidate.target for c in classes
                                                         if c.candidate.target is not None})}
     everything = any(c.candidate.target is None for c in classes)
-    exec_file, per_test = context.scratch / "jacoco.exec", context.scratch / "per-test"
-    cases = _covered_run(classes, context, exec_file=exec_file, per_test=per_test,
-                         includes=folder_includes(context.main_classes) if everything
-                         else package_includes(list(targets)))
-    ran = [_failed_again(c, cases) for c in classes]
+    exec_file, per_test = context.scratch / _EXEC_FILE, context.scratch / _PER_TEST
     hits = _hits(per_test)
     ran = [c.model_copy(update={"passed_source": prune_tests(c.source, c.dropped) if c.dropped else c.source})
-           if c.failure is None and c.candidate.target is not None else c for c in ran]
+           if c.failure is None and c.candidate.target is not None else c for c in classes]
     named = [c for c in ran if c.failure is None and c.candidate.target is not None]
     if (settings.require_gain or settings.mutation) and hits and named:
         ran = _replaced(ran, keep_what_adds(named, hits, context=context, graph=graph, replaced=replaced))
@@ -331,7 +364,7 @@ def _measure(
     if not exec_files:
         return ran, {}
     try:
-        measured = analyze_coverage(exec_files, [context.main_classes], cache_dir=context.jacoco_cache,
+        measured = analyze_coverage(exec_files, [context.main_classes], cache_dir=context.helper_cache,
                                     classes=None if everything else list(targets), tools_dir=context.tools_dir,
                                     settings=settings)
     except JunitbotError as e:
@@ -342,37 +375,6 @@ def _measure(
                              binary_name=graph.binary_name)
                for c in keep if c.gain is not None and c.candidate.target in coverage]
     return _replaced(ran, covered), coverage
-
-
-def _covered_run(
-    classes: Sequence[Candidacy], context: ValidationContext, *, exec_file: Path, per_test: Path,
-    includes: Sequence[str],
-) -> list[TestCaseResult]:
-    """One guarded run of `classes` in name order under the JaCoCo agent (into `exec_file`, over `includes`) with
-    the per-test listener writing each test's own exec data under `per_test`."""
-    settings, cache = context.settings, context.jacoco_cache
-    agent = agent_option(exec_file=exec_file, includes=includes, cache_dir=cache, settings=settings,
-                         tools_dir=context.tools_dir)
-    listener = per_test_listener(context.test_classpath, cache_dir=cache, settings=settings,
-                                 tools_dir=context.tools_dir)
-    return run_isolating(_methods(classes), classpath=[*context.test_classpath, str(listener)],
-                         workdir=context.scratch / "run", conditions=RunConditions(order="name"),
-                         launch=context.launch(agent=agent, junit_config=per_test_config(per_test),
-                                               writable=(per_test,)))
-
-
-def _failed_again(candidacy: Candidacy, cases: Sequence[TestCaseResult]) -> Candidacy:
-    """The class after the measured run: a method failing now is dropped, a whole-class failure fails it (a
-    skipped test is a person's @Disabled, kept in `settle`)."""
-    failure, dropped = candidacy.failure, dict(candidacy.dropped)
-    for case in cases:
-        if case.test_class != candidacy.test_class or case.status in ("passed", "skipped"):
-            continue
-        if case.method == WHOLE_CLASS:
-            failure = f"failed when run again: {short(case.message)}"
-        else:
-            dropped.setdefault(case.method, f"failed when run again: {short(case.message)}")
-    return candidacy.model_copy(update={"failure": failure, "dropped": dropped})
 
 
 def _hits(per_test: Path) -> dict[str, ProbeHits]:

@@ -56,6 +56,11 @@ def test_run_writes_validated_tests_and_respects_people_s_files(shop_repo: Path)
     assert saved["targets"] == 3
     markdown = (Path(report.report_dir) / "report.md").read_text()
     assert "| `com.acme.shop.domain.Money` | kept |" in markdown
+    # junitbot's compiled helpers live beside the tools (shared by every repository and runner using that cache),
+    # not in each repository's state: a fresh clone compiles none of them again.
+    helpers = {p.name.rsplit("-", 1)[0] for p in (state.tools / "compiled").iterdir() if p.is_dir()}
+    assert {"carver", "per-test-coverage", "coverage-dump", "recorder-classes"} <= helpers
+    assert not [p for p in (state.root / "build").iterdir() if p.name in ("carver", "jacoco", "recorder")]
 
 
 def test_run_removes_the_generated_test_of_a_deleted_class_and_changes_nothing_in_a_dry_run(

@@ -19,7 +19,7 @@ from junitbot.config import load_config
 from junitbot.state import StateDir
 from junitbot.validation import IndexedRepo, TestCandidate, ValidationReport, validate_candidates
 from junitbot.validation.judge.selection import NOTHING_NEW
-from tests.conftest import EXAMPLE, commit_all
+from tests.conftest import EXAMPLE, commit_all, own_baselines
 
 HEADER = """package com.acme.shop.domain;
 
@@ -85,7 +85,8 @@ def shop(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, State
     commit_all(repo, "shop")
     state = StateDir(root / ".junitbot")
     update_graph(root, state, load_config(root, environ={}))
-    yield root, state
+    with own_baselines():  # the baseline cache itself is under test
+        yield root, state
     repo.close()
 
 
@@ -155,12 +156,24 @@ def test_a_persons_tests_are_judged_not_pruned(report: ValidationReport) -> None
     assert twin and twin[0].severity == "WARNING" and twin[0].method == "isZero_ofOneIsFalseAgain"
 
 
-def test_the_baseline_is_measured_once(shop: tuple[Path, StateDir], report: ValidationReport) -> None:
+def test_the_baseline_is_measured_once_until_what_it_ran_changes(shop: tuple[Path, StateDir],
+                                                                  report: ValidationReport) -> None:
     root, state = shop
-    cached = sorted((state.root / "baseline").rglob("*.json"))
+    cached = sorted(state.baselines.rglob("*.json"))
     assert cached
     stamps = [p.stat().st_mtime_ns for p in cached]
     again = _validate(root, state, [ADDS_AND_TWINS])
     assert [p.stat().st_mtime_ns for p in cached] == stamps  # read from the cache, not measured again
     kept = next(v for v in again.verdicts if v.path == ADDS_AND_TWINS.path)
     assert [m.name for m in kept.methods if m.kept] == ["isZero_ofOneIsFalse"]
+    # A class Money uses changed (its Currency): what MoneyTest reaches in Money may change, so it runs again.
+    currency = root / "src/main/java/com/acme/shop/domain/Currency.java"
+    text = currency.read_text()
+    try:
+        currency.write_text(text + "// changed\n")
+        update_graph(root, state, load_config(root, environ={}))
+        _validate(root, state, [ADDS_AND_TWINS])
+        assert len(sorted(state.baselines.rglob("*.json"))) == len(cached) + 1
+    finally:
+        currency.write_text(text)
+        update_graph(root, state, load_config(root, environ={}))

@@ -35,6 +35,7 @@ from junitbot.validation import (
     discover_classpaths,
     validate_candidates,
 )
+from junitbot.validation.build.helpers import helper_cache
 from junitbot.validation.compiling.main_classes import module_main_classes
 from junitbot.validation.context import ValidationContext
 from junitbot.validation.measure.baseline import measure_baselines
@@ -110,7 +111,7 @@ def _generate_module(targets: Sequence[Target], job: GenerationJob, classpath: C
     # Probes compile as the module's tests do: its release, processors and JDK.
     probes = ProbeRun(classpath=(str(main.classes_dir), *classpath.entries), module=classpath,
                       settings=config.validation, isolation=detect_isolation(config.validation.isolation),
-                      scratch_root=state.ensure().root, cache_dir=state.root / "build" / "recorder",
+                      scratch_root=state.ensure().root, cache_dir=helper_cache(state.tools),
                       tools_dir=state.tools)
     run = ModuleRun(job=job, classpath=classpath, probes=probes, types=written_types(graph))
     observations, failed = probe(plans, {p.target.fqn: p.scenarios for p in plans}, probes)

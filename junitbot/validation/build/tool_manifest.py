@@ -7,19 +7,18 @@ processes that share a cache from fetching into it at once.
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import hashlib
 import logging
 import shutil
 import tarfile
 import zipfile
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Literal
 
 from pydantic import Field, ValidationError
 
-from junitbot.atomic import write_atomically
+from junitbot.atomic import exclusive, write_atomically
 from junitbot.errors import ToolUnavailableError
 from junitbot.records import Record
 
@@ -123,12 +122,6 @@ def remove_stale(tools_dir: Path) -> None:
         stale.unlink(missing_ok=True)
 
 
-@contextlib.contextmanager
-def locked(tools_dir: Path) -> Iterator[None]:
+def locked(tools_dir: Path) -> contextlib.AbstractContextManager[None]:
     """One process at a time checks or fetches tools in `tools_dir` (runners may share a cache)."""
-    with (tools_dir / _LOCK).open("a") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(lock, fcntl.LOCK_UN)
+    return exclusive(tools_dir / _LOCK)

@@ -116,7 +116,7 @@ def with_coverage(
         binary = binary_name(candidacy.candidate.target or "")
         try:
             merged = analyze_coverage([Path(candidacy.baseline_exec), *exec_files], [context.main_classes],
-                                      cache_dir=context.jacoco_cache, classes=[binary], tools_dir=context.tools_dir,
+                                      cache_dir=context.helper_cache, classes=[binary], tools_dir=context.tools_dir,
                                       settings=context.settings)
             after = merged.get(binary, generated)
         except JunitbotError as e:

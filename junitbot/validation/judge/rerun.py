@@ -228,7 +228,7 @@ def _run(
 def _covering(context: ValidationContext, measured: Sequence[str], run_dir: Path) -> tuple[list[str], JvmLaunch]:
     """The classpath (with the per-test listener) and launch (with the JaCoCo agent) of a run that measures the
     coverage of the `measured` classes, each test's exec data under `run_dir`."""
-    settings, cache = context.settings, context.jacoco_cache
+    settings, cache = context.settings, context.helper_cache
     agent = agent_option(exec_file=context.scratch / "jacoco.exec", includes=package_includes(measured),
                          cache_dir=cache, settings=settings, tools_dir=context.tools_dir)
     listener = per_test_listener(context.test_classpath, cache_dir=cache, settings=settings,
@@ -342,7 +342,7 @@ def _coverage(
         if target is None or not files:
             continue
         try:
-            found = analyze_coverage(files, [context.main_classes], cache_dir=context.jacoco_cache, classes=[target],
+            found = analyze_coverage(files, [context.main_classes], cache_dir=context.helper_cache, classes=[target],
                                      tools_dir=context.tools_dir, settings=context.settings)
         except JunitbotError as e:
             log.warning("coverage of %s by %s not measured: %s", target, work.test_class, e)

@@ -3,7 +3,8 @@
 Per target, the existing tests that name or use it (`DependencyAnalyzer.tests_of`, minus the files the
 candidates will replace) are compiled with the test classes they need, run once under JaCoCo with a per-test
 listener and once under PIT, and the result is cached under the state directory by a hash of everything it
-depends on (the target's and the tests' sources, the classpath): an unchanged class never runs its tests again.
+depends on (the sources of the target, of its tests and of the classes they use; the classpath): an unchanged class
+never runs its tests again. The cache's keys hold no path of the work tree, so runners may share it.
 
 Only Jupiter tests run (junitbot's launcher runs the Jupiter engine); a target whose tests are JUnit 4 or do
 not compile says so in its note and counts as having no baseline.
@@ -94,7 +95,7 @@ def measure_baselines(
     rows = {row.fqn: row for row in graph.types()}
     files = dict(graph.source_files(test=False)) | dict(graph.source_files(test=True))
     classpath = context.module
-    cache = context.state_root / "baseline" / (classpath.module.replace("/", "_") or "_root")
+    cache = context.baseline_dir / (classpath.module.replace("/", "_") or "_root")
     result: dict[str, Baseline] = {}
     missing: dict[str, str] = {}
     for target in targets:
@@ -102,7 +103,8 @@ def measure_baselines(
         if not tests:
             result[target] = Baseline(target=target, note="no existing tests")
             continue
-        key = _key(target, tests, rows, files, classpath, (mutation, context.settings.carve))
+        key = _key(target, tests, _sources([target, *tests], graph, rows, files), classpath,
+                   (mutation, context.settings.carve))
         cached = _read(cache / f"{key}.json")
         if cached is not None:
             result[target] = cached
@@ -117,13 +119,20 @@ def measure_baselines(
     return result
 
 
-def _key(target: str, tests: Sequence[str], rows: Mapping[str, TypeRow], files: Mapping[str, str],
-         classpath: Classpath, flags: tuple[bool, ...]) -> str:
-    """The cache key of a baseline: what it ran and how (`flags`: mutation, carving)."""
-    paths = sorted({rows[name].path for name in [target, *tests] if name in rows})
-    parts = [_FORMAT, target, sorted(tests), [(p, files.get(p, "")) for p in paths], list(classpath.entries),
-             classpath.release, list(flags)]
+def _key(target: str, tests: Sequence[str], sources: Sequence[tuple[str, str]], classpath: Classpath,
+         flags: tuple[bool, ...]) -> str:
+    """The cache key of a baseline: what it ran, against which sources, and how (`flags`: mutation, carving)."""
+    parts = [_FORMAT, target, sorted(tests), list(sources), list(classpath.entries), classpath.release, list(flags)]
     return hashlib.sha256(json.dumps(parts).encode()).hexdigest()[:16]
+
+
+def _sources(names: Sequence[str], graph: CodeGraph, rows: Mapping[str, TypeRow],
+             files: Mapping[str, str]) -> list[tuple[str, str]]:
+    """(path, blob hash) of the files declaring `names` and the classes they use directly: a changed collaborator
+    changes what the tests reach in the target (a wider walk would rerun every target for any change)."""
+    used = {dependency for name in names for dependency, _ in graph.dependencies(name)}
+    paths = sorted({rows[name].path for name in {*names, *used} if name in rows})
+    return [(path, files.get(path, "")) for path in paths]
 
 
 def _read(path: Path) -> Baseline | None:
@@ -194,8 +203,8 @@ def _measure(
     scratch = Path(tempfile.mkdtemp(prefix="baseline-", dir=context.state_root))
     result = {}
     try:
-        carver = carver_agent(list(targets), scratch / "carved.jsonl", cache_dir=context.state_root / "build"
-                              / "carver", tools_dir=context.tools_dir, settings=settings,
+        carver = carver_agent(list(targets), scratch / "carved.jsonl", cache_dir=context.helper_cache,
+                              tools_dir=context.tools_dir, settings=settings,
                               builders=argument_classes(tests_by_target, graph)) if settings.carve else None
         per_test = _run_with_coverage(runnable, test_cp, scratch, context=context, classes=list(targets),
                                       agents=(carver,) if carver else ())
@@ -206,9 +215,10 @@ def _measure(
             target_classes=list(targets), test_classes=runnable, classpath=test_cp, workdir=scratch / "pit",
             settings=settings, options=PitOptions(
                 tools_dir=context.tools_dir, java_home=classpath.java_home, isolation=context.isolation,
-                history_file=context.state_root / "baseline" / "pit-history.bin",
+                history_file=context.baseline_dir / "pit-history.bin",
                 # A human suite runs many more tests per mutant than the generated one, once (then cached).
-                budget_s=_BASELINE_BUDGET_FACTOR * settings.mutation_budget_s_per_class * len(targets) + 30),
+                budget_s=_BASELINE_BUDGET_FACTOR * settings.mutation_budget_s_per_class * len(targets) + 30,
+                full_matrix=False),  # which mutants die is all a baseline keeps
         ) if mutation else None
         for binary, target in targets.items():
             tests = tuple(tests_by_target[target])
@@ -246,7 +256,7 @@ def _coverage(exec_file: Path | None, binary: str, context: ValidationContext) -
     if exec_file is None:
         return None
     try:
-        return analyze_coverage(exec_file, [context.main_classes], cache_dir=context.jacoco_cache,
+        return analyze_coverage(exec_file, [context.main_classes], cache_dir=context.helper_cache,
                                 classes=[binary], tools_dir=context.tools_dir, settings=context.settings).get(binary)
     except JunitbotError as e:
         log.warning("the existing tests' coverage of %s could not be measured: %s", binary, e)
@@ -267,7 +277,7 @@ def _run_with_coverage(
 ) -> Path:
     """Run `tests` once, in name order, with per-test coverage of `classes` (and `agents` beside JaCoCo); the folder
     of per-test data. Failing tests count all the same: what they ran before failing is what the suite exercises."""
-    settings, tools_dir, cache = context.settings, context.tools_dir, context.jacoco_cache
+    settings, tools_dir, cache = context.settings, context.tools_dir, context.helper_cache
     agent = agent_option(exec_file=scratch / "jacoco.exec", includes=package_includes(list(classes)),
                          cache_dir=cache, settings=settings, tools_dir=tools_dir)
     per_test = scratch / "per-test"

@@ -66,6 +66,9 @@ class PitOptions(Record):
                                                              "`validation.mutation_budget_s_per_class` per class run, "
                                                              "plus start-up")
     threads: int = 2
+    full_matrix: bool = Field(default=True, description="name every test that kills each mutant (what the keep rule "
+                                                        "reads); False stops at the first: a baseline needs only "
+                                                        "which mutants die, and a human suite has many tests each")
     changed_lines: dict[str, frozenset[int]] | None = Field(
         default=None, description="class -> source lines (a nested class under its own or its top-level class's "
                                   "name): only mutants on them count, and classes without any are not run")

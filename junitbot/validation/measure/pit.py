@@ -158,7 +158,7 @@ def _pit_run(test_classes: Sequence[str], classpath: Sequence[str], *, settings:
     return _PitRun(tests=tests, classpath=(*classpath, *junit5), pit=pit,
                    java=java_tool(java_home, "java"),
                    jdk=jdk_version(Path(java_home)) if java_home else default_jdk_version(),
-                   threads=max(1, options.threads), settings=settings)
+                   threads=max(1, options.threads), full_matrix=options.full_matrix, settings=settings)
 
 
 class _PitRun(Record):
@@ -170,6 +170,7 @@ class _PitRun(Record):
     java: str
     jdk: int | None
     threads: int
+    full_matrix: bool
     settings: ValidationSettings
 
     def options(self) -> list[str]:
@@ -177,7 +178,7 @@ class _PitRun(Record):
             "--targetTests", ",".join(self.tests),
             "--includeLaunchClasspath", "false",
             "--outputFormats", "XML",
-            "--fullMutationMatrix", "true",  # every killing test of every mutant, not the first
+            "--fullMutationMatrix", str(self.full_matrix).lower(),  # every killing test of a mutant, or the first
             "--timestampedReports", "false",
             "--exportLineCoverage", "false",
             "--mutators", _MUTATORS,

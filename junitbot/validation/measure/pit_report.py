@@ -74,7 +74,8 @@ def _mutant(element: ET.Element, number: int) -> Mutant:
         raise JunitbotError(f"PIT XML report: mutation {number} has no line number ({line!r})")
     index_elements = element.find("indexes")
     indexes = [] if index_elements is None else [(i.text or "").strip() for i in index_elements.iter("index")]
-    killing = text("killingTests", required=False)
+    # `killingTests` with the full mutation matrix, else the one `killingTest` PIT stopped at.
+    killing = text("killingTests", required=False) or text("killingTest", required=False)
     return Mutant(
         class_name=text("mutatedClass"),
         method=text("mutatedMethod"),

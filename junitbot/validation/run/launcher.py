@@ -41,7 +41,7 @@ from pathlib import Path
 
 from junitbot.config import ValidationSettings
 from junitbot.errors import JunitbotError
-from junitbot.validation.build.helpers import compiled_helper
+from junitbot.validation.build.helpers import compiled_helper, helper_cache
 from junitbot.validation.build.jdk import QUICK_JVM_OPTIONS, java_tool, java_version
 from junitbot.validation.build.models import ToolChoice
 from junitbot.validation.build.tool_choice import choose_launcher, is_console_launcher
@@ -116,7 +116,7 @@ def run_junit(
     launcher = choose_launcher(classpath, tools_dir=launch.tools_dir, settings=settings)
     if exclude_methods and not _launcher_at_least(launcher.version, (1, 10)):
         raise JunitbotError(f"{launcher.summary} cannot leave test methods out (1.10 and later can)")
-    cache = (launch.tools_dir or workdir) / "compiled"
+    cache = helper_cache(launch.tools_dir or workdir)
     if conditions.order == "reversed":
         classpath = [*classpath, *orderer_classes([*classpath, str(launcher.path)], cache)]
     # The run's own folder: JUnit's report and, when guarded, the guard's log and the tests' java.io.tmpdir.

@@ -208,3 +208,16 @@ def test_pit_failing_gives_a_report_with_the_reason(project: Project, tmp_path: 
 def test_targets_without_class_files_are_an_error_before_pit_runs(project: Project) -> None:
     report = project.analyse(["com.acme.Missing"], ["com.acme.AdderTest"])
     assert report.error == "no class file on the classpath for com.acme.Missing"
+
+
+def test_without_the_full_matrix_a_mutant_names_one_killer_and_the_same_mutants_die(project: Project) -> None:
+    # A human suite's baseline needs only which mutants die; PIT then stops at the first killing test (commons-lang's
+    # suite ran past its 630 s budget with every killer of every mutant asked for).
+    options = PitOptions(tools_dir=project.tools_dir, full_matrix=False)
+    report = run_mutation_analysis(target_classes=["com.acme.Adder"], test_classes=["com.acme.AdderTest"],
+                                   classpath=project.classpath, workdir=project.root / "first-killer",
+                                   settings=SETTINGS, options=options)
+    assert report.error is None
+    assert report.detected_keys() == project.first.detected_keys()
+    add = _by_key(report)[("com.acme.Adder", "add", ADD_LINE, "MathMutator")]
+    assert add[0] == "KILLED" and len(add[1]) == 1  # the full matrix names two: sums and sumsAgain
