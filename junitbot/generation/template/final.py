@@ -83,9 +83,10 @@ def final_tests(
             continue
         method, (condition, outcome) = test.scenario.method, name_parts(test.scenario, test.observed)
         name = test_name([method, condition, outcome], style.naming)
-        differing = _fixed_difference(test.body, methods[name]) if name in methods else None
+        differing = _difference(test.body, methods[name]) if name in methods else None
         if differing is not None:  # named by the value it holds that its namesake does not, never numbered
-            condition = f"{condition}And{differing[len('when'):]}" if condition else differing
+            words = differing.removeprefix("when").removeprefix("with")
+            condition = f"{condition}And{words}" if condition else differing
             name = test_name([method, condition, outcome], style.naming)
         name = _unique(name, methods)
         methods[name] = _method(["@Test"], name, "", test.body, style.assertions)
@@ -148,7 +149,7 @@ def _parameterized(tests: list[_Test], context: ClassContext, methods: dict[str,
         parameters = list(family.arguments) or [p.rsplit(" ", 1)[1] for p in family.parameters]
         method = grouped[0].scenario.method
         name = family_name(method, parts, parameters, style.naming)
-        condition = _fixed_difference(family.body, methods[name]) if name in methods else None
+        condition = _difference(family.body, methods[name]) if name in methods else None
         if condition is not None:  # a sibling family of the method: named by what it holds fixed, not numbered
             name = family_name(method, parts, parameters, style.naming, condition=condition)
         name = _unique(name, methods)
@@ -162,6 +163,29 @@ def _parameterized(tests: list[_Test], context: ClassContext, methods: dict[str,
 # `String set = null;`: a local given a value a name can say.
 _FIXED = re.compile(r'^\s*[\w.<>\[\]]+\s+(\w+)\s*=\s*("[^"\\]{0,30}"|-?\d+(?:\.\d+)?[lLfFdD]?|true|false|null|'
                     r"'.'|[A-Z]\w*\.[A-Z][A-Z0-9_]*);$")
+
+
+# A literal an arranging or acting line passes (`wrap("a b", 5)`): text, a number, a char, a boolean, a constant.
+_PASSED = re.compile(r'"(?:[^"\\]|\\.){0,30}"|\'(?:[^\'\\]|\\.{1,6})\'|(?<![\w.])-?\d+(?:\.\d+)?[lLfFdD]?(?![\w.])'
+                     r"|(?<![\w.])(?:true|false|null)(?![\w.])|(?<![\w.])[A-Z]\w*\.[A-Z][A-Z0-9_]*(?![\w(])")
+_CHECKS = ("assert", "verify", "//", "then(")
+
+
+def _difference(body: Sequence[str], other: str) -> str | None:
+    """What tells a test from its namesake (the other's text): a local given another plain value (`whenSetIsNull`),
+    else the first value its arranging or acting lines pass that the other does not (`withPunctuation`)."""
+    fixed = _fixed_difference(body, other)
+    if fixed is not None:
+        return fixed
+    theirs = set(_PASSED.findall(other))
+    for line in body:
+        if line.lstrip().startswith(_CHECKS):
+            continue
+        for literal in _PASSED.findall(line):
+            title = value_title(literal)
+            if literal not in theirs and title != "Value":
+                return f"with{title}"
+    return None
 
 
 def _fixed_difference(body: Sequence[str], other: str) -> str | None:

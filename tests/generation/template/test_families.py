@@ -195,3 +195,14 @@ def test_a_local_of_its_own_is_a_parameter_of_its_own_even_where_its_values_repe
                 for v in ("1", "2")]
     (same,) = families(repeated, imports=ImportSet("org.acme"))
     assert same.parameters == ("int a",) and same.body[0] == "int result = Calc.add(a, a);"
+
+
+def test_two_tests_of_one_name_that_differ_in_a_passed_value_are_named_by_it_not_numbered() -> None:
+    # joda-money's scratch run kept ten numbered siblings: their values were passed straight to the method.
+    context = _letters()
+    first = Scenario(id="s1", method="code", hint="", call="Letters.code('a')")
+    second = Scenario(id="s2", method="code", hint="", call="Letters.code('-')", for_change=True)
+    seen = {i: Observation(scenario=i, outcome="returned", value=ObservedValue(t="Integer", v="0"))
+            for i in ("s1", "s2")}
+    _, names = final_tests([first, second], seen, context=context, written=Written())
+    assert names == ["code_returns0", "code_withPunctuation_returns0"], names
