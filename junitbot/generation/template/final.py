@@ -169,14 +169,20 @@ _FIXED = re.compile(r'^\s*[\w.<>\[\]]+\s+(\w+)\s*=\s*("[^"\\]{0,30}"|-?\d+(?:\.\
 _PASSED = re.compile(r'"(?:[^"\\]|\\.){0,30}"|\'(?:[^\'\\]|\\.{1,6})\'|(?<![\w.])-?\d+(?:\.\d+)?[lLfFdD]?(?![\w.])'
                      r"|(?<![\w.])(?:true|false|null)(?![\w.])|(?<![\w.])[A-Z]\w*\.[A-Z][A-Z0-9_]*(?![\w(])")
 _CHECKS = ("assert", "verify", "//", "then(")
+_LOCAL = re.compile(r"^\s*(?:final\s+)?[\w.<>\[\]?, ]+\s+(\w+)\s*=")
 
 
 def _difference(body: Sequence[str], other: str) -> str | None:
     """What tells a test from its namesake (the other's text): a local given another plain value (`whenSetIsNull`),
-    else the first value its arranging or acting lines pass that the other does not (`withPunctuation`)."""
+    else a local the other has not (`withWrapOn`: another overload), else the first value its arranging or acting
+    lines pass that the other does not (`withPunctuation`)."""
     fixed = _fixed_difference(body, other)
     if fixed is not None:
         return fixed
+    for line in body:
+        declared = _LOCAL.match(line)
+        if declared is not None and not re.search(rf"\b{declared[1]}\b", other):
+            return f"with{declared[1][:1].upper()}{declared[1][1:]}"
     theirs = set(_PASSED.findall(other))
     for line in body:
         if line.lstrip().startswith(_CHECKS):

@@ -206,3 +206,16 @@ def test_two_tests_of_one_name_that_differ_in_a_passed_value_are_named_by_it_not
             for i in ("s1", "s2")}
     _, names = final_tests([first, second], seen, context=context, written=Written())
     assert names == ["code_returns0", "code_withPunctuation_returns0"], names
+
+
+def test_a_namesake_with_a_local_the_other_has_not_is_named_by_that_local() -> None:
+    # commons-lang's `wrap` overloads: the five-argument family got `withText` (a value both families pass) where
+    # what tells it apart is the argument the other overload has not (`withWrapOn`).
+    context = _letters()
+    first = Scenario(id="s1", method="code", hint="", call="Letters.code(c)", arrange=("char c = 'a';",))
+    second = Scenario(id="s2", method="code", hint="", call="Letters.code(wrapOn)",
+                      arrange=("char c = 'a';", "char wrapOn = 'a';"), for_change=True)
+    seen = {i: Observation(scenario=i, outcome="returned", value=ObservedValue(t="Integer", v="0"))
+            for i in ("s1", "s2")}
+    _, names = final_tests([first, second], seen, context=context, written=Written())
+    assert names == ["code_returns0", "code_withWrapOn_returns0"], names
