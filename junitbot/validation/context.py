@@ -6,6 +6,7 @@ take it instead of the same list of folders, classpaths and settings at every st
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,6 +19,8 @@ from junitbot.validation.build.helpers import helper_cache
 from junitbot.validation.build.models import Classpath
 from junitbot.validation.compiling.models import JavacOptions
 from junitbot.validation.compiling.rounds import module_javac
+from junitbot.validation.measure.jacoco import agent_option
+from junitbot.validation.measure.per_test import per_test_config, per_test_listener
 from junitbot.validation.run.models import JavaAgent, JvmLaunch
 from junitbot.validation.run.sandbox import detect_isolation
 
@@ -75,6 +78,20 @@ class ValidationContext(Record):
     def helper_cache(self) -> Path:
         """Where junitbot's compiled helpers (JaCoCo's among them) are cached: beside the tools."""
         return helper_cache(self.tools_dir)
+
+    def covered_launch(
+        self, classpath: Sequence[str], *, includes: Sequence[str], exec_file: Path, per_test: Path,
+        agents: tuple[JavaAgent, ...] = (),
+    ) -> tuple[list[str], JvmLaunch]:
+        """The classpath and launch of a run of tests on `classpath` under the JaCoCo agent (into `exec_file`, over
+        `includes`) with the per-test listener writing each test's own exec data under `per_test`; `agents` beside
+        JaCoCo. The validated tests' measured run, a rerun's and the baseline's all start this way."""
+        settings, cache = self.settings, self.helper_cache
+        agent = agent_option(exec_file=exec_file, includes=includes, cache_dir=cache, settings=settings,
+                             tools_dir=self.tools_dir)
+        listener = per_test_listener(classpath, cache_dir=cache, settings=settings, tools_dir=self.tools_dir)
+        return [*classpath, str(listener)], self.launch(agent=agent, junit_config=per_test_config(per_test),
+                                                        writable=(per_test,), agents=agents)
 
     def launch(
         self, *, agent: str | None = None, junit_config: dict[str, str] | None = None, writable: tuple[Path, ...] = (),

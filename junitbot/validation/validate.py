@@ -46,9 +46,9 @@ from junitbot.validation.context import IndexedRepo, ValidationContext
 from junitbot.validation.judge.keep import keep_what_adds, with_coverage
 from junitbot.validation.judge.models import Candidacy, MethodVerdict, ValidationReport, Verdict
 from junitbot.validation.judge.verdicts import settle, verdict_of
-from junitbot.validation.measure.jacoco import agent_option, analyze_coverage, folder_includes, package_includes
+from junitbot.validation.measure.jacoco import analyze_coverage, folder_includes, package_includes
 from junitbot.validation.measure.models import ClassCoverage, ProbeHits
-from junitbot.validation.measure.per_test import per_test_config, per_test_hits, per_test_listener, per_test_owners
+from junitbot.validation.measure.per_test import per_test_hits, per_test_owners
 from junitbot.validation.models import Severity, TestCandidate, ValidationIssue
 from junitbot.validation.review import methods_to_drop, review_test_class, summarize
 from junitbot.validation.review.models import ReviewSummary
@@ -271,20 +271,13 @@ def _repeated_runs(
 def _covered_launch(
     classes: Sequence[Candidacy], context: ValidationContext, graph: CodeGraph,
 ) -> tuple[list[str], JvmLaunch]:
-    """The classpath and launch of a run under the JaCoCo agent (into `_EXEC_FILE`, over the targets' packages, or
-    every main class when a test names no class) with the per-test listener writing each test's own exec data
-    under `_PER_TEST`."""
-    settings, cache = context.settings, context.helper_cache
+    """The measured run's classpath and launch: JaCoCo over the targets' packages, or every main class when a test
+    names no class, each test's data under `_PER_TEST`."""
     named = sorted({graph.binary_name(c.candidate.target) for c in classes if c.candidate.target is not None})
     everything = any(c.candidate.target is None for c in classes)
-    per_test = context.scratch / _PER_TEST
-    agent = agent_option(exec_file=context.scratch / _EXEC_FILE, cache_dir=cache, settings=settings,
-                         includes=folder_includes(context.main_classes) if everything else package_includes(named),
-                         tools_dir=context.tools_dir)
-    listener = per_test_listener(context.test_classpath, cache_dir=cache, settings=settings,
-                                 tools_dir=context.tools_dir)
-    return [*context.test_classpath, str(listener)], context.launch(agent=agent, junit_config=per_test_config(per_test),
-                                                                    writable=(per_test,))
+    return context.covered_launch(context.test_classpath, exec_file=context.scratch / _EXEC_FILE,
+                                  includes=folder_includes(context.main_classes) if everything
+                                  else package_includes(named), per_test=context.scratch / _PER_TEST)
 
 
 def _prune_and_measure(

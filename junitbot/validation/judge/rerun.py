@@ -36,12 +36,12 @@ from junitbot.validation.compiling.models import CompileOutcome
 from junitbot.validation.compiling.rounds import compile_in_rounds
 from junitbot.validation.context import ValidationContext
 from junitbot.validation.judge.models import Checkout, RerunClass, RerunReport, TestOutcome
-from junitbot.validation.measure.jacoco import agent_option, analyze_coverage, package_includes
-from junitbot.validation.measure.per_test import per_test_config, per_test_listener, per_test_owners
+from junitbot.validation.measure.jacoco import analyze_coverage, package_includes
+from junitbot.validation.measure.per_test import per_test_owners
 from junitbot.validation.models import TestCandidate, ValidationIssue
 from junitbot.validation.run.expectations import expected_and_actual, thrown_value
 from junitbot.validation.run.isolating import run_isolating
-from junitbot.validation.run.models import WHOLE_CLASS, JvmLaunch, RunConditions, TestCaseResult
+from junitbot.validation.run.models import WHOLE_CLASS, RunConditions, TestCaseResult
 
 log = logging.getLogger(__name__)
 
@@ -200,7 +200,8 @@ def _run(
     covering = plain
     if measured:
         try:
-            covering = _covering(context, measured, run_dir)
+            covering = context.covered_launch(context.test_classpath, includes=package_includes(measured),
+                                              exec_file=context.scratch / "jacoco.exec", per_test=run_dir)
         except JunitbotError as e:
             notes.append(f"coverage not measured: {e}")
             measured = []
@@ -223,18 +224,6 @@ def _run(
         return works, {}, [*notes, *said]
     figures, uncovered = _coverage(works, targets, run_dir, context)
     return works, figures, [*notes, *said, *uncovered]
-
-
-def _covering(context: ValidationContext, measured: Sequence[str], run_dir: Path) -> tuple[list[str], JvmLaunch]:
-    """The classpath (with the per-test listener) and launch (with the JaCoCo agent) of a run that measures the
-    coverage of the `measured` classes, each test's exec data under `run_dir`."""
-    settings, cache = context.settings, context.helper_cache
-    agent = agent_option(exec_file=context.scratch / "jacoco.exec", includes=package_includes(measured),
-                         cache_dir=cache, settings=settings, tools_dir=context.tools_dir)
-    listener = per_test_listener(context.test_classpath, cache_dir=cache, settings=settings,
-                                 tools_dir=context.tools_dir)
-    return ([*context.test_classpath, str(listener)],
-            context.launch(agent=agent, junit_config=per_test_config(run_dir), writable=(run_dir,)))
 
 
 def _judge(work: _Written, cases: Sequence[TestCaseResult]) -> _Written:

@@ -33,9 +33,9 @@ from junitbot.validation.build.models import Classpath
 from junitbot.validation.compiling.main_classes import build_main_classes, main_javac
 from junitbot.validation.context import ValidationContext
 from junitbot.validation.measure.carving import argument_classes, carved_calls, carver_agent
-from junitbot.validation.measure.jacoco import agent_option, analyze_coverage, package_includes
+from junitbot.validation.measure.jacoco import analyze_coverage, package_includes
 from junitbot.validation.measure.models import CarvedCall, ClassCoverage, MutationReport, PitOptions, ProbeHits
-from junitbot.validation.measure.per_test import per_test_config, per_test_hits, per_test_listener, per_test_owners
+from junitbot.validation.measure.per_test import per_test_hits, per_test_owners
 from junitbot.validation.measure.pit import run_mutation_analysis
 from junitbot.validation.run.launcher import run_junit
 from junitbot.validation.run.models import JavaAgent, RunConditions
@@ -277,15 +277,11 @@ def _run_with_coverage(
 ) -> Path:
     """Run `tests` once, in name order, with per-test coverage of `classes` (and `agents` beside JaCoCo); the folder
     of per-test data. Failing tests count all the same: what they ran before failing is what the suite exercises."""
-    settings, tools_dir, cache = context.settings, context.tools_dir, context.helper_cache
-    agent = agent_option(exec_file=scratch / "jacoco.exec", includes=package_includes(list(classes)),
-                         cache_dir=cache, settings=settings, tools_dir=tools_dir)
     per_test = scratch / "per-test"
-    listener = per_test_listener(classpath, cache_dir=cache, settings=settings, tools_dir=tools_dir)
-    run_junit(test_classes=tests, classpath=[*classpath, str(listener)], workdir=scratch / "run",
-              conditions=RunConditions(order="name"),
-              launch=context.launch(agent=agent, junit_config=per_test_config(per_test), writable=(per_test,),
-                                    agents=agents))
+    covered, launch = context.covered_launch(classpath, includes=package_includes(list(classes)),
+                                             exec_file=scratch / "jacoco.exec", per_test=per_test, agents=agents)
+    run_junit(test_classes=tests, classpath=covered, workdir=scratch / "run", conditions=RunConditions(order="name"),
+              launch=launch)
     return per_test
 
 
