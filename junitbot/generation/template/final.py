@@ -169,7 +169,8 @@ _FIXED = re.compile(r'^\s*[\w.<>\[\]]+\s+(\w+)\s*=\s*("[^"\\]{0,30}"|-?\d+(?:\.\
 _PASSED = re.compile(r'"(?:[^"\\]|\\.){0,30}"|\'(?:[^\'\\]|\\.{1,6})\'|(?<![\w.])-?\d+(?:\.\d+)?[lLfFdD]?(?![\w.])'
                      r"|(?<![\w.])(?:true|false|null)(?![\w.])|(?<![\w.])[A-Z]\w*\.[A-Z][A-Z0-9_]*(?![\w(])")
 _CHECKS = ("assert", "verify", "//", "then(")
-_LOCAL = re.compile(r"^\s*(?:final\s+)?[\w.<>\[\]?, ]+\s+(\w+)\s*=")
+# A declaration (`Map<String, Integer> counts = ...`), possessive throughout: linear on any line.
+_LOCAL = re.compile(r"^\s*+(?:final\s++)?[\w.$]++(?:<[^=;]*>)?(?:\[\])*+\s++(\w++)\s*+=")
 
 
 def _difference(body: Sequence[str], other: str) -> str | None:
