@@ -95,6 +95,7 @@ def measure_baselines(
     rows = {row.fqn: row for row in graph.types()}
     files = dict(graph.source_files(test=False)) | dict(graph.source_files(test=True))
     classpath = context.module
+    build = _portable_build(classpath, context.root)
     cache = context.baseline_dir / (classpath.module.replace("/", "_") or "_root")
     result: dict[str, Baseline] = {}
     missing: dict[str, str] = {}
@@ -103,7 +104,7 @@ def measure_baselines(
         if not tests:
             result[target] = Baseline(target=target, note="no existing tests")
             continue
-        key = _key(target, tests, _sources([target, *tests], graph, rows, files), classpath,
+        key = _key(target, tests, _sources([target, *tests], graph, rows, files), build,
                    (mutation, context.settings.carve))
         cached = _read(cache / f"{key}.json")
         if cached is not None:
@@ -119,11 +120,20 @@ def measure_baselines(
     return result
 
 
-def _key(target: str, tests: Sequence[str], sources: Sequence[tuple[str, str]], classpath: Classpath,
+def _key(target: str, tests: Sequence[str], sources: Sequence[tuple[str, str]], build: Sequence[str],
          flags: tuple[bool, ...]) -> str:
-    """The cache key of a baseline: what it ran, against which sources, and how (`flags`: mutation, carving)."""
-    parts = [_FORMAT, target, sorted(tests), list(sources), list(classpath.entries), classpath.release, list(flags)]
+    """The cache key of a baseline: what it ran, against which sources and build, and how (`flags`: mutation,
+    carving)."""
+    parts = [_FORMAT, target, sorted(tests), list(sources), list(build), list(flags)]
     return hashlib.sha256(json.dumps(parts).encode()).hexdigest()[:16]
+
+
+def _portable_build(classpath: Classpath, root: Path) -> list[str]:
+    """The module's classpath entries (those inside the work tree relative to it: another module's classes) and
+    release, as a key that holds no path of the work tree."""
+    entries = [Path(entry).relative_to(root).as_posix() if Path(entry).is_relative_to(root) else entry
+               for entry in classpath.entries]
+    return [*entries, str(classpath.release)]
 
 
 def _sources(names: Sequence[str], graph: CodeGraph, rows: Mapping[str, TypeRow],
