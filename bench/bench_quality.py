@@ -246,6 +246,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="values carved from the repository's test run (validation.carve)")
     parser.add_argument("--sources", type=Path, default=None,
                         help="write the kept test files (a run that is not dry) and copy them into this folder")
+    parser.add_argument("--classes", nargs="*", default=None,
+                        help="these classes (FQNs or simple names) instead of the repository's list, to try one")
     parser.add_argument("--gate", action="store_true",
                         help="the build gate on: kept tests must also pass the repository's own `mvn test`, at its "
                              "release, with its plugins")
@@ -261,7 +263,8 @@ def main(argv: list[str] | None = None) -> int:
                 for seeds in {"on": (True,), "off": (False,), "both": (False, True)}[args.seeds]:
                     for carve in {"on": (True,), "off": (False,), "both": (False, True)}[args.carve]:
                         setting = Setting(mode=mode, seeds=seeds, carve=carve, sources=args.sources, gate=args.gate)
-                        report, seconds = measure(source, TARGETS[name], Path(work), setting)
+                        classes = tuple(args.classes) if args.classes else TARGETS[name]
+                        report, seconds = measure(source, classes, Path(work), setting)
                         summarize(f"{name} ({setting.title})", report, seconds, console)
     return 0
 

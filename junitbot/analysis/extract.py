@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from junitbot.analysis.doc_samples import doc_call_samples
 from junitbot.analysis.headers import class_header
 from junitbot.analysis.lombok import add_builder_types, detect_builder, lombok_names
 from junitbot.analysis.members import BodyFacts, class_info
@@ -50,7 +51,8 @@ def extract_file(source: bytes, path: str, *, is_test: bool = False, members: bo
         imports=imports,
         classes=tuple(classes),
         refs=tuple(sorted(set(refs), key=_ref_order)),
-        call_samples=tuple(raw_call_samples(captured, scopes, shadows, imports, text)),
+        call_samples=(*raw_call_samples(captured, scopes, shadows, imports, text),
+                      *(doc_call_samples(text, scopes, imports) if not is_test else ())),
         type_parameters=_type_parameters(captured, scopes, text),
         problems=tuple(ParseProblem(path=path, line=line, severity="error", message=message)
                        for line, message in syntax_errors(tree)),

@@ -379,7 +379,12 @@ class CodeGraph:
             grouped.setdefault((member, arity), []).extend(counted[:_SAMPLES_PER_MEMBER])
 
         def with_samples(method: MethodInfo, member: str) -> MethodInfo:
-            found = grouped.get((member, len(method.parameters)))
+            arity = len(method.parameters)
+            if method.parameters and method.parameters[-1].varargs:  # one or more values for the varargs
+                found = _ranked([s for (name, count), samples in grouped.items()
+                                 if name == member and count >= arity for s in samples])[:_SAMPLES_PER_MEMBER]
+            else:
+                found = grouped.get((member, arity), [])
             return method if not found else method.model_copy(update={"samples": tuple(found)})
 
         return info.model_copy(update={
@@ -461,10 +466,17 @@ def _counted(fqn: str, member: str, arity: int, throws: bool,
     for arguments, path, line, in_test in rows:
         first.setdefault(arguments, (path, line, in_test))
         counts[arguments] += 1
-    return [CallSample(callee=fqn, member=member, arity=arity, throws=throws, count=counts[arguments],
-                       arguments=tuple(SampleArgument.model_validate(a) for a in json.loads(arguments)),
-                       file=path, line=line, in_test=bool(in_test))
-            for arguments, (path, line, in_test) in sorted(first.items(), key=lambda item: -counts[item[0]])]
+    samples = [CallSample(callee=fqn, member=member, arity=arity, throws=throws, count=counts[arguments],
+                          arguments=tuple(SampleArgument.model_validate(a) for a in json.loads(arguments)),
+                          file=path, line=line, in_test=bool(in_test))
+               for arguments, (path, line, in_test) in first.items()]
+    return _ranked(samples)
+
+
+def _ranked(samples: Sequence[CallSample]) -> list[CallSample]:
+    """Most frequent first; among equally frequent lists, those of fewer null and empty values: documentation lists
+    `f(null) = null` and `f("") = ""` first, and the first sample is a scenario's base, the one its others vary."""
+    return sorted(samples, key=lambda s: (-s.count, sum(a.kind == "null" or a.text == '""' for a in s.arguments)))
 
 
 def _chunks(items: list[str], size: int = 500) -> Iterator[list[str]]:

@@ -67,7 +67,7 @@ def raw_call_samples(
             parent = node.parent
             if parent is not None and parent.type == parent_type:
                 calls[parent.id] = parent
-    reader = _Reader(captured, scopes, shadows, imports, source)
+    reader = SampleReader(captured, scopes, shadows, imports, source)
     found: list[RawCallSample] = []
     per_member: dict[tuple[str, str, int], int] = {}
     for call in sorted(calls.values(), key=lambda n: (n.start_byte, n.end_byte)):
@@ -88,7 +88,7 @@ def _generated(captured: dict[str, list[Node]], source: SourceText) -> bool:
     return _GENERATED in source.data[:end]
 
 
-class _Reader:
+class SampleReader:
     """Reads calls and their arguments in one file."""
 
     def __init__(self, captured: dict[str, list[Node]], scopes: TypeScopes, shadows: Shadows,
@@ -132,6 +132,29 @@ class _Reader:
         return RawCallSample(owner=owner, type_name=type_name, member=member, arguments=tuple(arguments),
                              line=call.start_point[0] + 1, throws=throws,
                              type_owner=type_owner if type_owner != owner else None)
+
+    def written_call(self, call: Node, *, owner: str, line: int, throws: bool) -> RawCallSample | None:
+        """A call written outside the code (a Javadoc example), read in `owner`'s scope: `new T(..)` or `T.m(..)` on
+        a type name, every argument literal-only; None for anything else."""
+        values = _named(call.child_by_field_name("arguments"))
+        if call.type not in ("object_creation_expression", "method_invocation") or not values or \
+                call.child_by_field_name("type_arguments") is not None:
+            return None
+        if call.type == "object_creation_expression":
+            type_name, member = self.created_type(call), CONSTRUCTOR
+        else:
+            receiver = call.child_by_field_name("object")
+            member = self.source.text(call.child_by_field_name("name"))
+            written = self.source.compact(receiver) if receiver is not None and receiver.type in (
+                "identifier", "field_access") else ""
+            type_name = written if written and self.type_call(written, member, call) is not None else None
+        if type_name is None or self.jdk_type(type_name):
+            return None
+        arguments = [self.argument(value, 0) for value in values]
+        if any(a is None for a in arguments):
+            return None
+        return RawCallSample(owner=owner, type_name=type_name, member=member,
+                             arguments=tuple(a for a in arguments if a is not None), line=line, throws=throws)
 
     def plausible(self, argument: Node) -> bool:
         """Whether an argument may be literal-only, by its node type (a bare name: one of the file's fields or a

@@ -7,6 +7,7 @@ java.util.function get lambdas. Repo types are values.py's, in a subclass.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable, Sequence
 from typing import NamedTuple, Self
@@ -48,7 +49,8 @@ _MAP = "java.util.Map"
 def string_value(variant: int, hint: str | None) -> str:
     """The string a test passes: one shaped by the parameter's name when it says what it holds."""
     if variant == 0 and hint:
-        words = {w.lower() for w in re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", hint)}
+        parts = [w.lower() for w in re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", hint)]
+        words = {*parts, *(a + b for a, b in itertools.pairwise(parts))}
         for keys, value in STRING_HINTS:
             if words & keys:
                 return value

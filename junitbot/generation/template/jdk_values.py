@@ -52,6 +52,9 @@ BOXES = {
 STRINGS = ("text", "", " ", "a longer text with several words", "\u00c9l\u00e8ve", ".,-")
 # Parameter-name words that ask for a string of a known shape; the first match wins.
 STRING_HINTS: tuple[tuple[frozenset[str], str], ...] = (
+    # Two words read as one too (`newLineStr` → `newline`): the text a line break is written with.
+    (frozenset({"newline", "eol", "lineseparator", "linebreak", "linefeed"}), "\n"),
+    (frozenset({"separator", "delimiter", "sep", "delim", "separators"}), ","),
     (frozenset({"email", "mail"}), "user@example.com"),
     (frozenset({"url", "uri", "link", "website", "endpoint", "homepage"}), "https://example.com"),
     (frozenset({"phone", "mobile", "telephone"}), "+15551234567"),

@@ -74,11 +74,18 @@ def render_arguments(sample: CallSample, name: Namer) -> list[str]:
 def usable(sample: CallSample, params: Sequence[ParameterInfo], *, lookup: ClassLookup, package: str,
            bindings: Mapping[str, TypeRef]) -> bool:
     """Whether the sample's arguments fit `params` and name only what code in `package` may use."""
-    if len(params) != len(sample.arguments) or any(p.varargs for p in params):
+    if len(params) != len(sample.arguments) and not (params and params[-1].varargs
+                                                   and len(sample.arguments) > len(params)):
         return False
     return all(fits(argument, param.type, lookup=lookup, bindings=bindings)
                and _accessible_uses(argument, lookup=lookup, package=package)
-               for argument, param in zip(sample.arguments, params, strict=True))
+               for argument, param in zip(sample.arguments, parameter_of_each(params, sample), strict=True))
+
+
+def parameter_of_each(params: Sequence[ParameterInfo], sample: CallSample) -> list[ParameterInfo]:
+    """The parameter each argument of the sample fills: the values past the fixed ones fill the varargs (its type
+    is the element's)."""
+    return [params[min(index, len(params) - 1)] for index in range(len(sample.arguments))]
 
 
 def fits(argument: SampleArgument, ref: TypeRef, *, lookup: ClassLookup, bindings: Mapping[str, TypeRef]) -> bool:
@@ -174,5 +181,5 @@ def _rejected(sample: CallSample, member: MethodInfo) -> bool:
     checks = member.compared_literals
     return bool(checks) and any(
         rejects(param.type, param.name, checks, argument.text)
-        for argument, param in zip(sample.arguments, member.parameters, strict=True)
+        for argument, param in zip(sample.arguments, parameter_of_each(member.parameters, sample), strict=True)
         if argument.kind in ("string", "char", "number", "null"))

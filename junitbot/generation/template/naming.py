@@ -206,6 +206,8 @@ def _value_word(value: ObservedValue) -> str:
     if value.t == "String":
         if text == "":
             return "EmptyText"
+        if not text.isascii():  # its ASCII letters alone name something else (`Élève` → `LVe`)
+            return "NonAsciiText"
         words = re.findall(r"[A-Za-z0-9]+", text)
         if 1 <= len(words) <= 3 and len(text) <= 20:
             return "".join(camel(w.lower()) if w.isupper() and len(w) > 1 else camel(w) for w in words)

@@ -267,9 +267,13 @@ def _mined(context: ClassContext, member: MethodInfo, *, given: Mapping[str, obj
     found: list[list[str]] = []
     for sample in samples:
         texts = render_arguments(sample, scope.name)
-        found.append(["" if given is not None and param.name in given else
-                      f"{java_type(param.type, name=scope.name, bindings=bindings or {})} {param.name} = {text};"
-                      for param, text in zip(member.parameters, texts, strict=True)])
+        types = [java_type(param.type, name=scope.name, bindings=bindings or {}) for param in member.parameters]
+        if len(texts) > len(member.parameters):  # the values of a varargs, as one array
+            fixed = len(member.parameters) - 1
+            texts = [*texts[:fixed], "{" + ", ".join(texts[fixed:]) + "}"]
+            types[-1] += "[]"
+        found.append(["" if given is not None and param.name in given else f"{type_text} {param.name} = {text};"
+                      for param, type_text, text in zip(member.parameters, types, texts, strict=True)])
     return found
 
 

@@ -243,3 +243,48 @@ def test_the_shell_builds_the_instance_under_test_from_a_mined_factory_call(ware
     assert shells["Sku"].set_up[-1] == 'sku = Sku.of("TOOL-000123");'  # type: ignore[union-attr]
     assert shells["RestockPolicy"].set_up[-1] == (  # type: ignore[union-attr]
         "restockPolicy = new RestockPolicy(20, 100, 25);")
+
+
+WORDS = {
+    "src/main/java/com/acme/text/Words.java": """package com.acme.text;
+
+public final class Words {
+    private Words() {}
+
+    /**
+     * Whether every word occurs.
+     *
+     * <pre>
+     * Words.containsAll(null, *)                   = false
+     * Words.containsAll("", "a")                   = false
+     * Words.containsAll("abc def", "def", "abc")   = true
+     * </pre>
+     */
+    public static boolean containsAll(CharSequence word, CharSequence... words) {
+        if (word == null || words.length == 0) {
+            return false;
+        }
+        for (CharSequence w : words) {
+            if (!word.toString().contains(w)) {
+                return false;
+            }
+        }
+        return true;
+    }
+}
+""",
+}
+
+
+def test_a_documented_example_is_a_method_s_first_scenario_with_its_varargs_as_an_array(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    root = tmp_path_factory.mktemp("documented") / "words"
+    write_files(root, WORDS)
+    for indexed in index(root, use_git=False):
+        words = indexed.info("com.acme.text.Words")
+        contains = next(m for m in words.methods if m.name == "containsAll")
+        context = ClassContext(ModuleContext(indexed.lookup), words, ImportSet("com.acme.text"))
+        found = scenarios_for(context, contains, Receiver("Words", instance=False), prefix="m")
+        # The example of present words first (an empty word or a null one says less), not made-up "text".
+        assert found[0].arrange == ('CharSequence word = "abc def";', 'CharSequence[] words = {"def", "abc"};')
+        assert ('CharSequence word = "";', 'CharSequence words = "a";') in [s.arrange for s in found]

@@ -41,6 +41,10 @@ def test_names_say_the_outcome_never_returns_value() -> None:
         "place_afterAddLine_changesStatusToPlaced")
     itself = Observation(scenario="s", outcome="returned", value=money, itself=True)
     assert behaviour_name(_scenario("amount"), itself, "underscore") == "amount_returnsItself"
+    # Text outside ASCII is named as such, not by the ASCII letters it holds (`Élève` once named `returnsLVe`).
+    accented = ObservedValue.model_validate({"t": "String", "v": "\u00c9l\u00e8ve"})
+    assert behaviour_name(_scenario("capitalize"), Observation(scenario="s", outcome="returned", value=accented),
+                          "underscore") == "capitalize_returnsNonAsciiText"
 
 
 def test_family_names_and_words() -> None:

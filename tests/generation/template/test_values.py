@@ -102,6 +102,10 @@ def test_strings_follow_the_parameter_name(shop: Indexed) -> None:
     assert build(shop, STRING, hint="newEmail").text == '"user@example.com"'
     assert build(shop, STRING, hint="sku").text == '"ABC-1234"'
     assert string_value(1, "email") == ""
+    # Two words that name one thing: `newLineStr` asks for a line break, not "text"; a separator for one.
+    assert build(shop, STRING, hint="newLineStr").text == '"\\n"'
+    assert build(shop, STRING, hint="separatorChars").text == '","'
+    assert build(shop, STRING, hint="lineNumber").text == '"text"'
 
 
 def test_jdk_values_are_fixed_and_imported(shop: Indexed) -> None:
