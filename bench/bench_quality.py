@@ -20,6 +20,7 @@ mutation score) at ≤ 30 s per class on library code; lint counts at zero. Exit
 from __future__ import annotations
 
 import argparse
+import contextlib
 import re
 import shutil
 import sys
@@ -246,6 +247,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="values carved from the repository's test run (validation.carve)")
     parser.add_argument("--sources", type=Path, default=None,
                         help="write the kept test files (a run that is not dry) and copy them into this folder")
+    parser.add_argument("--work", type=Path, default=None,
+                        help="make the clones here and keep them (default: a temporary folder, removed after)")
     parser.add_argument("--classes", nargs="*", default=None,
                         help="these classes (FQNs or simple names) instead of the repository's list, to try one")
     parser.add_argument("--gate", action="store_true",
@@ -253,7 +256,10 @@ def main(argv: list[str] | None = None) -> int:
                              "release, with its plugins")
     args = parser.parse_args(argv)
     console = Console()
-    with tempfile.TemporaryDirectory(prefix="bench-quality-") as work:
+    if args.work is not None:
+        args.work.mkdir(parents=True, exist_ok=True)
+    kept = contextlib.nullcontext(str(args.work)) if args.work is not None else None
+    with kept or tempfile.TemporaryDirectory(prefix="bench-quality-") as work:
         for name in args.repos:
             source = args.corpus / name
             if not (source / ".git").exists():

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from junitbot.analysis import MemberChange, MemberUse, parse_test_class
 from junitbot.generation import GenerationResult
-from junitbot.runs.changes import _keep_catching, to_run_on_base, touched_methods
+from junitbot.runs.changes import _keep_catching, fewest_put_back, to_run_on_base, touched_methods
 from junitbot.runs.models import CatchingTest, ChangeCheck
 from junitbot.validation import TestCandidate
 from junitbot.validation.build.frameworks import Frameworks
@@ -79,3 +79,19 @@ def test_the_class_s_own_methods_over_a_changed_helper_are_named_too() -> None:
                         touched={"a.Codec": ("encode", "encodeQuotedPrintable")})
     assert touched_methods(check) == {"a.Codec": ("encode", "encodeQuotedPrintable")}
     assert touched_methods(check.model_copy(update={"touched": {}})) == {"a.Codec": ("encodeQuotedPrintable",)}
+
+
+def test_of_many_catching_methods_the_gain_rule_dropped_two_are_put_back_other_methods_first() -> None:
+    """CODEC-313: six short inputs of a strict codec failed before the fix; one file with six methods for one fix is
+    more than a maintainer needs. Those kept anyway stay; of the rest two come back, another acted-on method first."""
+    names = ("encode_whenEmpty_returnsEmpty", "encode_whenOneByte_returnsIt", "encodeQuotedPrintable_whenTwoBytes",
+             "encode_whenTwoBytes_returnsThem", "decode_whenShort")
+    verdict = Verdict(path=_PATH, target="a.Codec", kept=True, methods=(
+        MethodVerdict(name="decode_whenShort", kept=True),
+        *(MethodVerdict(name=n, kept=False, reason=NOTHING_NEW) for n in names[:-1])))
+    catching = [CatchingTest(target="a.Codec", test_path=_PATH, method=n, base_commit="b", base_failure="x")
+                for n in names]
+    assert [c.method for c in fewest_put_back(catching, [verdict])] == [
+        "encode_whenEmpty_returnsEmpty", "encodeQuotedPrintable_whenTwoBytes", "decode_whenShort"]
+    other = [c.model_copy(update={"test_path": "src/test/java/a/OtherGeneratedTest.java"}) for c in catching[:1]]
+    assert len(fewest_put_back([*catching, *other], [verdict])) == 4  # per test class
