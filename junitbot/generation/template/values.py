@@ -82,7 +82,7 @@ class _Builder(ValueBuilder):
         inner.used = self.used
         if info.kind is TypeKind.RECORD:
             return inner._record(info, variant, depth - 1, local)
-        constant = self._own_constant(info, ref, variant)
+        constant = self._own_constant(info, ref, variant) or self._shipped_constant(info, ref, variant)
         if constant is not None:
             return constant
         strategies: list[Callable[[_Builder], Built | None]] = []
@@ -90,13 +90,35 @@ class _Builder(ValueBuilder):
             strategies += [lambda b: b._via_builder(info, variant, depth - 1, local),
                            lambda b: b._via_constructor(info, variant, depth - 1, local)]
         if info.kind is not TypeKind.ANNOTATION:
-            strategies.append(lambda b: b._via_factory(info, variant, depth - 1, local))
+            def factory(builder: _Builder) -> Built | None:
+                return builder._via_factory(info, variant, depth - 1, local)
+            # A value class whose public API is its factories (`Money.of`): built as its users build it, not through
+            # a package constructor that takes what only the factories make valid (instance.py does the same).
+            if strategies and _built_by_factories(info):
+                strategies.insert(-1, factory)  # before the constructor
+            else:
+                strategies.append(factory)
         for strategy in strategies:
             built = inner.attempt(strategy)
             if built is not None:
                 return built
         if info.kind is TypeKind.INTERFACE or info.is_abstract:
-            return self._implementing_constant(info, ref, variant, bindings)
+            return self._implementing_constant(info, ref, variant, bindings) or inner._implementation(
+                info, ref, variant, depth - 1, bindings)
+        return None
+
+    def _implementation(self, info: ClassInfo, ref: TypeRef, variant: int, depth: int,
+                        bindings: Bindings) -> Built | None:
+        """An instance of the nearest concrete production class implementing the abstract type that a test can
+        build (`BigMoney.of(..)` for a `BigMoneyProvider`): the real value, where otherwise the member taking it
+        went untested. Generic implementations are left out: their type arguments would have to be inferred."""
+        for fqn in self.scope.implementations(info.fqn):
+            implementation = self.lookup(fqn)
+            if implementation is None or implementation.type_parameters or not self.visible(implementation):
+                continue
+            built = self.attempt(_building(implementation, variant, depth))
+            if built is not None:
+                return Built(built.text, self.type_text(ref, bindings), built.strategy)
         return None
 
     def _implementing_constant(self, info: ClassInfo, ref: TypeRef, variant: int, bindings: Bindings) -> Built | None:
@@ -138,6 +160,20 @@ class _Builder(ValueBuilder):
         chosen = exact[0] if exact else constants[variant % len(constants)]
         written = self.name(info.fqn, True)
         return Built(f"{written}.{chosen.name}", self.type_text(ref, {}) if exact else written, "factory")
+
+    def _shipped_constant(self, info: ClassInfo, ref: TypeRef, variant: int) -> Built | None:
+        """A concrete class's public constant of its own type (`CurrencyUnit.EUR`, `Fraction.ONE`): the instances the
+        library ships, as its users write them, before a constructor called with made-up values (a package-private
+        one gave `new CurrencyUnit("ABC-1234", (short) 1, (short) 1)`). Generic classes are left out."""
+        if info.is_abstract or info.type_parameters:
+            return None
+        constants = [f for f in info.fields if f.initialized and not f.type.array and not f.type.arguments
+                     and f.type.name.rsplit(".", 1)[-1] == info.name
+                     and {"public", "static", "final"} <= set(f.modifiers)]
+        if not constants:
+            return None
+        chosen = constants[variant % len(constants)]
+        return Built(f"{self.name(info.fqn, True)}.{chosen.name}", self.type_text(ref, {}), "factory")
 
     def _record(self, info: ClassInfo, variant: int, depth: int, local: Bindings) -> Built | None:
         arguments = self.arguments(info.record_components, variant, depth, local, _canonical_checks(info))
@@ -270,3 +306,15 @@ def _type_key(fqn: str, bindings: Bindings) -> str:
         inner = ",".join(key(a) for a in ref.arguments)
         return f"{resolved_fqn(ref) or ref.name}<{inner}>"
     return f"{fqn}<{','.join(f'{name}={key(ref)}' for name, ref in sorted(bindings.items()))}>"
+
+
+def _building(info: ClassInfo, variant: int, depth: int) -> Callable[[_Builder], Built | None]:
+    """How `attempt` builds an instance of the repo class `info` (no parameter name to hint its values)."""
+    return lambda builder: builder.repo(info.fqn, class_ref(info), variant, depth, None, {})
+
+
+def _built_by_factories(info: ClassInfo) -> bool:
+    """Whether the class's public API builds it through static factories only: no public constructor, a public
+    factory."""
+    return not any("public" in c.modifiers for c in info.constructors) and any(
+        "public" in m.modifiers for m in factories(info, package=info.package))

@@ -10,6 +10,7 @@ from junitbot.analysis import TypeRef
 from junitbot.generation import ImportSet, ValueExpr
 from junitbot.generation.javalevel import MODERN, JavaLevel
 from junitbot.generation.template import Scope, string_value, value_expression
+from junitbot.generation.template.context import graph_implementations
 from tests.generation.conftest import Indexed, copy_shop, index, write_files
 
 SHOP = "com.acme.shop"
@@ -279,3 +280,57 @@ def test_parts_pass_the_checks_of_the_constructors_and_factories_that_take_them(
     years = TypeRef(text="int", name="int")
     assert build(catalog, years, CATALOG, hint="years", checks=checks).text == "18"
     assert build(catalog, years, CATALOG, hint="other", checks=checks).text == "1"  # checks on another name
+
+
+PAY = "com.acme.pay"
+SHIPPED = {
+    "src/main/java/com/acme/pay/Amount.java": """package com.acme.pay;
+public interface Amount {
+    long cents();
+}
+""",
+    "src/main/java/com/acme/pay/Price.java": """package com.acme.pay;
+public final class Price implements Amount {
+    public static final Price ZERO = of(0);
+    public static final Price ONE = of(100);
+    private static final Price CACHED = of(7);
+    private final long cents;
+    Price(long cents) { this.cents = cents; }
+    public static Price of(long cents) { return new Price(cents); }
+    public long cents() { return cents; }
+}
+""",
+    "src/main/java/com/acme/pay/Tally.java": """package com.acme.pay;
+public final class Tally {
+    private final int count;
+    Tally(int count) { this.count = count; }
+    public static Tally of(int count) { return new Tally(count); }
+    public Tally plus(Amount amount) { return this; }
+}
+""",
+}
+
+
+@pytest.fixture(scope="module")
+def pay(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Indexed]:
+    root = tmp_path_factory.mktemp("values") / "pay"
+    write_files(root, SHIPPED)
+    yield from index(root, use_git=False)
+
+
+def test_library_values_come_as_its_users_write_them(pay: Indexed) -> None:
+    scope = Scope(pay.lookup, ImportSet(PAY), implementations=graph_implementations(pay.graph))
+
+    def built(fqn: str, variant: int = 0) -> tuple[str, str] | None:
+        value = value_expression(repo(fqn), scope, variant=variant)
+        return None if value is None else (value.text, value.type_text)
+
+    # The class's own public constants, in turn (not the private one), before its package constructor.
+    assert built(f"{PAY}.Price") == ("Price.ZERO", "Price")
+    assert built(f"{PAY}.Price", 1) == ("Price.ONE", "Price")
+    # A class built through its public factory, not the package constructor a test in its package could reach.
+    assert built(f"{PAY}.Tally") == ("Tally.of(1)", "Tally")
+    # An interface with no factory or constant of its own: its production implementation, declared as the interface
+    # (`Tally.plus(Amount)` went untested before, as joda-money's `isGreaterThan(BigMoneyProvider)` did).
+    assert built(f"{PAY}.Amount") == ("Price.ZERO", "Amount")
+    assert value_expression(repo(f"{PAY}.Amount"), Scope(pay.lookup, ImportSet(PAY))) is None  # none known
