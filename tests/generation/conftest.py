@@ -44,6 +44,13 @@ def write_files(root: Path, files: Mapping[str, str]) -> None:
         path.write_text(content, encoding="utf-8")
 
 
+def index_files(tmp_path_factory: pytest.TempPathFactory, folder: str, files: Mapping[str, str]) -> Iterator[Indexed]:
+    """`files` written into a fresh folder and indexed without git (a module fixture's body)."""
+    root = tmp_path_factory.mktemp(folder) / folder
+    write_files(root, files)
+    yield from index(root, use_git=False)
+
+
 def index(root: Path, *, config_text: str | None = None, use_git: bool = True) -> Iterator[Indexed]:
     """Index `root` (committed first when `use_git`) and yield it with its graph open."""
     if config_text is not None:

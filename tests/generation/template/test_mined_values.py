@@ -23,7 +23,7 @@ from junitbot.generation.template.scaffold import test_shell
 from junitbot.generation.template.scenarios import constructor_scenarios, scenarios_for, testable_constructors
 from junitbot.generation.template.subtypes import Receiver
 from junitbot.validation import Frameworks
-from tests.generation.conftest import Indexed, index, write_files
+from tests.generation.conftest import Indexed, index, index_files, write_files
 
 STRING = TypeRef(text="String", name="String", fqn="java.lang.String")
 INT = TypeRef(text="int", name="int")
@@ -278,9 +278,7 @@ public final class Words {
 
 def test_a_documented_example_is_a_method_s_first_scenario_with_its_varargs_as_an_array(
         tmp_path_factory: pytest.TempPathFactory) -> None:
-    root = tmp_path_factory.mktemp("documented") / "words"
-    write_files(root, WORDS)
-    for indexed in index(root, use_git=False):
+    for indexed in index_files(tmp_path_factory, "words", WORDS):
         words = indexed.info("com.acme.text.Words")
         contains = next(m for m in words.methods if m.name == "containsAll")
         context = ClassContext(ModuleContext(indexed.lookup), words, ImportSet("com.acme.text"))

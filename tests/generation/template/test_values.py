@@ -11,7 +11,7 @@ from junitbot.generation import ImportSet, ValueExpr
 from junitbot.generation.javalevel import MODERN, JavaLevel
 from junitbot.generation.template import Scope, string_value, value_expression
 from junitbot.generation.template.context import graph_implementations
-from tests.generation.conftest import Indexed, copy_shop, index, write_files
+from tests.generation.conftest import Indexed, copy_shop, index, index_files, write_files
 
 SHOP = "com.acme.shop"
 EDGE = "com.example.edge"
@@ -313,9 +313,7 @@ public final class Tally {
 
 @pytest.fixture(scope="module")
 def pay(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Indexed]:
-    root = tmp_path_factory.mktemp("values") / "pay"
-    write_files(root, SHIPPED)
-    yield from index(root, use_git=False)
+    yield from index_files(tmp_path_factory, "pay", SHIPPED)
 
 
 def test_library_values_come_as_its_users_write_them(pay: Indexed) -> None:
