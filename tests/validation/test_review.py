@@ -309,6 +309,9 @@ WEAK = {
     "not-null-comparison": "assertTrue(service.cancel(id, \"late\") != null);",
     "verify-times-any": "service.cancel(id, \"late\");\nverify(orders, times(2)).save(any());",
     "bdd-should-any": "service.cancel(id, \"late\");\nthen(events).should().publish(any(DomainEvent.class));",
+    # What came back as it was passed: any method returning its argument passes (`escapeCsv("text")` is "text").
+    "identity": "String reason = \"late\";\nvar result = service.cancel(id, reason);\nassertEquals(reason, result);",
+    "identity-inline": "String reason = \"late\";\nassertThat(service.cancel(id, reason)).isEqualTo(reason);",
 }
 
 
@@ -338,6 +341,8 @@ STRONG = {
     "test-client-expectations": "assertNotNull(id);\nmvc.perform(post(\"/orders/o-1/cancel\"))"
                                 ".andExpect(status().isNoContent());",
     "checks-only-in-a-helper": "service.cancel(id, \"late\");\nassertCancelled(id);",
+    # A round trip passes its argument through another call first: that check can fail.
+    "round-trip": "String reason = \"late\";\nassertEquals(reason, service.decode(service.encode(reason)));",
 }
 
 

@@ -23,7 +23,9 @@ the "subject" is an `@InjectMocks` variable, or one whose value is built from mo
 - `weak-oracle`: every check of the test (its own, at least one, and its helpers') says nothing about
   values: `assertNotNull`, `assertThat(x).isNotNull()`, `assertTrue(x != null)`, `assertDoesNotThrow`,
   `assertThatCode(..).doesNotThrowAnyException()`, and verifications whose arguments are all `any(..)`-style
-  matchers (`never()`/`times(0)` excepted: they say everything there is to say). A test that also drives a
+  matchers (`never()`/`times(0)` excepted: they say everything there is to say), and a value asserted equal to
+  the very argument the call was given (`assertEquals(input, f(input))`: any method returning its argument
+  passes; a round trip through another call is not one). A test that also drives a
   fluent test client (MockMvc's `andExpect`, WebTestClient's `expectStatus`) is left alone.
 - `duplicate-body` (drops the method): a test's parameters, data annotations and body are token for token
   those of an earlier test of the same class (whitespace and comments aside); the later one is reported.
