@@ -3,13 +3,14 @@
 `squeeze("text", "text")` returns "text", as the identity would, or a mutant that leaves the text alone: a test
 asserting it tells nothing from nothing (issue 29 item 4: "a check that would hold for the identity is replaced by
 an input that takes the other branch"). The text is amplified into the shapes text methods act on: its characters
-repeated, the call's other text inside it twice, padded and capitalised, two words. A variant that comes back
-changed supersedes the scenario it came from, whose test then is not written; one that comes back unchanged as well
-is not written either.
+repeated, markup and quotes, the call's other text inside it twice, padded and capitalised, two words, escapes. A
+variant that comes back changed supersedes the scenario it came from, whose test then is not written; one that comes
+back unchanged as well is not written either.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping, Sequence
 from typing import NamedTuple
@@ -19,11 +20,12 @@ from junitbot.generation.template.bodies import accidental
 from junitbot.generation.template.observations import Observation
 from junitbot.generation.template.probe import Scenario
 
-MAX_PER_SCENARIO = 4
+MAX_PER_SCENARIO = 6
 MAX_PER_CLASS = 24
 _MAX_LENGTH = 60  # longer texts are not placeholders; amplifying them makes names and files long
-# A local of a text type given a plain literal (no escapes: its Java text is its value).
-_TEXT_LOCAL = re.compile(r'^((?:final\s+)?(?:String|CharSequence|java\.lang\.String)\s+(\w+)\s*=\s*)"([^"\\]*)";$')
+# A local of a text type given a string literal (its escapes are JSON's: `java_string` writes them).
+_TEXT_LOCAL = re.compile(r'^((?:final\s+)?(?:String|CharSequence|java\.lang\.String)\s+(\w+)\s*=\s*)'
+                         r'"((?:[^"\\]|\\.)*)";$')
 _NAME = re.compile(r"\b[A-Za-z_]\w*\b")
 
 
@@ -43,12 +45,25 @@ def unchanged_input(scenario: Scenario, observed: Observation | None, *, only: s
             or observed.value.t != "String" or not observed.value.v or accidental(scenario, observed)):
         return None
     arguments = set(_NAME.findall(_argument_text(scenario.call)))
+    texts = _texts(scenario)
+    for name, text in texts.items():
+        if name in arguments and text == observed.value.v and only in (None, name):
+            return name
+    return None
+
+
+def _texts(scenario: Scenario) -> dict[str, str]:
+    """The text each text local of the arrange step holds (a literal whose escapes JSON does not read is left out)."""
+    found = {}
     for line in scenario.arrange:
         match = _TEXT_LOCAL.match(line.strip())
-        if (match is not None and match[2] in arguments and match[3] == observed.value.v
-                and only in (None, match[2])):
-            return match[2]
-    return None
+        if match is None:
+            continue
+        try:
+            found[match[2]] = json.loads(f'"{match[3]}"')
+        except ValueError:
+            continue
+    return found
 
 
 def amplified(scenarios: Sequence[Scenario], observations: Mapping[str, Observation], *,
@@ -91,12 +106,15 @@ def settled(variants: Sequence[Amplified],
 
 def _shapes(scenario: Scenario, name: str) -> list[tuple[str, str]]:
     """(what the name says, the new text) for the text of local `name`."""
-    texts = {m[2]: m[3] for line in scenario.arrange if (m := _TEXT_LOCAL.match(line.strip())) is not None}
+    texts = _texts(scenario)
     text = texts[name]
     if len(text) > _MAX_LENGTH:
         return []
     middle = len(text) // 2
-    shapes = [("HasRepeatedCharacters", "".join(c * 2 for c in text))]
+    # Markup, quotes, separators and a letter outside ASCII, which escaping code changes (`escapeCsv` and
+    # `escapeHtml4` hand "text" back as it came); and escapes, which unescaping code reads.
+    shapes = [("HasRepeatedCharacters", "".join(c * 2 for c in text)),
+              ("HasMarkup", f'<{text}> & "{text}", {text}\'s \u00e9\n')]
     others = set(_NAME.findall(_argument_text(scenario.call))) - {name}
     for other, value in texts.items():
         if other in others and value and len(value) <= _MAX_LENGTH // 2:
@@ -104,6 +122,7 @@ def _shapes(scenario: Scenario, name: str) -> list[tuple[str, str]]:
     shapes.append(("IsPadded", f"  {text[:1].upper()}{text[1:]}  "))
     if " " not in text:
         shapes.append(("HasTwoWords", f"{text} {text[:middle] or text}"))
+    shapes.append(("HasEscapes", f'\\"{text}\\"\\n&lt;{text}&gt;'))
     unique: dict[str, str] = {}
     for suffix, value in shapes:
         if value != text and value not in unique.values():

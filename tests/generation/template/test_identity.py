@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from junitbot.generation.template.identity import amplified, settled, unchanged_input
 from junitbot.generation.template.observations import Observation, ObservedValue
 from junitbot.generation.template.probe import Scenario
@@ -18,12 +20,15 @@ _SQUEEZE = Scenario(id="s", method="squeeze", hint="", call="CharSetUtils.squeez
 def test_the_text_handed_back_unchanged_is_amplified_into_shapes_a_text_method_acts_on() -> None:
     assert unchanged_input(_SQUEEZE, _text("s", "text")) == "str"
     variants = amplified([_SQUEEZE], {"s": _text("s", "text")}, prefix="i0")
-    assert [(v.origin, v.local) for v in variants] == [("s", "str")] * 4
+    assert [(v.origin, v.local) for v in variants] == [("s", "str")] * 6
     by_hint = {v.scenario.hint: v.scenario.arrange[0] for v in variants}
     assert by_hint == {"whenStrHasRepeatedCharacters": 'String str = "tteexxtt";',
+                       # What escaping code acts on (`escapeCsv("text")` is "text"), and what unescaping code reads.
+                       "whenStrHasMarkup": 'String str = "<text> & \\"text\\", text\'s \\u00e9\\n";',
                        "whenStrContainsSetTwice": 'String str = "tettxt";',
                        "whenStrIsPadded": 'String str = "  Text  ";',
-                       "whenStrHasTwoWords": 'String str = "text te";'}
+                       "whenStrHasTwoWords": 'String str = "text te";',
+                       "whenStrHasEscapes": 'String str = "\\\\\\"text\\\\\\"\\\\n&lt;text&gt;";'}
     assert all(v.scenario.arrange[1] == 'String set = "t";' and v.scenario.id.startswith("i0_") for v in variants)
 
 
@@ -40,7 +45,8 @@ def test_only_an_unchanged_non_empty_argument_counts() -> None:
 def test_a_variant_that_came_back_changed_supersedes_the_identity_and_one_that_did_not_goes() -> None:
     variants = amplified([_SQUEEZE], {"s": _text("s", "text")}, prefix="i0")
     ids = {v.scenario.hint: v.scenario.id for v in variants}
-    unchanged = {v.scenario.id: _text(v.scenario.id, v.scenario.arrange[0].split('"')[1]) for v in variants}
+    unchanged = {v.scenario.id: _text(v.scenario.id, json.loads(v.scenario.arrange[0].split(" = ", 1)[1][:-1]))
+                 for v in variants}
     assert settled(variants, unchanged) == (frozenset(), frozenset(ids.values()))
     repeated = ids["whenStrHasRepeatedCharacters"]
     superseded, redundant = settled(variants, {**unchanged, repeated: _text("x", "teexx")})
