@@ -31,6 +31,7 @@ from junitbot.generation.template.access import Scope
 from junitbot.generation.template.constraints import accepted_value
 from junitbot.generation.template.jdk_values import (
     BOXES,
+    CHAR_HINTS,
     COLLECTIONS,
     FUNCTIONS,
     JDK_LITERALS,
@@ -55,6 +56,15 @@ def string_value(variant: int, hint: str | None) -> str:
             if words & keys:
                 return value
     return STRINGS[variant % len(STRINGS)]
+
+
+def char_value(hint: str | None) -> str | None:
+    """The char a parameter's name asks for (`delim` a comma, `quote` a double quote), so one call's delimiter,
+    quote and escape differ: StrTokenizer's `(input, 'a', 'a')` made its one character both."""
+    if not hint:
+        return None
+    words = {w.lower() for w in re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", hint)}
+    return next((value for keys, value in CHAR_HINTS if words & keys), None)
 
 
 class Built(NamedTuple):
@@ -128,7 +138,8 @@ class ValueBuilder:
             bound, rest = bind(ref, bindings)
             return self._dispatch(bound, variant, depth, hint, rest)
         if ref.name in PRIMITIVES and ref.fqn is None:
-            return Built(self._pick(PRIMITIVE_LITERALS[ref.name], variant), ref.name, "literal")
+            shaped = char_value(hint) if ref.name == "char" and variant == 0 else None
+            return Built(shaped or self._pick(PRIMITIVE_LITERALS[ref.name], variant), ref.name, "literal")
         fqn = resolved_fqn(ref)
         if fqn is None:
             return None

@@ -67,6 +67,13 @@ STRING_HINTS: tuple[tuple[frozenset[str], str], ...] = (
     (frozenset({"zip", "postcode", "postal"}), "12345"),
     (frozenset({"json"}), "{}"),
 )
+# Parameter-name words that ask for a char of a known role (Java char literals); the first match wins.
+CHAR_HINTS: tuple[tuple[frozenset[str], str], ...] = (
+    (frozenset({"delim", "delimiter", "separator", "sep"}), "','"),
+    (frozenset({"quote"}), "'\"'"),
+    (frozenset({"escape"}), "'\\\\'"),
+    (frozenset({"pad", "padding", "fill"}), "' '"),
+)
 STRING_LIKE = frozenset({"java.lang.String", "java.lang.CharSequence", "java.lang.Object", "java.lang.Comparable",
                          "java.io.Serializable"})
 

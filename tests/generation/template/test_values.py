@@ -107,6 +107,11 @@ def test_strings_follow_the_parameter_name(shop: Indexed) -> None:
     assert build(shop, STRING, hint="newLineStr").text == '"\\n"'
     assert build(shop, STRING, hint="separatorChars").text == '","'
     assert build(shop, STRING, hint="lineNumber").text == '"text"'
+    # A char by its role, so one call's delimiter and quote differ (StrTokenizer's `(input, 'a', 'a')`).
+    char = TypeRef(text="char", name="char")
+    assert [build(shop, char, hint=h).text for h in ("delim", "quoteChar", "escape", "ch")] == [
+        "','", "'\"'", "'\\\\'", "'a'"]
+    assert build(shop, char, hint="delim", variant=1).text == "'0'"  # the other variants as before
 
 
 def test_jdk_values_are_fixed_and_imported(shop: Indexed) -> None:
