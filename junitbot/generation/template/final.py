@@ -149,7 +149,8 @@ def _parameterized(tests: list[_Test], context: ClassContext, methods: dict[str,
         parameters = list(family.arguments) or [p.rsplit(" ", 1)[1] for p in family.parameters]
         method = grouped[0].scenario.method
         name = family_name(method, parts, parameters, style.naming)
-        condition = _difference(family.body, methods[name]) if name in methods else None
+        condition = None if name not in methods else (
+            _difference(family.body, methods[name]) or _typed_difference(family.parameters, methods[name]))
         if condition is not None:  # a sibling family of the method: named by what it holds fixed, not numbered
             name = family_name(method, parts, parameters, style.naming, condition=condition)
         name = _unique(name, methods)
@@ -192,6 +193,22 @@ def _difference(body: Sequence[str], other: str) -> str | None:
             title = value_title(literal)
             if literal not in theirs and title != "Value":
                 return f"with{title}"
+    return None
+
+
+def _typed_difference(parameters: Sequence[str], other: str) -> str | None:
+    """`whenNumericCurrencyCodeIsInt`: a family parameter (`int numericCurrencyCode`) that the other family of the
+    name (its text) declares with another type, as two overloads' families do; None where there is none."""
+    signature = re.search(r"\bvoid \w+\(([^)]*)\)", other)
+    theirs: dict[str, str] = {}
+    for declared in signature[1].split(",") if signature is not None else ():
+        type_text, _, name = declared.strip().rpartition(" ")
+        theirs[name] = type_text
+    for parameter in parameters:
+        type_text, _, name = parameter.strip().rpartition(" ")
+        if name in theirs and theirs[name] != type_text:
+            title = "".join(w[:1].upper() + w[1:] for w in re.findall(r"\w+", type_text))
+            return f"when{name[:1].upper()}{name[1:]}Is{title}"
     return None
 
 

@@ -4,8 +4,8 @@
 asserting it tells nothing from nothing (issue 29 item 4: "a check that would hold for the identity is replaced by
 an input that takes the other branch"). The text is amplified into the shapes text methods act on: its characters
 repeated, markup and quotes, the call's other text inside it twice, padded and capitalised, two words, escapes. A
-variant that comes back changed supersedes the scenario it came from, whose test then is not written; one that comes
-back unchanged as well is not written either.
+variant that comes back changed supersedes the scenarios it came from (that call's, handing that text back), whose
+tests then are not written; one that comes back unchanged as well is not written either.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from junitbot.generation.template.observations import Observation
 from junitbot.generation.template.probe import Scenario
 
 MAX_PER_SCENARIO = 6
-MAX_PER_CLASS = 24
+MAX_PER_CLASS = 48
 _MAX_LENGTH = 60  # longer texts are not placeholders; amplifying them makes names and files long
 # A local of a text type given a string literal (its escapes are JSON's: `java_string` writes them).
 _TEXT_LOCAL = re.compile(r'^((?:final\s+)?(?:String|CharSequence|java\.lang\.String)\s+(\w+)\s*=\s*)'
@@ -30,10 +30,10 @@ _NAME = re.compile(r"\b[A-Za-z_]\w*\b")
 
 
 class Amplified(NamedTuple):
-    """A variant of a scenario that returned a text input unchanged: the scenario's id, the local whose text the
-    variant changed, the variant."""
+    """A variant of the scenarios that returned a text input unchanged: their ids (one method's calls that handed the
+    same local back), the local whose text the variant changed, the variant."""
 
-    origin: str
+    origins: tuple[str, ...]
     local: str
     scenario: Scenario
 
@@ -68,21 +68,32 @@ def _texts(scenario: Scenario) -> dict[str, str]:
 
 def amplified(scenarios: Sequence[Scenario], observations: Mapping[str, Observation], *,
               prefix: str) -> list[Amplified]:
-    """The variants of each scenario that returned a text input unchanged; `prefix` starts their ids; at most
-    MAX_PER_CLASS in all."""
-    found: list[Amplified] = []
-    tried = {tuple(s.arrange) for s in scenarios}
+    """The variants of the scenarios that returned a text input unchanged; `prefix` starts their ids.
+
+    The scenarios of one call that handed the same local back are one group, amplified from its first: `escapeHtml4`
+    on "text" and on "  Text  " is one question. Shapes are taken in turn across the groups, the first shape of
+    each before the second of any, so that a class of twenty such methods gets each of them tried within its
+    MAX_PER_CLASS variants, not the first four six times."""
+    groups: dict[tuple[str, str], list[Scenario]] = {}
     for scenario in scenarios:
         name = unchanged_input(scenario, observations.get(scenario.id))
-        if name is None:
-            continue
-        for suffix, text in _shapes(scenario, name)[:MAX_PER_SCENARIO]:
-            arrange = tuple(_with_text(line, name, text) for line in scenario.arrange)
-            if arrange in tried or len(found) >= MAX_PER_CLASS:
+        if name is not None:
+            groups.setdefault((scenario.call, name), []).append(scenario)
+    shapes = {key: _shapes(members[0], key[1])[:MAX_PER_SCENARIO] for key, members in groups.items()}
+    found: list[Amplified] = []
+    tried = {(s.call, tuple(s.arrange)) for s in scenarios}  # the same text passed to another method is new
+    for turn in range(MAX_PER_SCENARIO):
+        for (call, name), members in groups.items():
+            if turn >= len(shapes[call, name]) or len(found) >= MAX_PER_CLASS:
                 continue
-            tried.add(arrange)
-            found.append(Amplified(scenario.id, name, scenario.model_copy(update={
-                "id": f"{prefix}_{len(found)}", "arrange": arrange, "hint": _hint(scenario.hint, name, suffix),
+            suffix, text = shapes[call, name][turn]
+            first = members[0]
+            arrange = tuple(_with_text(line, name, text) for line in first.arrange)
+            if (call, arrange) in tried:
+                continue
+            tried.add((call, arrange))
+            found.append(Amplified(tuple(m.id for m in members), name, first.model_copy(update={
+                "id": f"{prefix}_{len(found)}", "arrange": arrange, "hint": _hint(first.hint, name, suffix),
                 "base": None, "withheld": None})))
     return found
 
@@ -90,17 +101,18 @@ def amplified(scenarios: Sequence[Scenario], observations: Mapping[str, Observat
 def settled(variants: Sequence[Amplified],
             observations: Mapping[str, Observation]) -> tuple[frozenset[str], frozenset[str]]:
     """What the probe of `variants` (from `amplified`) settled: the scenarios (ids) one of whose variants returned a
-    text other than the text it changed (its test says more, so the identity's is not written), and the variants
+    text other than the text it changed (its test says more, so the identity's are not written), and the variants
     that returned that text unchanged too (they say nothing the identity's test does not)."""
-    superseded, unchanged = set(), set()
-    for origin, local, variant in variants:
+    superseded: set[str] = set()
+    unchanged: set[str] = set()
+    for origins, local, variant in variants:
         observed = observations.get(variant.id)
         if observed is None or observed.outcome != "returned" or accidental(variant, observed):
             continue
         if unchanged_input(variant, observed, only=local) is not None:
             unchanged.add(variant.id)
         elif observed.value is not None and observed.value.t == "String":
-            superseded.add(origin)
+            superseded.update(origins)
     return frozenset(superseded), frozenset(unchanged)
 
 
@@ -113,8 +125,9 @@ def _shapes(scenario: Scenario, name: str) -> list[tuple[str, str]]:
     middle = len(text) // 2
     # Markup, quotes, separators and a letter outside ASCII, which escaping code changes (`escapeCsv` and
     # `escapeHtml4` hand "text" back as it came); and escapes, which unescaping code reads.
-    shapes = [("HasRepeatedCharacters", "".join(c * 2 for c in text)),
-              ("HasMarkup", f'<{text}> & "{text}", {text}\'s \u00e9\n')]
+    shapes = [("HasMarkup", f'<{text}> & "{text}", {text}\'s \u00e9\n'),
+              ("HasRepeatedCharacters", "".join(c * 2 for c in text)),
+              ("HasEscapes", f'\\"{text}\\"\\n&lt;{text}&gt;')]
     others = set(_NAME.findall(_argument_text(scenario.call))) - {name}
     for other, value in texts.items():
         if other in others and value and len(value) <= _MAX_LENGTH // 2:
@@ -122,7 +135,6 @@ def _shapes(scenario: Scenario, name: str) -> list[tuple[str, str]]:
     shapes.append(("IsPadded", f"  {text[:1].upper()}{text[1:]}  "))
     if " " not in text:
         shapes.append(("HasTwoWords", f"{text} {text[:middle] or text}"))
-    shapes.append(("HasEscapes", f'\\"{text}\\"\\n&lt;{text}&gt;'))
     unique: dict[str, str] = {}
     for suffix, value in shapes:
         if value != text and value not in unique.values():

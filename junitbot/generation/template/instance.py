@@ -38,9 +38,10 @@ from junitbot.generation.models import MockField
 from junitbot.generation.template.access import ClassLookup, Scope, accessible, factories
 from junitbot.generation.template.carved import carved_texts
 from junitbot.generation.template.context import ClassContext, ModuleContext
+from junitbot.generation.template.delimited import delimited
 from junitbot.generation.template.jdk_values import BOXES, COLLECTIONS, JDK_LITERALS, STRING_LIKE
 from junitbot.generation.template.mined import ranked_samples, render_arguments, usable_samples
-from junitbot.generation.template.values import value_expression
+from junitbot.generation.template.values import own_constants, value_expression
 from junitbot.validation import Frameworks
 
 _BUILT_JDK = STRING_LIKE | BOXES.keys() | JDK_LITERALS.keys() | COLLECTIONS.keys() | {
@@ -194,7 +195,7 @@ def _arguments(build: SubjectBuild, params: Sequence[ParameterInfo], inputs: _In
             argument, added = made
             parts += added
         texts.append(argument)
-    return ", ".join(texts), parts
+    return ", ".join(delimited([p for p in params if not p.varargs], texts)), parts
 
 
 def _without_constructor(build: SubjectBuild, inputs: _Inputs, field_name: str) -> Parts | str:
@@ -267,6 +268,8 @@ def _collaborators(build: SubjectBuild) -> tuple[Parts, dict[str, str]]:
     for collaborator in build.test.collaborators:
         if is_type_variable(collaborator.type, type_parameters):
             continue
+        if collaborator.via == "setter" and _ships_instances(collaborator.type, build):
+            continue  # configuration, not a collaborator: the subject keeps the real one its constructor chose
         type_text = java_type(collaborator.type, name=scope.name, bindings={})
         if frameworks.mockito is None or not _mockable(collaborator.type, lookup, frameworks):
             built = value_expression(collaborator.type, scope, hint=collaborator.name)
@@ -284,6 +287,14 @@ def _collaborators(build: SubjectBuild) -> tuple[Parts, dict[str, str]]:
         mocks.append(MockField(name=collaborator.name, type_text=type_text, fqn=resolved_fqn(collaborator.type)))
         handed[collaborator.name] = collaborator.name
     return Parts(mocks=tuple(mocks), fields=tuple(fields), set_up=tuple(set_up), notes=tuple(notes)), handed
+
+
+def _ships_instances(ref: TypeRef, build: SubjectBuild) -> bool:
+    """Whether the repo type hands out its own instances (`StrMatcher.commaMatcher()`, `Converter.DEFAULT`): a
+    strategy the subject is configured with, whose mock would make it do nothing real (issue 29: StrTokenizer with
+    mocked matchers tokenized nothing, and its tests verified `isMatch` calls)."""
+    info = build.lookup(resolved_fqn(ref) or "")
+    return info is not None and bool(own_constants(info) or factories(info, package=build.imports.package))
 
 
 def _may_throw(expression: str, owner: ClassInfo | None) -> bool:

@@ -110,7 +110,7 @@ def fits(argument: SampleArgument, ref: TypeRef, *, lookup: ClassLookup, binding
     if primitive is not None:
         unboxed = BOXES.get(given)
         return unboxed is not None and primitive in _WIDENING[unboxed]
-    return given == target or target in _ANY_REFERENCE or target in _supertypes(given, lookup)
+    return given == target or target in _ANY_REFERENCE or target in supertypes(given, lookup)
 
 
 def render(argument: SampleArgument, name: Namer) -> str:
@@ -136,7 +136,7 @@ def _primitive_fits(given: str, target: str) -> bool:
         target == "java.lang.Comparable" and box is not None)
 
 
-def _supertypes(fqn: str, lookup: ClassLookup) -> set[str]:
+def supertypes(fqn: str, lookup: ClassLookup) -> set[str]:
     """The repo type's supertypes the graph resolved, transitively (none for a type outside the repo)."""
     found: set[str] = set()
     pending = [fqn]

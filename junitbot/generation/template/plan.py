@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -176,7 +177,19 @@ def _receivers(context: ClassContext, shell: TestShell, analyzer: DependencyAnal
              *(p.name for m in testable_methods(info) for p in m.parameters)}
     implementations = analyzer.test_context_for(info.fqn).implementations if info.is_abstract else ()
     return tuple(receivers(context, field_name=shell.subject_field, built=shell.subject_class,
-                           implementations=implementations, taken=taken))
+                           implementations=implementations, taken=taken, construction=_construction(shell)))
+
+
+def _construction(shell: TestShell) -> str | None:
+    """The expression the set-up assigns the subject field (`BigMoney.of(CurrencyUnit.USD, ..)`), where a test
+    method can write it again: none where the set-up declares locals it might read."""
+    found = None
+    for line in shell.set_up:
+        if re.match(r"[\w.<>\[\], ]+ \w+ = ", line):  # a local declaration
+            return None
+        assigned = re.fullmatch(rf"{re.escape(shell.subject_field or '')} = (.+);", line)
+        found = found or (assigned[1] if assigned else None)
+    return found
 
 
 def method_scenarios(plan: ClassPlan, method: MethodInfo, *, prefix: str, extra_variants: Sequence[int] = (),

@@ -33,8 +33,10 @@ from junitbot.generation.template.carved import carved_arguments, carved_receive
 from junitbot.generation.template.compensation import Compensation, reachable_calls
 from junitbot.generation.template.constraints import rejected_values
 from junitbot.generation.template.context import ClassContext
+from junitbot.generation.template.delimited import delimited
 from junitbot.generation.template.mined import render_arguments, usable_samples
 from junitbot.generation.template.naming import value_title
+from junitbot.generation.template.neighbours import own_type_neighbours
 from junitbot.generation.template.probe import Scenario
 from junitbot.generation.template.subtypes import Receiver
 from junitbot.generation.template.values import value_expression
@@ -165,7 +167,10 @@ def scenarios_for(context: ClassContext, method: MethodInfo, receiver: Receiver,
     variants += [_Variant(hint, answers, values) for hint, values in (
         *_other_examples(method.parameters, known, generated),
         *_rejected_examples(context, method, args, bindings=bindings),
-        *_input_variants(method, args), *_padded_text(method, args),
+        *_input_variants(method, args),
+        *own_type_neighbours(method, args, construction=receiver.construction if receiver.instance else None,
+                             subject=subject.fqn, lookup=scope.lookup),
+        *_padded_text(method, args),
         *_more_examples(method.parameters, args, known))]
     empty = _arguments(scope, method.parameters, variant=1, bindings=bindings)
     if empty is not None and empty != args:
@@ -254,7 +259,11 @@ def _arguments(scope: Scope, params: Sequence[ParameterInfo], *, variant: int, c
         if built is None:
             return None
         lines.append(f"{built.type_text} {param.name} = {built.text};")
-    return lines
+    if variant != 0:
+        return lines
+    values = [line.split(" = ", 1)[1][:-1] if line else "" for line in lines]
+    return [line if value == text else f"{line.split(' = ', 1)[0]} = {text};"
+            for line, value, text in zip(lines, values, delimited(params, values), strict=True)]
 
 
 def _mined(context: ClassContext, member: MethodInfo, *, given: Mapping[str, object] | None = None,
@@ -389,7 +398,29 @@ def _differing(params: Sequence[ParameterInfo], base: Sequence[str], values: Seq
         if mine == theirs or not _PLAIN_VALUE.match(value):
             continue
         said.append(f"{_camel(param.name)}Is{value_title(value)}")
+    if not said:
+        said = [f"{_camel(param.name)}Has{part}" for param, mine, theirs in zip(params, values, base, strict=False)
+                if (part := _inner_difference(mine, theirs)) is not None][:1]
     return f"when{'And'.join(said[:2])}" if said else fallback  # the first two: a name, not a table
+
+
+# A plain value inside a built one (`BigMoney.of(CurrencyUnit.EUR, BigDecimal.ZERO)`): a constant, text or a number.
+_INNER_VALUE = re.compile(r'"(?:[^"\\]|\\.){0,30}"|(?<![\w.])-?\d+(?:\.\d+)?[lLfFdD]?(?![\w.])'
+                          r"|(?<![\w.])[A-Z]\w*\.[A-Z][A-Z0-9_]*(?![\w(])")
+
+
+def _inner_difference(mine: str, theirs: str) -> str | None:
+    """What a built argument holds that the base's does not, as a name part (`Eur` for a money in EUR beside one in
+    USD); None where they are the same or hold the same plain values."""
+    if mine == theirs or " = " not in mine or " = " not in theirs:
+        return None
+    ours = _INNER_VALUE.findall(mine.split(" = ", 1)[1])
+    other = _INNER_VALUE.findall(theirs.split(" = ", 1)[1])
+    for index, value in enumerate(ours):
+        if index >= len(other) or value != other[index]:
+            title = value_title(value)
+            return title if title != "Value" else None
+    return None
 
 
 def _rejected_examples(context: ClassContext, member: MethodInfo, base: list[str], *,

@@ -28,7 +28,8 @@ _KEYWORDS = frozenset({"default", "record", "enum", "class", "interface", "new",
 class Receiver:
     """What a scenario calls a method on: the subject field, a local its arrange step builds, or (`instance` False)
     the class itself. `title` (`onErr`) leads the scenario's hint when there is more than one receiver; `bindings`
-    say what the abstract type's type variables are for this instance (None: the subject's own defaults).
+    say what the abstract type's type variables are for this instance (None: the subject's own defaults);
+    `construction` is the expression the instance was built with, where the test wrote one.
     """
 
     name: str
@@ -36,6 +37,7 @@ class Receiver:
     arrange: tuple[str, ...] = ()
     bindings: Mapping[str, TypeRef] | None = field(default=None, hash=False)
     instance: bool = True
+    construction: str | None = None
 
 
 def instantiable(info: ClassInfo, lookup: ClassLookup) -> bool:
@@ -78,16 +80,18 @@ def subject_type(scope: Scope, subject: ClassInfo, bindings: Mapping[str, TypeRe
 
 
 def receivers(context: ClassContext, *, field_name: str, built: str | None, implementations: Sequence[str],
-              taken: set[str]) -> list[Receiver]:
+              taken: set[str], construction: str | None = None) -> list[Receiver]:
     """The subject field, then for an abstract subject each other implementation a value can be built of.
 
-    `built` is the implementation the subject field holds; `taken` the names the test already uses.
+    `built` is the implementation the subject field holds, `construction` the expression the set-up assigns it;
+    `taken` the names the test already uses.
     """
     subject, scope, lookup = context.subject, context.scope, context.lookup
     if built is None or not subject.is_abstract:
-        return [Receiver(field_name)]
+        return [Receiver(field_name, construction=construction)]
     first = lookup(built)
-    primary = Receiver(field_name, bindings=subject_bindings(subject, first, lookup) if first else None)
+    primary = Receiver(field_name, bindings=subject_bindings(subject, first, lookup) if first else None,
+                       construction=construction)
     others: list[Receiver] = []
     for fqn in implementations:
         info = lookup(fqn)
@@ -101,10 +105,11 @@ def receivers(context: ClassContext, *, field_name: str, built: str | None, impl
         taken.add(local)
         declared = subject_type(scope, subject, bindings)
         others.append(Receiver(local, title=f"on{info.name}", arrange=(f"{declared} {local} = {value.text};",),
-                               bindings=bindings))
+                               bindings=bindings, construction=value.text))
     if not others:
         return [primary]
-    return [Receiver(field_name, title=f"on{first.name}" if first else "", bindings=primary.bindings), *others]
+    return [Receiver(field_name, title=f"on{first.name}" if first else "", bindings=primary.bindings,
+                     construction=construction), *others]
 
 
 def constant_receivers(context: ClassContext) -> list[Receiver]:

@@ -226,3 +226,24 @@ def test_telling_namesakes_apart_reads_a_huge_line_at_once() -> None:
     # (the first pattern took 0.16 s at 6,000 characters, quadratically more beyond).
     huge = "a" * 30_000 + " " * 30_000
     assert _difference([huge, "char wrapOn = 'a';"], "void code_returns0() {}") == "withWrapOn"
+
+
+def test_the_families_of_two_overloads_are_named_by_the_parameter_type_that_differs_not_numbered() -> None:
+    # joda-money's scratch run: `ofNumericCode(String)` and `ofNumericCode(int)` rejecting codes gave
+    # `ofNumericCode_throwsIllegalCurrency` and `ofNumericCode_throwsIllegalCurrency2`.
+    text, number = TypeRef(text="String", name="String", fqn="java.lang.String"), TypeRef(text="int", name="int")
+    overloads = tuple(MethodInfo(name="ofCode", modifiers=("public", "static"), return_type=text,
+                                 parameters=(ParameterInfo(name="code", type=kind),)) for kind in (text, number))
+    subject = ClassInfo(fqn="a.Unit", name="Unit", package="a", kind=TypeKind.CLASS, file="Unit.java",
+                        modifiers=("public",), methods=overloads)
+    context = ClassContext(ModuleContext({subject.fqn: subject}.get, style=Style(parameterized=True)), subject,
+                           ImportSet("a"), {})
+    rows = [("s1", 'String code = "x";'), ("s2", 'String code = "y";'), ("i1", "int code = 1;"),
+            ("i2", "int code = 2;")]
+    scenarios = [Scenario(id=i, method="ofCode", hint="", call="Unit.ofCode(code)", arrange=(line,))
+                 for i, line in rows]
+    seen = {i: Observation(scenario=i, outcome="threw", exception="java.lang.IllegalArgumentException",
+                           message=f"Unknown {i}") for i, _ in rows}
+    _, names = final_tests(scenarios, seen, context=context, written=Written())
+    assert len(names) == 2 and not any(name[-1].isdigit() for name in names), names
+    assert "ofCode_whenCodeIsInt_throwsIllegalArgument" in names, names

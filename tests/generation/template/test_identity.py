@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from junitbot.generation.template.identity import amplified, settled, unchanged_input
+from junitbot.generation.template.identity import MAX_PER_CLASS, amplified, settled, unchanged_input
 from junitbot.generation.template.observations import Observation, ObservedValue
 from junitbot.generation.template.probe import Scenario
 
@@ -20,7 +20,7 @@ _SQUEEZE = Scenario(id="s", method="squeeze", hint="", call="CharSetUtils.squeez
 def test_the_text_handed_back_unchanged_is_amplified_into_shapes_a_text_method_acts_on() -> None:
     assert unchanged_input(_SQUEEZE, _text("s", "text")) == "str"
     variants = amplified([_SQUEEZE], {"s": _text("s", "text")}, prefix="i0")
-    assert [(v.origin, v.local) for v in variants] == [("s", "str")] * 6
+    assert [(v.origins, v.local) for v in variants] == [(("s",), "str")] * 6
     by_hint = {v.scenario.hint: v.scenario.arrange[0] for v in variants}
     assert by_hint == {"whenStrHasRepeatedCharacters": 'String str = "tteexxtt";',
                        # What escaping code acts on (`escapeCsv("text")` is "text"), and what unescaping code reads.
@@ -30,6 +30,22 @@ def test_the_text_handed_back_unchanged_is_amplified_into_shapes_a_text_method_a
                        "whenStrHasTwoWords": 'String str = "text te";',
                        "whenStrHasEscapes": 'String str = "\\\\\\"text\\\\\\"\\\\n&lt;text&gt;";'}
     assert all(v.scenario.arrange[1] == 'String set = "t";' and v.scenario.id.startswith("i0_") for v in variants)
+
+
+def test_every_method_of_a_class_gets_its_first_shapes_before_any_gets_more() -> None:
+    # commons-lang's StringEscapeUtils: twenty methods hand "text" and "  Text  " back; the first four used to take
+    # every variant a class gets, and the other sixteen kept tests that hold for the identity.
+    scenarios = [Scenario(id=f"m{n}_{k}", method=f"escape{n}", hint=f"v{k}", call=f"Escapes.escape{n}(input)",
+                          arrange=(f'String input = "{text}";',))
+                 for n in range(20) for k, text in enumerate(("text", "  Text  "))]
+    seen = {s.id: _text(s.id, json.loads(s.arrange[0].split(" = ", 1)[1][:-1])) for s in scenarios}
+    variants = amplified(scenarios, seen, prefix="i0")
+    assert len(variants) == MAX_PER_CLASS
+    assert {v.scenario.method for v in variants} == {f"escape{n}" for n in range(20)}
+    assert [v.scenario.hint for v in variants[:20]] == ["v0WhenInputHasMarkup"] * 20
+    assert variants[0].origins == ("m0_0", "m0_1")  # one call, one question: both scenarios it amplifies
+    changed = settled(variants, {variants[0].scenario.id: _text("x", "&lt;text&gt;")})
+    assert changed[0] == {"m0_0", "m0_1"}
 
 
 def test_only_an_unchanged_non_empty_argument_counts() -> None:

@@ -9,6 +9,8 @@ import pytest
 from junitbot.analysis import ClassInfo
 from junitbot.generation import GenerationJob, ImportSet, Target
 from junitbot.generation.template import ClassContext, ModuleContext
+from junitbot.generation.template.context import graph_implementations
+from junitbot.generation.template.neighbours import shifted_numbers
 from junitbot.generation.template.plan import CHANGE_LIMIT_FACTOR, plan_classes
 from junitbot.generation.template.scenarios import (
     MORE_VARIANTS,
@@ -81,6 +83,18 @@ public final class Letters {
     public static int code(char c) { return Character.isLetter(c) ? Character.toUpperCase(c) - 'A' : -1; }
     public static String clean(String name, int limit) { return name.replaceAll("[.,-]", "").substring(0, limit); }
     public static int sum(byte[] data) { int total = 0; for (byte b : data) { total += b; } return total; }
+}
+""",
+    f"{_DIR}/Priced.java": "package com.acme.catalog;\npublic interface Priced { Amount toAmount(); }\n",
+    f"{_DIR}/Amount.java": """package com.acme.catalog;
+import java.math.BigDecimal;
+public final class Amount implements Priced {
+    private final String currency;
+    private final BigDecimal value;
+    private Amount(String currency, BigDecimal value) { this.currency = currency; this.value = value; }
+    public static Amount of(String currency, BigDecimal value) { return new Amount(currency, value); }
+    public Amount toAmount() { return this; }
+    public boolean isGreaterThan(Priced other) { return value.compareTo(other.toAmount().value) > 0; }
 }
 """,
 }
@@ -274,3 +288,33 @@ def test_a_method_a_change_touched_tries_more_of_the_suite_s_argument_lists(cata
     assert len(later(8)) == 4
     more = later(8 * CHANGE_LIMIT_FACTOR)
     assert len(more) == 16 and more[:4] == later(8)
+
+
+def test_an_argument_of_the_subject_s_type_is_built_as_the_receiver_was_with_one_number_changed(
+        catalog: Indexed) -> None:
+    # joda-money's `compareTo(BigMoneyProvider other)` was only ever called with an equal amount or another
+    # currency: it returned 0 or threw, and the branches of a comparison stayed untested.
+    info = catalog.info(f"{PACKAGE}.Amount")
+    greater = next(m for m in info.methods if m.name == "isGreaterThan")
+    module = ModuleContext(catalog.lookup, implementations=graph_implementations(catalog.graph))
+    context = ClassContext(module, info, ImportSet(PACKAGE), {})
+    receiver = Receiver("amount", construction='Amount.of("EUR-1", new BigDecimal("10.00"))')
+    arranged = {s.hint: s.arrange for s in scenarios_for(context, greater, receiver, prefix="m0")}
+    assert arranged["whenOtherIsGreater"] == ('Priced other = Amount.of("EUR-1", new BigDecimal("11.00"));',)
+    assert arranged["whenOtherIsLess"] == ('Priced other = Amount.of("EUR-1", new BigDecimal("9.00"));',)
+    # The empty variant is named by the first value it holds that the first scenario's does not, not
+    # `withEmptyValues` (joda-money's EUR zero was "empty").
+    assert arranged["whenOtherHasEmpty"] == ('Priced other = Amount.of("", BigDecimal.ZERO);',)
+    unbuilt = scenarios_for(context, greater, Receiver("amount"), prefix="m0")
+    assert not any(s.hint.startswith("whenOtherIs") for s in unbuilt)
+
+
+@pytest.mark.parametrize(("expression", "shifted"), [
+    ("Range.of(0, 5)", ["Range.of(1, 5)", "Range.of(-1, 5)"]),
+    ("Money.ofMinor(USD, 1050L)", ["Money.ofMinor(USD, 1051L)", "Money.ofMinor(USD, 1049L)"]),
+    ('new Code("ABC-1234", 2.5d)', ['new Code("ABC-1234", 3.5d)', 'new Code("ABC-1234", 1.5d)']),
+    ("Unit.of(CurrencyUnit.USD, LIMIT_2)", []),
+    ("Hex.of(0x1F)", []),
+])
+def test_the_first_number_outside_text_is_the_one_shifted(expression: str, shifted: list[str]) -> None:
+    assert [text for _, text in shifted_numbers(expression)] == shifted
