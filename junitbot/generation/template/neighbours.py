@@ -1,4 +1,4 @@
-"""Arguments of the subject's own type that differ from the receiver in one number (pure).
+"""Arguments of a repo type that differ from the receiver, or from another argument, in one number (pure).
 
 `bigMoney.compareTo(other)` with every `other` in another currency, or equal to the receiver, only ever
 returns 0 or throws: the branches of a comparison, an equality or an arithmetic method between two instances
@@ -42,20 +42,31 @@ def shifted_numbers(expression: str) -> list[tuple[str, str]]:
 
 def own_type_neighbours(method: MethodInfo, base: Sequence[str], *, construction: str | None, subject: str,
                         lookup: ClassLookup) -> list[tuple[str, list[str]]]:
-    """(hint, argument lines) for the first parameter of `method` a `subject` instance can be passed to: the
-    receiver's `construction` with one number shifted (`whenOtherIsGreater`, `whenOtherIsLess`). `base` holds the
-    first scenario's declarations, one per parameter ("" for a parameter a mock is handed)."""
-    if construction is None:
-        return []
+    """(hint, argument lines) where one argument is built as another instance of its type was, with one number
+    shifted (`whenOtherIsGreater`, `whenOtherIsLess`): the first parameter a `subject` instance can be passed to,
+    from the receiver's `construction`; else, for a method taking two of one repo type (`MoneyUtils.max(a, b)`), the
+    second from the first. `base` holds the first scenario's declarations, one per parameter ("" for a mock's)."""
     accepting = {subject, *supertypes(subject, lookup)}
-    for index, param in enumerate(method.parameters):
-        if param.type.array or resolved_fqn(param.type) not in accepting or " = " not in base[index]:
-            continue
-        declared = base[index].split(" = ", 1)[0]
-        title = param.name[:1].upper() + param.name[1:]
-        return [(f"when{title}Is{word}", [*base[:index], f"{declared} = {text};", *base[index + 1:]])
-                for word, text in shifted_numbers(construction)]
+    built = [(index, resolved_fqn(param.type)) for index, param in enumerate(method.parameters)
+             if not param.type.array and " = " in base[index]]
+    if construction is not None:
+        for index, fqn in built:
+            if fqn in accepting:
+                return _shifted(method, base, index, construction)
+    first: dict[str, int] = {}
+    for index, fqn in built:
+        if fqn is not None and fqn in first and method.parameters[index].type.in_repo:
+            return _shifted(method, base, index, base[first[fqn]].split(" = ", 1)[1].rstrip(";"))
+        first.setdefault(fqn or "", index)
     return []
+
+
+def _shifted(method: MethodInfo, base: Sequence[str], index: int, expression: str) -> list[tuple[str, list[str]]]:
+    declared = base[index].split(" = ", 1)[0]
+    name = method.parameters[index].name
+    title = name[:1].upper() + name[1:]
+    return [(f"when{title}Is{word}", [*base[:index], f"{declared} = {text};", *base[index + 1:]])
+            for word, text in shifted_numbers(expression)]
 
 
 def _written(value: Decimal) -> str:

@@ -95,6 +95,7 @@ public final class Amount implements Priced {
     public static Amount of(String currency, BigDecimal value) { return new Amount(currency, value); }
     public Amount toAmount() { return this; }
     public boolean isGreaterThan(Priced other) { return value.compareTo(other.toAmount().value) > 0; }
+    public static Amount max(Amount first, Amount second) { return first.isGreaterThan(second) ? first : second; }
 }
 """,
 }
@@ -307,6 +308,12 @@ def test_an_argument_of_the_subject_s_type_is_built_as_the_receiver_was_with_one
     assert arranged["whenOtherHasEmpty"] == ('Priced other = Amount.of("", BigDecimal.ZERO);',)
     unbuilt = scenarios_for(context, greater, Receiver("amount"), prefix="m0")
     assert not any(s.hint.startswith("whenOtherIs") for s in unbuilt)
+    # A static method taking two of a type: the second built as the first was, one number shifted.
+    largest = next(m for m in info.methods if m.name == "max")
+    pairs = {s.hint: s.arrange for s in scenarios_for(context, largest, Receiver("Amount", instance=False),
+                                                      prefix="m1")}
+    first = pairs[""][0].split(" = ", 1)[1]
+    assert pairs["whenSecondIsGreater"] == (pairs[""][0], f"Amount second = {shifted_numbers(first)[0][1]}")
 
 
 @pytest.mark.parametrize(("expression", "shifted"), [
