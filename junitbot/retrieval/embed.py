@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -103,8 +104,14 @@ def load_embedder(settings: RetrievalSettings) -> SentenceTransformerEmbedder:
     from transformers.utils import logging as transformers_logging
 
     transformers_logging.disable_progress_bar()  # type: ignore[no-untyped-call]  # bars would mix with ours
-    return SentenceTransformerEmbedder(directory, name=settings.model, device=settings.device,
-                                       batch_size=settings.batch_size)
+    return _loaded(directory, settings.model, settings.device, settings.batch_size)
+
+
+@functools.lru_cache(maxsize=2)
+def _loaded(directory: Path, name: str, device: str, batch_size: int) -> SentenceTransformerEmbedder:
+    """One model per process and settings: a Dagster code server, the bot's webhook process and a test worker run
+    many updates, and each load took about 3 s. Encoding keeps no state between calls, so sharing is safe."""
+    return SentenceTransformerEmbedder(directory, name=name, device=device, batch_size=batch_size)
 
 
 def _pick_device(device: str) -> str:

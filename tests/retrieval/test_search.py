@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 
 from junitbot.cli import main
+from junitbot.config import RetrievalSettings
+from junitbot.retrieval.embed import load_embedder
 from junitbot.retrieval.lexical import tokens
 from junitbot.retrieval.models import ChunkKind
 from junitbot.retrieval.search import IndexUnavailable, Searcher
@@ -84,3 +86,9 @@ def test_cli_index_reports_both_parts(indexed_shop: IndexedRepo, capsys: pytest.
     assert main(["index", "--repo", str(indexed_shop.root)]) == 0
     out = capsys.readouterr().out
     assert "Code graph of shop" in out and "Embedding index" in out and "all-MiniLM-L6-v2" in out
+
+
+def test_the_model_is_loaded_once_per_process_and_settings(embedder: object) -> None:
+    # Each run of a long-lived process (a Dagster code server, the bot's webhook) loaded it again: about 3 s each.
+    assert load_embedder(RetrievalSettings()) is embedder
+    assert load_embedder(RetrievalSettings(batch_size=8)) is not embedder
