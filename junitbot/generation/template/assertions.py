@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import decimal
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
@@ -69,6 +70,8 @@ def value_assertions(value: ObservedValue, expr: str, asserting: Asserting, *, d
     if kind in ("String", "Integer", "Long", "Short", "Byte", "Character", "Boolean", "Float", "Double"):
         return _scalar(kind, value.v, expr)
     if kind in ("BigDecimal", "BigInteger") and value.v is not None:
+        if len(value.v) > _MAX_NUMBER_TEXT:
+            return _long_number(kind, value.v, expr)
         name = imports.name(f"java.math.{kind}")
         return [f"assertEquals(new {name}({java_string(value.v)}), {expr});"]
     if kind == "enum" and value.cls and value.v:
@@ -91,6 +94,31 @@ def value_assertions(value: ObservedValue, expr: str, asserting: Asserting, *, d
         # `assertNotNull` of a built object cannot fail).
         return [f"assertEquals({java_string(value.text or '')}, {expr}.toString());"]
     return [f"assertNotNull({expr});"] if kind != "unreadable" else []
+
+
+# Longer numbers are asserted by their shape: a reader does not check 300 digits (`Double.MAX_VALUE` written out).
+_MAX_NUMBER_TEXT = 40
+
+
+def _long_number(kind: str, text: str, expr: str) -> list[str]:
+    """A big number's sign and size (precision and scale, or bit length): what a mutant that changes its magnitude
+    or its rounding changes; nothing where the text is no number."""
+    try:
+        number = decimal.Decimal(text)
+    except decimal.InvalidOperation:
+        return []
+    if not number.is_finite():
+        return []
+    sign = (number > 0) - (number < 0)
+    if kind == "BigInteger":
+        whole = int(number)
+        return [f"assertEquals({sign}, {expr}.signum());",
+                f"assertEquals({(whole if whole >= 0 else -whole - 1).bit_length()}, {expr}.bitLength());"]
+    digits = number.as_tuple()
+    exponent = digits.exponent if isinstance(digits.exponent, int) else 0
+    precision = max(1, len(digits.digits))  # Java's precision of zero is 1
+    return [f"assertEquals({sign}, {expr}.signum());", f"assertEquals({precision}, {expr}.precision());",
+            f"assertEquals({-exponent}, {expr}.scale());"]
 
 
 # The JVM's names of the arrays whose elements a test writes as literals, and each element's literal.

@@ -56,6 +56,12 @@ def test_value_assertions_for_each_shape() -> None:
     assert check({"t": "Double", "v": "1.5"}) == ["assertEquals(1.5, result, 1e-9);"]
     assert check({"t": "Boolean", "v": "false"}) == ["assertFalse(result);"]
     assert check({"t": "BigDecimal", "v": "3.50"}) == ['assertEquals(new BigDecimal("3.50"), result);']
+    # joda-money's `plus(Double.MAX_VALUE)` wrote a 300-digit literal no reader checks: a long number by its shape.
+    assert check({"t": "BigDecimal", "v": "1797693134862315" + "0" * 293 + "10.00"}) == [
+        "assertEquals(1, result.signum());", "assertEquals(313, result.precision());",
+        "assertEquals(2, result.scale());"]
+    assert check({"t": "BigInteger", "v": "-" + "9" * 45}) == [
+        "assertEquals(-1, result.signum());", f"assertEquals({(10**45 - 2).bit_length()}, result.bitLength());"]
     assert check({"t": "enum", "class": "com.acme.Status", "v": "OPEN"}) == ["assertEquals(Status.OPEN, result);"]
     assert check({"t": "Optional", "present": False}) == ["assertFalse(result.isPresent());"]
     assert check({"t": "Collection", "class": "java.util.ArrayList", "size": 1,
