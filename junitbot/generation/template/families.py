@@ -30,6 +30,7 @@ _LITERAL = re.compile(
     r"|(?<![\w.])[A-Z]\w*\.[A-Z][A-Z0-9_]*(?![\w(])"
 )
 _DECLARATION = re.compile(r"^([\w.<>\[\]?, ]+?)\s+(\w+)\s*=\s*(.*);$")
+_ASSIGNMENT = re.compile(r"^\s*(\w+)\s*=\s*(.*);$")
 _VALUE_SOURCES = {"int": "ints", "long": "longs", "double": "doubles", "String": "strings"}
 _ONE_LINE = 116  # the longest annotation kept on one line: 120 columns at a method's indentation
 _MIN_MEMBERS = 2
@@ -133,6 +134,8 @@ def _family(shape: list[str], group: list[tuple[Member, list[list[str]]]], impor
             name = argument
         elif declared:
             name = declared[2] + ("Text" if kind == "String" else "Value")
+        elif assigned := _ASSIGNMENT.match(shape[line]):  # the receiver rebuilt (`money = Money.of(.., "-10.00")`)
+            name = assigned[1] + ("Text" if kind == "String" else "Value")
         else:
             name = "message" if "thrown.getMessage()" in shape[line] else "expected"
         name = fresh_name(name, taken)

@@ -54,6 +54,7 @@ def final_tests(
     refinement = refinement or Refinement()
     style = context.module.style
     methods, outcomes, bodies = dict(written.methods), set(written.outcomes), set(written.bodies)
+    results: set[tuple[str, str]] = set()  # each written test's method and result, its receiver's state left out
     tests: list[_Test] = []
     for scenario in scenarios:
         if scenario.id in refinement.redundant or scenario.id in refinement.superseded:
@@ -65,7 +66,10 @@ def final_tests(
         # the same behaviour.
         fingerprint = (scenario.method, observed.model_dump_json(exclude={"scenario", "calls"}) + repr(
             [(c.key, c.stubbed) for c in observed.calls]) + repr(unchanged_input(chosen, observed)))
-        if fingerprint in outcomes and not scenario.for_change:
+        # A receiver rebuilt zero or negative is another state, not another behaviour, unless the result differs
+        # (`getCurrencyUnit()` on USD -10.00 says what it said on USD 10.00): compared without the receiver's state.
+        result = (scenario.method, observed.model_dump_json(exclude={"scenario", "calls", "before", "after"}))
+        if (fingerprint in outcomes or (_rebuilds_receiver(chosen) and result in results)) and not scenario.for_change:
             continue  # the same behaviour again: no new test
         body = final_body(chosen, observed, context)
         if body is None:
@@ -74,6 +78,7 @@ def final_tests(
         if normalized in bodies:
             continue
         outcomes.add(fingerprint)
+        results.add(result)
         bodies.add(normalized)
         tests.append(_Test(chosen, observed, body))
     tests = _without_weaker(tests)
@@ -92,6 +97,11 @@ def final_tests(
         methods[name] = _method(["@Test"], name, "", test.body, style.assertions)
         names.append(name)
     return Written(methods, frozenset(outcomes), frozenset(bodies)), names
+
+
+def _rebuilds_receiver(scenario: Scenario) -> bool:
+    """Whether the scenario assigns the instance under test anew before the call (scenarios.signed receivers)."""
+    return scenario.subject is not None and any(line.startswith(f"{scenario.subject} = ") for line in scenario.arrange)
 
 
 def _without_weaker(tests: list[_Test]) -> list[_Test]:

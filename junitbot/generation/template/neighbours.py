@@ -40,6 +40,24 @@ def shifted_numbers(expression: str) -> list[tuple[str, str]]:
     return []
 
 
+def signed_variants(expression: str) -> list[tuple[str, str]]:
+    """(`Zero`, text) and (`Negative`, text): `expression` with its first number zero and negated, scale kept
+    (`10.00` → `0.00`, `-10.00`); for a zero, one and minus one (`Positive`, `Negative`). What `abs()`, `isZero()`
+    and `signum()` branch on, where the receiver was built positive."""
+    for match in _TOKEN.finditer(expression):
+        text = match[1] if match[1] is not None and _DECIMAL_TEXT.fullmatch(match[1]) else match[2]
+        if text is None:
+            continue
+        value = Decimal(text)
+        start, end = match.span(1) if match[1] is not None else match.span(2)
+        if value == 0:
+            changed = [("Positive", value + 1), ("Negative", value - 1)]
+        else:
+            changed = [("Zero", value * 0), ("Negative", -abs(value))]
+        return [(word, f"{expression[:start]}{_written(number)}{expression[end:]}") for word, number in changed]
+    return []
+
+
 def own_type_neighbours(method: MethodInfo, base: Sequence[str], *, construction: str | None, subject: str,
                         lookup: ClassLookup) -> list[tuple[str, list[str]]]:
     """(hint, argument lines) where one argument is built as another instance of its type was, with one number
@@ -47,6 +65,12 @@ def own_type_neighbours(method: MethodInfo, base: Sequence[str], *, construction
     from the receiver's `construction`; else, for a method taking two of one repo type (`MoneyUtils.max(a, b)`), the
     second from the first. `base` holds the first scenario's declarations, one per parameter ("" for a mock's)."""
     accepting = {subject, *supertypes(subject, lookup)}
+    if method.name == "equals" and construction is not None and len(method.parameters) == 1 and " = " in base[0]:
+        # `equals(Object)` is asked about an instance of the class: an equal one, then ones a number apart.
+        declared = base[0].split(" = ", 1)[0]
+        name = method.parameters[0].name
+        return [(f"when{name[:1].upper()}{name[1:]}IsEqual", [f"{declared} = {construction};"]),
+                *_shifted(method, base, 0, construction)]
     built = [(index, resolved_fqn(param.type)) for index, param in enumerate(method.parameters)
              if not param.type.array and " = " in base[index]]
     if construction is not None:

@@ -36,12 +36,15 @@ from junitbot.generation.template.context import ClassContext
 from junitbot.generation.template.delimited import delimited
 from junitbot.generation.template.mined import render_arguments, usable_samples
 from junitbot.generation.template.naming import value_title
-from junitbot.generation.template.neighbours import own_type_neighbours
+from junitbot.generation.template.neighbours import own_type_neighbours, signed_variants
 from junitbot.generation.template.probe import Scenario
 from junitbot.generation.template.subtypes import Receiver
 from junitbot.generation.template.values import value_expression
 
 _SKIPPED_METHODS = frozenset({"equals", "hashCode", "toString", "main", "finalize", "clone"})
+# Object's methods a class declares that its own test calls (by arity): its equality and its text are behaviour a
+# value class is for; a returned object's are not called (results.py), and hashCode is rarely stable to assert.
+_CONTRACT = {"equals": 1, "toString": 0}
 # What value_expression's variants are (0 ordinary, 1 empty or zero, 2 negative, 3 boundary, 4 letters outside
 # ASCII and the least value, 5 punctuation alone).
 _VARIANT_TITLES = {2: "NegativeValues", 3: "BoundaryValues", 4: "NonAsciiLetters", 5: "PunctuationOnly"}
@@ -67,9 +70,11 @@ def testable_methods(subject: ClassInfo) -> list[MethodInfo]:
 
 
 def callable_methods(subject: ClassInfo, *, through_constants: bool) -> list[MethodInfo]:
-    """The methods a test calls: `testable_methods`, and where the test calls them on the subject's own constants
-    (`Converter.DEFAULT`) its abstract instance methods too, which the constants implement."""
-    testable = testable_methods(subject)
+    """The methods a test calls: `testable_methods` and the `equals` and `toString` the class declares, and where the
+    test calls them on the subject's own constants (`Converter.DEFAULT`) its abstract instance methods too, which the
+    constants implement."""
+    testable = testable_methods(subject) + [m for m in subject.methods if m.name in _CONTRACT and m.has_body
+                                            and m.synthetic is None and len(m.parameters) == _CONTRACT[m.name]]
     if not through_constants:
         return testable
     return testable + [m for m in subject.methods
@@ -172,6 +177,11 @@ def scenarios_for(context: ClassContext, method: MethodInfo, receiver: Receiver,
                              subject=subject.fqn, lookup=scope.lookup),
         *_padded_text(method, args),
         *_more_examples(method.parameters, args, known))]
+    if not method.parameters and receiver.instance and receiver.construction and not receiver.arrange:
+        # The receiver itself zero and negative (`money = Money.of(USD, -10.00)`): what `abs()` and `isZero()`
+        # branch on, where every other scenario's receiver is the set-up's positive one.
+        variants += [_Variant(f"when{_camel(receiver.name)}Is{word}", answers, [f"{receiver.name} = {text};"])
+                     for word, text in signed_variants(receiver.construction)]
     empty = _arguments(scope, method.parameters, variant=1, bindings=bindings)
     if empty is not None and empty != args:
         variants.append(_Variant(_differing(method.parameters, args, empty, "withEmptyValues"), answers, empty))
@@ -521,3 +531,4 @@ def _camel(text: str) -> str:
 
 
 testable_constructors.__test__ = False  # type: ignore[attr-defined]  # pytest must not collect it where tests import it
+testable_methods.__test__ = False  # type: ignore[attr-defined]

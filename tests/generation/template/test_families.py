@@ -247,3 +247,34 @@ def test_the_families_of_two_overloads_are_named_by_the_parameter_type_that_diff
     _, names = final_tests(scenarios, seen, context=context, written=Written())
     assert len(names) == 2 and not any(name[-1].isdigit() for name in names), names
     assert "ofCode_whenCodeIsInt_throwsIllegalArgument" in names, names
+
+
+def test_a_receiver_rebuilt_negative_is_written_only_where_the_result_differs() -> None:
+    # joda-money: `getCurrencyUnit()` on USD -10.00 and on USD 0.00 said what it said on USD 10.00.
+    text = TypeRef(text="String", name="String", fqn="java.lang.String")
+    methods = tuple(MethodInfo(name=name, modifiers=("public",), return_type=text) for name in ("currency", "sign"))
+    subject = ClassInfo(fqn="a.Amount", name="Amount", package="a", kind=TypeKind.CLASS, file="Amount.java",
+                        modifiers=("public",), methods=methods)
+    context = ClassContext(ModuleContext({subject.fqn: subject}.get), subject, ImportSet("a"), {})
+
+    def scenario(method: str, hint: str, arrange: tuple[str, ...]) -> Scenario:
+        return Scenario(id=f"{method}{hint}", method=method, hint=hint, call=f"amount.{method}()", arrange=arrange,
+                        subject="amount")
+
+    def seen(value: str, amount: str) -> tuple[ObservedValue, ObservedValue]:
+        return ObservedValue(t="String", v=value), ObservedValue(t="object", components={
+            "amount": ObservedValue(t="String", v=amount)})
+
+    rows = [("currency", "", (), "USD", "10.00"),
+            ("currency", "whenAmountIsNegative", ('amount = Amount.of("-10.00");',), "USD", "-10.00"),
+            ("sign", "", (), "+", "10.00"),
+            ("sign", "whenAmountIsNegative", ('amount = Amount.of("-10.00");',), "-", "-10.00")]
+    scenarios, observations = [], {}
+    for method, hint, arrange, value, amount in rows:
+        made = scenario(method, hint, arrange)
+        result, state = seen(value, amount)
+        scenarios.append(made)
+        observations[made.id] = Observation(scenario=made.id, outcome="returned", value=result, before=state,
+                                            after=state)
+    _, names = final_tests(scenarios, observations, context=context, written=Written())
+    assert sorted(names) == ["currency_returnsUsd", "sign_returnsText", "sign_whenAmountIsNegative_returnsText"], names

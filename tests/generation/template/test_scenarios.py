@@ -14,9 +14,11 @@ from junitbot.generation.template.neighbours import shifted_numbers
 from junitbot.generation.template.plan import CHANGE_LIMIT_FACTOR, plan_classes
 from junitbot.generation.template.scenarios import (
     MORE_VARIANTS,
+    callable_methods,
     constructor_scenarios,
     scenarios_for,
     testable_constructors,
+    testable_methods,
 )
 from junitbot.generation.template.subtypes import Receiver
 from junitbot.validation.measure.models import CarvedCall
@@ -96,6 +98,10 @@ public final class Amount implements Priced {
     public Amount toAmount() { return this; }
     public boolean isGreaterThan(Priced other) { return value.compareTo(other.toAmount().value) > 0; }
     public static Amount max(Amount first, Amount second) { return first.isGreaterThan(second) ? first : second; }
+    public Amount abs() { return value.signum() < 0 ? new Amount(currency, value.negate()) : this; }
+    @Override public boolean equals(Object other) { return other instanceof Amount a && a.value.equals(value); }
+    @Override public int hashCode() { return value.hashCode(); }
+    @Override public String toString() { return currency + " " + value; }
 }
 """,
 }
@@ -314,6 +320,31 @@ def test_an_argument_of_the_subject_s_type_is_built_as_the_receiver_was_with_one
                                                       prefix="m1")}
     first = pairs[""][0].split(" = ", 1)[1]
     assert pairs["whenSecondIsGreater"] == (pairs[""][0], f"Amount second = {shifted_numbers(first)[0][1]}")
+
+
+def test_a_method_without_arguments_is_also_called_on_the_receiver_zero_and_negative(catalog: Indexed) -> None:
+    # joda-money's `abs()` and `isNegative()` only ever met the set-up's USD 10.00: their other branch never ran.
+    info = catalog.info(f"{PACKAGE}.Amount")
+    absolute = next(m for m in info.methods if m.name == "abs")
+    receiver = Receiver("amount", construction='Amount.of("EUR-1", new BigDecimal("10.00"))')
+    arranged = {s.hint: s.arrange for s in scenarios_for(_context(catalog, info), absolute, receiver, prefix="m0")}
+    assert arranged == {"": (), "whenAmountIsZero": ('amount = Amount.of("EUR-1", new BigDecimal("0.00"));',),
+                        "whenAmountIsNegative": ('amount = Amount.of("EUR-1", new BigDecimal("-10.00"));',)}
+    assert [s.hint for s in scenarios_for(_context(catalog, info), absolute, Receiver("amount"), prefix="m0")] == [""]
+
+
+def test_a_value_class_s_own_equals_and_to_string_are_called_equals_on_an_equal_and_a_different_instance(
+        catalog: Indexed) -> None:
+    # joda-money's Money: its `equals` branches (and what `toString` renders) were never tested, as Object's.
+    info = catalog.info(f"{PACKAGE}.Amount")
+    assert {"equals", "toString"} <= {m.name for m in callable_methods(info, through_constants=False)}
+    assert "hashCode" not in {m.name for m in callable_methods(info, through_constants=False)}
+    assert not {"equals", "toString"} & {m.name for m in testable_methods(info)}  # a returned object's: not called
+    equals = next(m for m in info.methods if m.name == "equals")
+    receiver = Receiver("amount", construction='Amount.of("EUR-1", new BigDecimal("10.00"))')
+    arranged = {s.hint: s.arrange for s in scenarios_for(_context(catalog, info), equals, receiver, prefix="m0")}
+    assert arranged["whenOtherIsEqual"] == ('Object other = Amount.of("EUR-1", new BigDecimal("10.00"));',)
+    assert arranged["whenOtherIsGreater"] == ('Object other = Amount.of("EUR-1", new BigDecimal("11.00"));',)
 
 
 @pytest.mark.parametrize(("expression", "shifted"), [
