@@ -59,10 +59,11 @@ STRING_HINTS: tuple[tuple[frozenset[str], str], ...] = (
     (frozenset({"url", "uri", "link", "website", "endpoint", "homepage"}), "https://example.com"),
     (frozenset({"phone", "mobile", "telephone"}), "+15551234567"),
     (frozenset({"uuid", "guid"}), "123e4567-e89b-12d3-a456-426614174000"),
-    (frozenset({"sku", "code", "reference", "ref", "serial"}), "ABC-1234"),
+    # What a code is of comes first: `currencyCode` is "EUR" and `countryCode` "US", not "ABC-1234".
     (frozenset({"currency"}), "EUR"),
     (frozenset({"country"}), "US"),
     (frozenset({"locale", "language", "lang"}), "en"),
+    (frozenset({"sku", "code", "reference", "ref", "serial"}), "ABC-1234"),
     (frozenset({"date", "day"}), "2024-01-01"),
     (frozenset({"zip", "postcode", "postal"}), "12345"),
     (frozenset({"json"}), "{}"),

@@ -102,6 +102,9 @@ def test_strings_follow_the_parameter_name(shop: Indexed) -> None:
     assert build(shop, STRING, variant=1).text == '""'
     assert build(shop, STRING, hint="newEmail").text == '"user@example.com"'
     assert build(shop, STRING, hint="sku").text == '"ABC-1234"'
+    # What a code is of says its shape (joda-money's `of(currencyCode)` was only ever rejected, on "ABC-1234").
+    assert [build(shop, STRING, hint=h).text for h in ("currencyCode", "countryCode", "languageCode")] == [
+        '"EUR"', '"US"', '"en"']
     assert string_value(1, "email") == ""
     # Two words that name one thing: `newLineStr` asks for a line break, not "text"; a separator for one.
     assert build(shop, STRING, hint="newLineStr").text == '"\\n"'
