@@ -207,19 +207,22 @@ def _difference(body: Sequence[str], other: str) -> str | None:
 
 
 def _typed_difference(parameters: Sequence[str], other: str) -> str | None:
-    """`whenNumericCurrencyCodeIsInt`: a family parameter (`int numericCurrencyCode`) that the other family of the
-    name (its text) declares with another type, as two overloads' families do; None where there is none."""
+    """What tells two overloads' families of one name apart: a parameter (`int numericCurrencyCode`) the other family
+    (its text) declares with another type (`whenNumericCurrencyCodeIsInt`), else one it does not declare
+    (`withAmountToSubtract`); None where there is none."""
     signature = re.search(r"\bvoid \w+\(([^)]*)\)", other)
     theirs: dict[str, str] = {}
     for declared in signature[1].split(",") if signature is not None else ():
         type_text, _, name = declared.strip().rpartition(" ")
         theirs[name] = type_text
-    for parameter in parameters:
-        type_text, _, name = parameter.strip().rpartition(" ")
+    mine = [parameter.strip().rpartition(" ") for parameter in parameters]
+    for type_text, _, name in mine:
         if name in theirs and theirs[name] != type_text:
             title = "".join(w[:1].upper() + w[1:] for w in re.findall(r"\w+", type_text))
             return f"when{name[:1].upper()}{name[1:]}Is{title}"
-    return None
+    # Another overload's argument (`minus(double amountToSubtract)` beside `minus(BigMoneyProvider)`): `withAmount..`.
+    others = [name for _, _, name in mine if name not in theirs and name not in ("expected", "message")]
+    return f"with{others[0][:1].upper()}{others[0][1:]}" if others else None
 
 
 def _fixed_difference(body: Sequence[str], other: str) -> str | None:

@@ -247,6 +247,13 @@ def test_the_families_of_two_overloads_are_named_by_the_parameter_type_that_diff
     _, names = final_tests(scenarios, seen, context=context, written=Written())
     assert len(names) == 2 and not any(name[-1].isdigit() for name in names), names
     assert "ofCode_whenCodeIsInt_throwsIllegalArgument" in names, names
+    # Overloads whose parameters are named apart (`minus(BigMoneyProvider moneyToSubtract)`, `minus(double
+    # amountToSubtract)`): the second is named after its own.
+    renamed = [s.model_copy(update={"call": "Unit.ofCode(number)",
+                                    "arrange": (s.arrange[0].replace("code", "number"),)})
+               if s.id.startswith("i") else s for s in scenarios]
+    _, names = final_tests(renamed, seen, context=context, written=Written())
+    assert sorted(names) == ["ofCode_throwsIllegalArgument", "ofCode_withNumber_throwsIllegalArgument"], names
 
 
 def test_a_receiver_rebuilt_negative_is_written_only_where_the_result_differs() -> None:

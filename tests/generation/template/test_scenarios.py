@@ -343,6 +343,7 @@ def test_a_value_class_s_own_equals_and_to_string_are_called_equals_on_an_equal_
     equals = next(m for m in info.methods if m.name == "equals")
     receiver = Receiver("amount", construction='Amount.of("EUR-1", new BigDecimal("10.00"))')
     arranged = {s.hint: s.arrange for s in scenarios_for(_context(catalog, info), equals, receiver, prefix="m0")}
+    assert arranged[""] == ("Object other = new Object();",)  # another class: not a placeholder text
     assert arranged["whenOtherIsEqual"] == ('Object other = Amount.of("EUR-1", new BigDecimal("10.00"));',)
     assert arranged["whenOtherIsGreater"] == ('Object other = Amount.of("EUR-1", new BigDecimal("11.00"));',)
 
