@@ -178,7 +178,7 @@ def scenarios_for(context: ClassContext, method: MethodInfo, receiver: Receiver,
         *_input_variants(method, args),
         *own_type_neighbours(method, args, construction=receiver.construction if receiver.instance else None,
                              subject=subject.fqn, lookup=scope.lookup),
-        *_padded_text(method, args),
+        *_padded_text(method, args), *_shipped_texts(context, method, args),
         *_more_examples(method.parameters, args, known))]
     if not method.parameters and receiver.instance and receiver.construction and not receiver.arrange:
         # The receiver itself zero and negative (`money = Money.of(USD, -10.00)`): what `abs()` and `isZero()`
@@ -511,6 +511,28 @@ def _padded_text(method: MethodInfo, base: list[str]) -> list[tuple[str, list[st
             changed = list(base)
             changed[index] = f'{base[index].split(" = ", 1)[0]} = "  {value[1:2].upper()}{value[2:-1]}  ";'
             return [(f"when{_camel(param.name)}IsPadded", changed)]
+    return []
+
+
+# The class's own text constants a text parameter is tried with.
+_SHIPPED_TEXTS = 2
+
+
+def _shipped_texts(context: ClassContext, method: MethodInfo, base: list[str]) -> list[tuple[str, list[str]]]:
+    """A text parameter given the public String constants the subject declares (DurationFormatUtils'
+    `ISO_EXTENDED_FORMAT_PATTERN` for `formatDuration(millis, format)`): the texts the class is made to read, where
+    "text" meant nothing to it."""
+    subject = context.subject
+    constants = [f.name for f in subject.fields if f.initialized and f.type.text in ("String", "java.lang.String")
+                 and {"public", "static", "final"} <= set(f.modifiers)][:_SHIPPED_TEXTS]
+    if not constants:
+        return []
+    owner = context.imports.name(subject.fqn, package=subject.package)
+    for index, param in enumerate(method.parameters):
+        if param.type.text in _TEXT_TYPES and " = " in base[index]:
+            declared = base[index].split(" = ", 1)[0]
+            return [(f"when{_camel(param.name)}Is{value_title(f'{owner}.{name}')}",
+                     [*base[:index], f"{declared} = {owner}.{name};", *base[index + 1:]]) for name in constants]
     return []
 
 

@@ -87,6 +87,13 @@ public final class Letters {
     public static int sum(byte[] data) { int total = 0; for (byte b : data) { total += b; } return total; }
 }
 """,
+    f"{_DIR}/Durations.java": """package com.acme.catalog;
+public final class Durations {
+    public static final String ISO_PATTERN = "'P'd'D'";
+    private static final String HIDDEN = "H";
+    public static String format(long millis, String format) { return format.replace("d", "" + millis); }
+}
+""",
     f"{_DIR}/Priced.java": "package com.acme.catalog;\npublic interface Priced { Amount toAmount(); }\n",
     f"{_DIR}/Amount.java": """package com.acme.catalog;
 import java.math.BigDecimal;
@@ -346,6 +353,17 @@ def test_a_value_class_s_own_equals_and_to_string_are_called_equals_on_an_equal_
     assert arranged[""] == ("Object other = new Object();",)  # another class: not a placeholder text
     assert arranged["whenOtherIsEqual"] == ('Object other = Amount.of("EUR-1", new BigDecimal("10.00"));',)
     assert arranged["whenOtherIsGreater"] == ('Object other = Amount.of("EUR-1", new BigDecimal("11.00"));',)
+
+
+def test_a_text_parameter_is_tried_with_the_text_constants_the_class_ships(catalog: Indexed) -> None:
+    # commons-lang's DurationFormatUtils: `formatDuration(1, "text")` handed "text" back; its own
+    # ISO_EXTENDED_FORMAT_PATTERN is a format it reads.
+    info = catalog.info(f"{PACKAGE}.Durations")
+    (method,) = info.methods
+    arranged = {s.hint: s.arrange for s in scenarios_for(_context(catalog, info), method,
+                                                          Receiver("Durations", instance=False), prefix="m0")}
+    assert arranged["whenFormatIsIsoPattern"] == ("long millis = 1L;", "String format = Durations.ISO_PATTERN;")
+    assert not any("Hidden" in hint for hint in arranged)
 
 
 @pytest.mark.parametrize(("expression", "shifted"), [
