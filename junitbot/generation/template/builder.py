@@ -67,6 +67,26 @@ def char_value(hint: str | None) -> str | None:
     return next((value for keys, value in CHAR_HINTS if words & keys), None)
 
 
+# A span of time in milliseconds with every unit set, days past a year (400 days 1 h 1 min 1 s 1 ms), and what an
+# int holds (1 day 1 h 1 min 1 s 1 ms): a duration formatter or calculator then has years, months, days and the rest
+# to render, where 1 ms renders nothing but zeros.
+_MILLIS = {"long": "34563661001L", "int": "90061001"}
+_SPAN_WORDS = frozenset({"duration", "elapsed", "period", "end", "span"})
+
+
+def millis_value(hint: str | None, primitive: str) -> str | None:
+    """The milliseconds a parameter named as a duration or the end of a span asks for (`durationMillis`,
+    `endMillis`: `34563661001L`; `startMillis`: `0L`); none for a timeout or a delay, which a test would wait for."""
+    if not hint or primitive not in _MILLIS:
+        return None
+    words = {w.lower() for w in re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", hint)}
+    if not words & {"millis", "milliseconds"}:
+        return None
+    if words & {"start", "begin", "from"}:
+        return "0L" if primitive == "long" else "0"
+    return _MILLIS[primitive] if words & _SPAN_WORDS else None
+
+
 class Built(NamedTuple):
     """A value built: its Java text, the type a test declares it as, and how it was built."""
 
@@ -138,7 +158,9 @@ class ValueBuilder:
             bound, rest = bind(ref, bindings)
             return self._dispatch(bound, variant, depth, hint, rest)
         if ref.name in PRIMITIVES and ref.fqn is None:
-            shaped = char_value(hint) if ref.name == "char" and variant == 0 else None
+            shaped = None
+            if variant == 0:
+                shaped = char_value(hint) if ref.name == "char" else millis_value(hint, ref.name)
             return Built(shaped or self._pick(PRIMITIVE_LITERALS[ref.name], variant), ref.name, "literal")
         fqn = resolved_fqn(ref)
         if fqn is None:

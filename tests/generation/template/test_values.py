@@ -115,6 +115,12 @@ def test_strings_follow_the_parameter_name(shop: Indexed) -> None:
     assert [build(shop, char, hint=h).text for h in ("delim", "quoteChar", "escape", "ch")] == [
         "','", "'\"'", "'\\\\'", "'a'"]
     assert build(shop, char, hint="delim", variant=1).text == "'0'"  # the other variants as before
+    # A duration in milliseconds with every unit set (commons-lang's DurationFormatUtils rendered 1 ms as zeros); a
+    # span's start at zero; never a timeout a test would wait out.
+    long = TypeRef(text="long", name="long")
+    hints = ("durationMillis", "startMillis", "endMillis", "timeoutMillis")
+    assert [build(shop, long, hint=h).text for h in hints] == ["34563661001L", "0L", "34563661001L", "1L"]
+    assert build(shop, TypeRef(text="int", name="int"), hint="elapsedMillis").text == "90061001"
 
 
 def test_jdk_values_are_fixed_and_imported(shop: Indexed) -> None:
