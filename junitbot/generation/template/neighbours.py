@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 
 from junitbot.analysis import MethodInfo
 from junitbot.generation.javatypes import resolved_fqn
@@ -26,36 +26,37 @@ _DECIMAL_TEXT = re.compile(r"-?\d+(?:\.\d+)?")
 def shifted_numbers(expression: str) -> list[tuple[str, str]]:
     """(`Greater`, text) and (`Less`, text): `expression` with its first number, bare (`10`, `2.5d`) or a numeric
     string (`"10.00"`), one more and one less; none where it holds no number."""
-    for match in _TOKEN.finditer(expression):
-        text = match[1] if match[1] is not None and _DECIMAL_TEXT.fullmatch(match[1]) else match[2]
-        if text is None:
-            continue
-        try:
-            value = Decimal(text)
-        except InvalidOperation:  # pragma: no cover - the patterns admit decimals only
-            return []
-        start, end = match.span(1) if match[1] is not None else match.span(2)
-        return [(word, f"{expression[:start]}{_written(shifted)}{expression[end:]}")
-                for word, shifted in (("Greater", value + 1), ("Less", value - 1))]
-    return []
+    found = _first_number(expression)
+    if found is None:
+        return []
+    value, start, end = found
+    return [(word, f"{expression[:start]}{_written(shifted)}{expression[end:]}")
+            for word, shifted in (("Greater", value + 1), ("Less", value - 1))]
 
 
 def signed_variants(expression: str) -> list[tuple[str, str]]:
     """(`Zero`, text) and (`Negative`, text): `expression` with its first number zero and negated, scale kept
     (`10.00` → `0.00`, `-10.00`); for a zero, one and minus one (`Positive`, `Negative`). What `abs()`, `isZero()`
     and `signum()` branch on, where the receiver was built positive."""
+    found = _first_number(expression)
+    if found is None:
+        return []
+    value, start, end = found
+    changed = [("Positive", value + 1), ("Negative", value - 1)] if value == 0 else [
+        ("Zero", value * 0), ("Negative", -abs(value))]
+    return [(word, f"{expression[:start]}{_written(number)}{expression[end:]}") for word, number in changed]
+
+
+def _first_number(expression: str) -> tuple[Decimal, int, int] | None:
+    """The first number of `expression` outside text (a bare literal, or a string holding only a number), and where
+    its digits start and end."""
     for match in _TOKEN.finditer(expression):
-        text = match[1] if match[1] is not None and _DECIMAL_TEXT.fullmatch(match[1]) else match[2]
-        if text is None:
+        quoted = match[1] is not None and _DECIMAL_TEXT.fullmatch(match[1]) is not None
+        if not quoted and match[2] is None:
             continue
-        value = Decimal(text)
-        start, end = match.span(1) if match[1] is not None else match.span(2)
-        if value == 0:
-            changed = [("Positive", value + 1), ("Negative", value - 1)]
-        else:
-            changed = [("Zero", value * 0), ("Negative", -abs(value))]
-        return [(word, f"{expression[:start]}{_written(number)}{expression[end:]}") for word, number in changed]
-    return []
+        start, end = match.span(1) if quoted else match.span(2)
+        return Decimal(expression[start:end]), start, end
+    return None
 
 
 def own_type_neighbours(method: MethodInfo, base: Sequence[str], *, construction: str | None, subject: str,
