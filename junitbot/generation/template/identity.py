@@ -20,7 +20,7 @@ from junitbot.generation.template.bodies import accidental
 from junitbot.generation.template.observations import Observation
 from junitbot.generation.template.probe import Scenario
 
-MAX_PER_SCENARIO = 6
+MAX_PER_SCENARIO = 7
 MAX_PER_CLASS = 48
 _MAX_LENGTH = 60  # longer texts are not placeholders; amplifying them makes names and files long
 # A local of a text type given a string literal (its escapes are JSON's: `java_string` writes them).
@@ -124,10 +124,11 @@ def _shapes(scenario: Scenario, name: str) -> list[tuple[str, str]]:
         return []
     middle = len(text) // 2
     # Markup, quotes, separators and a letter outside ASCII, which escaping code changes (`escapeCsv` and
-    # `escapeHtml4` hand "text" back as it came); and escapes, which unescaping code reads.
+    # `escapeHtml4` hand "text" back as it came); escapes and a quoted field, which unescaping code reads.
     shapes = [("HasMarkup", f'<{text}> & "{text}", {text}\'s \u00e9\n'),
-              ("HasRepeatedCharacters", "".join(c * 2 for c in text)),
-              ("HasEscapes", f'\\"{text}\\"\\n&lt;{text}&gt;')]
+              ("HasEscapes", f'\\"{text}\\"\\n&lt;{text}&gt;'),
+              ("IsQuoted", f'"{text}, {text}"'),  # a CSV field, which unescaping unquotes
+              ("HasRepeatedCharacters", "".join(c * 2 for c in text))]
     others = set(_NAME.findall(_argument_text(scenario.call))) - {name}
     for other, value in texts.items():
         if other in others and value and len(value) <= _MAX_LENGTH // 2:

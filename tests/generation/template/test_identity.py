@@ -20,7 +20,7 @@ _SQUEEZE = Scenario(id="s", method="squeeze", hint="", call="CharSetUtils.squeez
 def test_the_text_handed_back_unchanged_is_amplified_into_shapes_a_text_method_acts_on() -> None:
     assert unchanged_input(_SQUEEZE, _text("s", "text")) == "str"
     variants = amplified([_SQUEEZE], {"s": _text("s", "text")}, prefix="i0")
-    assert [(v.origins, v.local) for v in variants] == [(("s",), "str")] * 6
+    assert [(v.origins, v.local) for v in variants] == [(("s",), "str")] * 7
     by_hint = {v.scenario.hint: v.scenario.arrange[0] for v in variants}
     assert by_hint == {"whenStrHasRepeatedCharacters": 'String str = "tteexxtt";',
                        # What escaping code acts on (`escapeCsv("text")` is "text"), and what unescaping code reads.
@@ -28,7 +28,8 @@ def test_the_text_handed_back_unchanged_is_amplified_into_shapes_a_text_method_a
                        "whenStrContainsSetTwice": 'String str = "tettxt";',
                        "whenStrIsPadded": 'String str = "  Text  ";',
                        "whenStrHasTwoWords": 'String str = "text te";',
-                       "whenStrHasEscapes": 'String str = "\\\\\\"text\\\\\\"\\\\n&lt;text&gt;";'}
+                       "whenStrHasEscapes": 'String str = "\\\\\\"text\\\\\\"\\\\n&lt;text&gt;";',
+                       "whenStrIsQuoted": 'String str = "\\"text, text\\"";'}
     assert all(v.scenario.arrange[1] == 'String set = "t";' and v.scenario.id.startswith("i0_") for v in variants)
 
 
