@@ -39,7 +39,7 @@ from junitbot.generation.template.naming import value_title
 from junitbot.generation.template.neighbours import own_type_neighbours, signed_variants
 from junitbot.generation.template.probe import Scenario
 from junitbot.generation.template.subtypes import Receiver
-from junitbot.generation.template.values import value_expression
+from junitbot.generation.template.values import shipped_constants, value_expression
 
 _SKIPPED_METHODS = frozenset({"equals", "hashCode", "toString", "main", "finalize", "clone"})
 # Object's methods a class declares that its own test calls (by arity): its equality and its text are behaviour a
@@ -180,11 +180,14 @@ def scenarios_for(context: ClassContext, method: MethodInfo, receiver: Receiver,
                              subject=subject.fqn, lookup=scope.lookup),
         *_padded_text(method, args), *_shipped_texts(context, method, args),
         *_more_examples(method.parameters, args, known))]
-    if not method.parameters and receiver.instance and receiver.construction and not receiver.arrange:
-        # The receiver itself zero and negative (`money = Money.of(USD, -10.00)`): what `abs()` and `isZero()`
-        # branch on, where every other scenario's receiver is the set-up's positive one.
-        variants += [_Variant(f"when{_camel(receiver.name)}Is{word}", answers, [f"{receiver.name} = {text};"])
-                     for word, text in signed_variants(receiver.construction)]
+    if receiver.instance and receiver.construction and not receiver.arrange:
+        # The receiver itself rebuilt: zero and negative (`money = Money.of(USD, -10.00)`), what `abs()` and
+        # `isZero()` branch on; another constant the class ships (`style = MoneyAmountStyle.LOCALIZED_GROUPING;`),
+        # whose unset parts `localize(..)` fills in. Every other scenario's receiver is the set-up's.
+        rebuilt_as = [*(signed_variants(receiver.construction) if not method.parameters else ()),
+                      *_other_constants(context, receiver.construction)]
+        variants += [_Variant(f"when{_camel(receiver.name)}Is{word}", answers, [f"{receiver.name} = {text};", *args])
+                     for word, text in rebuilt_as]
     empty = _arguments(scope, method.parameters, variant=1, bindings=bindings)
     if empty is not None and empty != args:
         variants.append(_Variant(_differing(method.parameters, args, empty, "withEmptyValues"), answers, empty))
@@ -512,6 +515,22 @@ def _padded_text(method: MethodInfo, base: list[str]) -> list[tuple[str, list[st
             changed[index] = f'{base[index].split(" = ", 1)[0]} = "  {value[1:2].upper()}{value[2:-1]}  ";'
             return [(f"when{_camel(param.name)}IsPadded", changed)]
     return []
+
+
+# The other constants of its own type a class ships that a receiver built as one of them is also tried as.
+_OTHER_CONSTANTS = 2
+
+
+def _other_constants(context: ClassContext, construction: str) -> list[tuple[str, str]]:
+    """(title, text) of the subject's other public constants of its own type, where the receiver is one of them."""
+    subject = context.subject
+    owner = context.imports.name(subject.fqn, package=subject.package)
+    names = [f.name for f in shipped_constants(subject)]
+    current = construction.rsplit(".", 1)
+    if len(current) != 2 or current[0] != owner or current[1] not in names:
+        return []
+    return [(value_title(f"{owner}.{name}"), f"{owner}.{name}") for name in names if name != current[1]][
+        :_OTHER_CONSTANTS]
 
 
 # The class's own text constants a text parameter is tried with.

@@ -165,11 +165,7 @@ class _Builder(ValueBuilder):
         """A concrete class's public constant of its own type (`CurrencyUnit.EUR`, `Fraction.ONE`): the instances the
         library ships, as its users write them, before a constructor called with made-up values (a package-private
         one gave `new CurrencyUnit("ABC-1234", (short) 1, (short) 1)`). Generic classes are left out."""
-        if info.is_abstract or info.type_parameters:
-            return None
-        constants = [f for f in info.fields if f.initialized and not f.type.array and not f.type.arguments
-                     and f.type.name.rsplit(".", 1)[-1] == info.name
-                     and {"public", "static", "final"} <= set(f.modifiers)]
+        constants = shipped_constants(info)
         if not constants:
             return None
         chosen = constants[variant % len(constants)]
@@ -279,6 +275,14 @@ class _Builder(ValueBuilder):
             if built is not None:
                 return built
         return None
+
+
+def shipped_constants(info: ClassInfo) -> list[FieldInfo]:
+    """A concrete, non-generic class's public constants of its own type (`CurrencyUnit.EUR`, `Fraction.ONE`)."""
+    if info.is_abstract or info.type_parameters:
+        return []
+    return [f for f in info.fields if f.initialized and not f.type.array and not f.type.arguments
+            and f.type.name.rsplit(".", 1)[-1] == info.name and {"public", "static", "final"} <= set(f.modifiers)]
 
 
 def own_constants(subject: ClassInfo) -> list[FieldInfo]:

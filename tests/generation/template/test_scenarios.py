@@ -94,6 +94,15 @@ public final class Durations {
     public static String format(long millis, String format) { return format.replace("d", "" + millis); }
 }
 """,
+    f"{_DIR}/Style.java": """package com.acme.catalog;
+public final class Style {
+    public static final Style PLAIN = new Style(-1);
+    public static final Style GROUPED = new Style(3);
+    private final int size;
+    private Style(int size) { this.size = size; }
+    public Style localize(String locale) { return size < 0 ? new Style(locale.length()) : this; }
+}
+""",
     f"{_DIR}/Priced.java": "package com.acme.catalog;\npublic interface Priced { Amount toAmount(); }\n",
     f"{_DIR}/Amount.java": """package com.acme.catalog;
 import java.math.BigDecimal;
@@ -364,6 +373,16 @@ def test_a_text_parameter_is_tried_with_the_text_constants_the_class_ships(catal
                                                           Receiver("Durations", instance=False), prefix="m0")}
     assert arranged["whenFormatIsIsoPattern"] == ("long millis = 1L;", "String format = Durations.ISO_PATTERN;")
     assert not any("Hidden" in hint for hint in arranged)
+
+
+def test_a_receiver_that_is_a_shipped_constant_is_also_tried_as_the_others(catalog: Indexed) -> None:
+    # joda-money's MoneyAmountStyle: `localize(..)` fills in what LOCALIZED_GROUPING leaves unset; the set-up's
+    # ASCII_DECIMAL_POINT_GROUP3_COMMA sets everything.
+    info = catalog.info(f"{PACKAGE}.Style")
+    (localize,) = info.methods
+    found = scenarios_for(_context(catalog, info), localize, Receiver("style", construction="Style.PLAIN"), prefix="m0")
+    arranged = {s.hint: s.arrange for s in found}
+    assert arranged["whenStyleIsGrouped"] == ("style = Style.GROUPED;", 'String locale = "en";')
 
 
 @pytest.mark.parametrize(("expression", "shifted"), [
