@@ -195,6 +195,9 @@ def _difference(body: Sequence[str], other: str) -> str | None:
         declared = _LOCAL.match(line)
         if declared is not None and not re.search(rf"\b{declared[1]}\b", other):
             return f"with{declared[1][:1].upper()}{declared[1][1:]}"
+    retyped = _retyped_local(body, other)
+    if retyped is not None:
+        return retyped
     theirs = set(_PASSED.findall(other))
     for line in body:
         if line.lstrip().startswith(_CHECKS):
@@ -203,6 +206,23 @@ def _difference(body: Sequence[str], other: str) -> str | None:
             title = value_title(literal)
             if literal not in theirs and title != "Value":
                 return f"with{title}"
+    return None
+
+
+def _retyped_local(body: Sequence[str], other: str) -> str | None:
+    """`whenMoniesIsIterable`: a local the other test (its text) declares with another type, as the tests of two
+    overloads taking one parameter name do (`total(BigMoneyProvider... monies)`, `total(Iterable<..> monies)`)."""
+    for line in body:
+        declared = _LOCAL.match(line)
+        if declared is None:
+            continue
+        name = declared[1]
+        mine = line.strip().split(" = ", 1)[0].rsplit(" ", 1)[0]
+        theirs = re.search(rf"^\s*(?:final\s+)?([^=;\n]+?)\s+{name}\s*=", other, flags=re.MULTILINE)
+        if theirs is not None and theirs[1].strip() != mine:
+            head = re.match(r"[\w.]+", mine.removeprefix("final "))
+            title = head[0].rsplit(".", 1)[-1] if head else "Other"
+            return f"when{name[:1].upper()}{name[1:]}Is{title[:1].upper()}{title[1:]}"
     return None
 
 

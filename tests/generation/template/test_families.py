@@ -285,3 +285,12 @@ def test_a_receiver_rebuilt_negative_is_written_only_where_the_result_differs() 
                                             after=state)
     _, names = final_tests(scenarios, observations, context=context, written=Written())
     assert sorted(names) == ["currency_returnsUsd", "sign_returnsText", "sign_whenAmountIsNegative_returnsText"], names
+
+
+def test_two_tests_of_overloads_taking_one_parameter_name_are_named_by_its_type() -> None:
+    # joda-money: `total(BigMoneyProvider... monies)` and `total(Iterable<..> monies)` both rejecting null gave
+    # `total_rejectsNullMonies2`.
+    other = "void total_rejectsNullMonies() {\n    BigMoneyProvider monies = null;\n    assertThrows(..);\n}\n"
+    body = ["// Arrange", "Iterable<? extends BigMoneyProvider> monies = null;", "// Act + Assert", "assertThrows(..);"]
+    assert _difference(body, other) == "whenMoniesIsIterable"
+    assert _difference(["BigMoneyProvider monies = null;", "assertThrows(..);"], other) is None
