@@ -260,6 +260,28 @@ def _annotation(head: str, values: list[str]) -> str:
     return f"{head}{{\n" + ",\n".join(f"    {value}" for value in values) + "\n})"
 
 
+_SOURCE_VALUE = re.compile(r'"(?:[^"\\]|\\.)*"|[^,\s{}]+')
+
+
+def merged_source(existing: str, added: str) -> str | None:
+    """One source annotation with the rows of both (`existing` first, a row already there not again), where both
+    are of one kind (`@CsvSource(`, `@ValueSource(strings = `): a family found again in a later round is the same
+    test with more rows, not a sibling to number."""
+    old, new = _source_parts(existing), _source_parts(added)
+    if old is None or new is None or old[0] != new[0]:
+        return None
+    head, first = old
+    return _annotation(head, [*first, *(value for value in new[1] if value not in first)])
+
+
+def _source_parts(annotation: str) -> tuple[str, list[str]] | None:
+    """(head up to the array, the array's values) of an annotation `_annotation` wrote."""
+    start, end = annotation.find("{"), annotation.rfind("})")
+    if start < 0 or end < start:
+        return None
+    return annotation[:start], _SOURCE_VALUE.findall(annotation[start + 1:end])
+
+
 def _java_string(cell: str, *, quoted: bool = True) -> str:
     """A cell as a Java string literal (`'text'` → `"text"` in a ValueSource; a whole CSV row as it is), every
     character outside printable ASCII escaped (a lone surrogate cannot even be written to a UTF-8 file)."""

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from junitbot.generation.style import AssertionStyle, test_name
 from junitbot.generation.template.bodies import final_body, in_assertj
 from junitbot.generation.template.context import ClassContext
-from junitbot.generation.template.families import Member, families
+from junitbot.generation.template.families import Family, Member, families, merged_source
 from junitbot.generation.template.feedback import Refinement, same_behaviour
 from junitbot.generation.template.identity import unchanged_input
 from junitbot.generation.template.naming import family_name, name_parts, value_title
@@ -99,6 +99,19 @@ def final_tests(
     return Written(methods, frozenset(outcomes), frozenset(bodies)), names
 
 
+def _same_family_again(written: str | None, family: Family, name: str, style: AssertionStyle) -> str | None:
+    """The written family of `name` with `family`'s rows added, where both have one body and parameters; else None."""
+    if written is None or len(family.annotations) != 2:
+        return None
+    mine = _method(list(family.annotations), name, ", ".join(family.parameters), list(family.body), style)
+    head, _, rest = written.partition("\nvoid ")
+    if rest != mine.partition("\nvoid ")[2] or "\n" not in head:
+        return None
+    annotation, source = head.split("\n", 1)
+    merged = merged_source(source, family.annotations[1])
+    return None if merged is None else f"{annotation}\n{merged}\nvoid {rest}"
+
+
 def _rebuilds_receiver(scenario: Scenario) -> bool:
     """Whether the scenario assigns the instance under test anew before the call (scenarios.signed receivers)."""
     return scenario.subject is not None and any(line.startswith(f"{scenario.subject} = ") for line in scenario.arrange)
@@ -159,6 +172,11 @@ def _parameterized(tests: list[_Test], context: ClassContext, methods: dict[str,
         parameters = list(family.arguments) or [p.rsplit(" ", 1)[1] for p in family.parameters]
         method = grouped[0].scenario.method
         name = family_name(method, parts, parameters, style.naming)
+        again = _same_family_again(methods.get(name), family, name, style.assertions)
+        if again is not None:  # a later round's rows of a family already written: one test, more rows
+            methods[name] = again
+            covered.update(id(t) for t in grouped)
+            continue
         condition = None if name not in methods else (
             _difference(family.body, methods[name]) or _typed_difference(family.parameters, methods[name]))
         if condition is not None:  # a sibling family of the method: named by what it holds fixed, not numbered

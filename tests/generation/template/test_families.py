@@ -294,3 +294,26 @@ def test_two_tests_of_overloads_taking_one_parameter_name_are_named_by_its_type(
     body = ["// Arrange", "Iterable<? extends BigMoneyProvider> monies = null;", "// Act + Assert", "assertThrows(..);"]
     assert _difference(body, other) == "whenMoniesIsIterable"
     assert _difference(["BigMoneyProvider monies = null;", "assertThrows(..);"], other) is None
+
+
+def test_a_family_found_again_in_a_later_round_gets_its_rows_not_a_numbered_sibling() -> None:
+    # joda-money: `parse_rejectsInvalidMoneyStr` and `parse_rejectsInvalidMoneyStr2`, one body, rows from two rounds.
+    text = TypeRef(text="String", name="String", fqn="java.lang.String")
+    parse = MethodInfo(name="parse", modifiers=("public", "static"), return_type=text,
+                       parameters=(ParameterInfo(name="code", type=text),))
+    subject = ClassInfo(fqn="a.Unit", name="Unit", package="a", kind=TypeKind.CLASS, file="Unit.java",
+                        modifiers=("public",), methods=(parse,))
+    context = ClassContext(ModuleContext({subject.fqn: subject}.get, style=Style(parameterized=True)), subject,
+                           ImportSet("a"), {})
+
+    def round_of(values: tuple[str, ...]) -> tuple[list[Scenario], dict[str, Observation]]:
+        scenarios = [Scenario(id=v, method="parse", hint="", call="Unit.parse(code)",
+                              arrange=(f'String code = "{v}";',)) for v in values]
+        return scenarios, {v: Observation(scenario=v, outcome="threw", exception="java.lang.IllegalArgumentException",
+                                          message=f"bad {v}") for v in values}
+
+    written, first = final_tests(*round_of(("x", "y")), context=context, written=Written())
+    written, second = final_tests(*round_of(("z", "w")), context=context, written=written)
+    assert first == ["parse_throwsIllegalArgument"] and second == [], (first, second)
+    (method,) = written.methods.values()
+    assert "\"'x', 'bad x'\", \"'y', 'bad y'\", \"'z', 'bad z'\", \"'w', 'bad w'\"" in method, method
