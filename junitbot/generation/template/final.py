@@ -119,13 +119,35 @@ def _rebuilds_receiver(scenario: Scenario) -> bool:
 
 def _without_weaker(tests: list[_Test]) -> list[_Test]:
     """The tests, less those that only say a method did not throw where another test of that method asserts what
-    it did (issue 29: `assertDoesNotThrow` cannot fail for most mutants), and those that only say a method returned
-    something where a sequence goes on through it and asserts what the object it returned does."""
+    it did (issue 29: `assertDoesNotThrow` cannot fail for most mutants), those that only say a method returned
+    something where a sequence goes on through it and asserts what the object it returned does, and those where a
+    method handed a text argument back where another test of it computed a text."""
     asserted = {t.scenario.method for t in tests if not _only_does_not_throw(t.body)}
     continued = {method for t in tests for method in t.scenario.after}
+    computed = [t for t in tests if _computed_text(t)]
     return [t for t in tests if not (_only_does_not_throw(t.body) and t.scenario.method in asserted)
             and not (not t.scenario.after and t.scenario.method in continued
-                     and _only_returned_something(t.body, t.scenario.subject))]
+                     and _only_returned_something(t.body, t.scenario.subject))
+            and not _identity_beside(t, computed)]
+
+
+def _identity_beside(test: _Test, computed: Sequence[_Test]) -> bool:
+    """Whether the call handed a text argument back (a test the identity passes too) where another test of the method
+    computed a text from the same other arguments (`formatDuration(d, "text")` is "text" beside
+    `formatDuration(d, ISO_EXTENDED_FORMAT_PATTERN)`): it says nothing a mutant could fail (issue 29 item 4). Where
+    another argument made the text come back (`squeeze(str, null)`), it stays."""
+    local = unchanged_input(test.scenario, test.observed)
+    if local is None:
+        return False
+    others = {line for line in test.scenario.arrange if not re.match(rf"^\s*[\w.<>\[\]]+\s+{local}\s*=", line)}
+    return any(t.scenario.method == test.scenario.method and others <= set(t.scenario.arrange) for t in computed)
+
+
+def _computed_text(test: _Test) -> bool:
+    """Whether the call returned a non-empty text other than its text arguments."""
+    observed = test.observed
+    return (observed.outcome == "returned" and observed.value is not None and observed.value.t == "String"
+            and bool(observed.value.v) and unchanged_input(test.scenario, observed) is None)
 
 
 def _only_returned_something(body: list[str], subject: str | None) -> bool:

@@ -317,3 +317,22 @@ def test_a_family_found_again_in_a_later_round_gets_its_rows_not_a_numbered_sibl
     assert first == ["parse_throwsIllegalArgument"] and second == [], (first, second)
     (method,) = written.methods.values()
     assert "\"'x', 'bad x'\", \"'y', 'bad y'\", \"'z', 'bad z'\", \"'w', 'bad w'\"" in method, method
+
+
+def test_a_call_that_handed_its_text_back_goes_where_another_test_of_the_method_computed_one() -> None:
+    # commons-lang's DurationFormatUtils: `formatDuration(d, "text")` is "text" for any implementation; beside
+    # `formatDuration(d, ISO_EXTENDED_FORMAT_PATTERN)`, which renders the duration, it says nothing.
+    text = TypeRef(text="String", name="String", fqn="java.lang.String")
+    trim = MethodInfo(name="trim", modifiers=("public", "static"), return_type=text,
+                      parameters=(ParameterInfo(name="str", type=text),))
+    subject = ClassInfo(fqn="a.Texts", name="Texts", package="a", kind=TypeKind.CLASS, file="Texts.java",
+                        modifiers=("public",), methods=(trim,))
+    context = ClassContext(ModuleContext({subject.fqn: subject}.get), subject, ImportSet("a"), {})
+    rows = [("same", '"text"', "text"), ("padded", '"  Text  "', "Text")]
+    scenarios = [Scenario(id=i, method="trim", hint=f"when{i.title()}", call="Texts.trim(str)",
+                          arrange=(f"String str = {value};",)) for i, value, _ in rows]
+    seen = {i: Observation(scenario=i, outcome="returned", value=ObservedValue(t="String", v=v)) for i, _, v in rows}
+    _, names = final_tests(scenarios, seen, context=context, written=Written())
+    assert names == ["trim_whenPadded_returnsText"], names
+    _, alone = final_tests(scenarios[:1], seen, context=context, written=Written())
+    assert alone == ["trim_whenSame_returnsText"], alone  # the only test of the method stays
