@@ -296,15 +296,20 @@ def test_two_tests_of_overloads_taking_one_parameter_name_are_named_by_its_type(
     assert _difference(["BigMoneyProvider monies = null;", "assertThrows(..);"], other) is None
 
 
+def _static_text_method(owner: str, method: str, parameter: str, *, parameterized: bool = False) -> ClassContext:
+    """The context of `a.<owner>`, whose one method is `static String <method>(String <parameter>)`."""
+    text = TypeRef(text="String", name="String", fqn="java.lang.String")
+    member = MethodInfo(name=method, modifiers=("public", "static"), return_type=text,
+                        parameters=(ParameterInfo(name=parameter, type=text),))
+    subject = ClassInfo(fqn=f"a.{owner}", name=owner, package="a", kind=TypeKind.CLASS, file=f"{owner}.java",
+                        modifiers=("public",), methods=(member,))
+    module = ModuleContext({subject.fqn: subject}.get, style=Style(parameterized=parameterized))
+    return ClassContext(module, subject, ImportSet("a"), {})
+
+
 def test_a_family_found_again_in_a_later_round_gets_its_rows_not_a_numbered_sibling() -> None:
     # joda-money: `parse_rejectsInvalidMoneyStr` and `parse_rejectsInvalidMoneyStr2`, one body, rows from two rounds.
-    text = TypeRef(text="String", name="String", fqn="java.lang.String")
-    parse = MethodInfo(name="parse", modifiers=("public", "static"), return_type=text,
-                       parameters=(ParameterInfo(name="code", type=text),))
-    subject = ClassInfo(fqn="a.Unit", name="Unit", package="a", kind=TypeKind.CLASS, file="Unit.java",
-                        modifiers=("public",), methods=(parse,))
-    context = ClassContext(ModuleContext({subject.fqn: subject}.get, style=Style(parameterized=True)), subject,
-                           ImportSet("a"), {})
+    context = _static_text_method("Unit", "parse", "code", parameterized=True)
 
     def round_of(values: tuple[str, ...]) -> tuple[list[Scenario], dict[str, Observation]]:
         scenarios = [Scenario(id=v, method="parse", hint="", call="Unit.parse(code)",
@@ -322,12 +327,7 @@ def test_a_family_found_again_in_a_later_round_gets_its_rows_not_a_numbered_sibl
 def test_a_call_that_handed_its_text_back_goes_where_another_test_of_the_method_computed_one() -> None:
     # commons-lang's DurationFormatUtils: `formatDuration(d, "text")` is "text" for any implementation; beside
     # `formatDuration(d, ISO_EXTENDED_FORMAT_PATTERN)`, which renders the duration, it says nothing.
-    text = TypeRef(text="String", name="String", fqn="java.lang.String")
-    trim = MethodInfo(name="trim", modifiers=("public", "static"), return_type=text,
-                      parameters=(ParameterInfo(name="str", type=text),))
-    subject = ClassInfo(fqn="a.Texts", name="Texts", package="a", kind=TypeKind.CLASS, file="Texts.java",
-                        modifiers=("public",), methods=(trim,))
-    context = ClassContext(ModuleContext({subject.fqn: subject}.get), subject, ImportSet("a"), {})
+    context = _static_text_method("Texts", "trim", "str")
     rows = [("same", '"text"', "text"), ("padded", '"  Text  "', "Text")]
     scenarios = [Scenario(id=i, method="trim", hint=f"when{i.title()}", call="Texts.trim(str)",
                           arrange=(f"String str = {value};",)) for i, value, _ in rows]
