@@ -182,12 +182,14 @@ def _receivers(context: ClassContext, shell: TestShell, analyzer: DependencyAnal
 
 def _construction(shell: TestShell) -> str | None:
     """The expression the set-up assigns the subject field (`BigMoney.of(CurrencyUnit.USD, ..)`), where a test
-    method can write it again: none where the set-up declares locals it might read."""
+    method can write it again and get the same object: none where the set-up declares locals it might read, or
+    goes on to configure the subject (`service.setClock(clock)`), which a rebuilt one would lack."""
+    field = re.escape(shell.subject_field or "")
     found = None
     for line in shell.set_up:
-        if re.match(r"[\w.<>\[\], ]+ \w+ = ", line):  # a local declaration
-            return None
-        assigned = re.fullmatch(rf"{re.escape(shell.subject_field or '')} = (.+);", line)
+        if re.match(r"[\w.<>\[\], ]+ \w+ = ", line) or (found and re.match(rf"{field}\.", line)):
+            return None  # a local declaration, or the subject configured after it was built
+        assigned = re.fullmatch(rf"{field} = (.+);", line)
         found = found or (assigned[1] if assigned else None)
     return found
 

@@ -7,11 +7,11 @@ from collections.abc import Iterator
 import pytest
 
 from junitbot.analysis import ClassInfo
-from junitbot.generation import GenerationJob, ImportSet, Target
+from junitbot.generation import GenerationJob, ImportSet, Target, TestShell
 from junitbot.generation.template import ClassContext, ModuleContext
 from junitbot.generation.template.context import graph_implementations
 from junitbot.generation.template.neighbours import shifted_numbers
-from junitbot.generation.template.plan import CHANGE_LIMIT_FACTOR, plan_classes
+from junitbot.generation.template.plan import CHANGE_LIMIT_FACTOR, _construction, plan_classes
 from junitbot.generation.template.scenarios import (
     MORE_VARIANTS,
     callable_methods,
@@ -394,3 +394,17 @@ def test_a_receiver_that_is_a_shipped_constant_is_also_tried_as_the_others(catal
 ])
 def test_the_first_number_outside_text_is_the_one_shifted(expression: str, shifted: list[str]) -> None:
     assert [text for _, text in shifted_numbers(expression)] == shifted
+
+
+def test_the_receiver_is_rebuilt_only_where_its_set_up_only_builds_it() -> None:
+    # A subject the set-up configures after building it (`service.setClock(clock)`) would be another object rebuilt
+    # from its construction alone: its neighbours and signed variants are not tried.
+    def shell(*set_up: str) -> TestShell:
+        return TestShell(target="a.Money", package="a", class_name="MoneyTest", header_comment="", imports=(),
+                         static_imports=(), claims=(), subject_field="money", set_up=set_up)
+
+    assert _construction(shell('money = Money.of("USD", 10);')) == 'Money.of("USD", 10)'
+    assert _construction(shell("mocks = MockitoAnnotations.openMocks(this);", "money = Money.of(1);")) == (
+        "Money.of(1)")
+    assert _construction(shell("money = new Money(1);", "money.setClock(clock);")) is None
+    assert _construction(shell("Clock clock = Clock.systemUTC();", "money = new Money(clock, 1);")) is None
