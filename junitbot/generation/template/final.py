@@ -252,18 +252,24 @@ def _difference(body: Sequence[str], other: str) -> str | None:
 def _retyped_local(body: Sequence[str], other: str) -> str | None:
     """`whenMoniesIsIterable`: a local the other test (its text) declares with another type, as the tests of two
     overloads taking one parameter name do (`total(BigMoneyProvider... monies)`, `total(Iterable<..> monies)`)."""
+    theirs = {found[1]: _declared_type(line) for line in other.splitlines() if (found := _LOCAL.match(line))}
     for line in body:
         declared = _LOCAL.match(line)
-        if declared is None:
-            continue
-        name = declared[1]
-        mine = line.strip().split(" = ", 1)[0].rsplit(" ", 1)[0]
-        theirs = re.search(rf"^\s*(?:final\s+)?([^=;\n]+?)\s+{name}\s*=", other, flags=re.MULTILINE)
-        if theirs is not None and theirs[1].strip() != mine:
-            head = re.match(r"[\w.]+", mine.removeprefix("final "))
-            title = head[0].rsplit(".", 1)[-1] if head else "Other"
-            return f"when{name[:1].upper()}{name[1:]}Is{title[:1].upper()}{title[1:]}"
+        if declared is not None and declared[1] in theirs and theirs[declared[1]] != _declared_type(line):
+            return _type_condition(declared[1], _declared_type(line))
     return None
+
+
+def _declared_type(line: str) -> str:
+    """The type a local declaration writes (`Iterable<? extends BigMoneyProvider>`)."""
+    return line.strip().removeprefix("final ").split(" = ", 1)[0].rsplit(" ", 1)[0]
+
+
+def _type_condition(name: str, type_text: str) -> str:
+    """`whenMoniesIsIterable`: a local or parameter named by the head of its type."""
+    head = re.match(r"[\w.]+", type_text)
+    title = head[0].rsplit(".", 1)[-1] if head else "Other"
+    return f"when{name[:1].upper()}{name[1:]}Is{title[:1].upper()}{title[1:]}"
 
 
 def _typed_difference(parameters: Sequence[str], other: str) -> str | None:
@@ -278,8 +284,7 @@ def _typed_difference(parameters: Sequence[str], other: str) -> str | None:
     mine = [parameter.strip().rpartition(" ") for parameter in parameters]
     for type_text, _, name in mine:
         if name in theirs and theirs[name] != type_text:
-            title = "".join(w[:1].upper() + w[1:] for w in re.findall(r"\w+", type_text))
-            return f"when{name[:1].upper()}{name[1:]}Is{title}"
+            return _type_condition(name, type_text)
     # Another overload's argument (`minus(double amountToSubtract)` beside `minus(BigMoneyProvider)`): `withAmount..`.
     others = [name for _, _, name in mine if name not in theirs and name not in ("expected", "message")]
     return f"with{others[0][:1].upper()}{others[0][1:]}" if others else None
