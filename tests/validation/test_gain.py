@@ -7,6 +7,7 @@ shows before → after.
 
 from __future__ import annotations
 
+import re
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,6 +20,7 @@ from junitbot.config import load_config
 from junitbot.state import StateDir
 from junitbot.validation import IndexedRepo, TestCandidate, ValidationReport, validate_candidates
 from junitbot.validation.judge.selection import NOTHING_NEW
+from junitbot.validation.measure.baseline import Baseline
 from tests.conftest import EXAMPLE, commit_all, own_baselines
 
 HEADER = """package com.acme.shop.domain;
@@ -161,6 +163,11 @@ def test_the_baseline_is_measured_once_until_what_it_ran_changes(shop: tuple[Pat
     root, state = shop
     cached = sorted(state.baselines.rglob("*.json"))
     assert cached
+    # What the suite leaves alive is described, for the report and a reader: together with what it kills, all.
+    money = next(b for b in map(lambda p: Baseline.model_validate_json(p.read_text()), cached)
+                 if b.target.endswith(".Money"))
+    assert money.mutants_alive and len(money.mutants_killed) + len(money.mutants_alive) == money.mutants_total
+    assert all(re.fullmatch(r"[\w<>$]+@\d+: .+", alive) for alive in money.mutants_alive), money.mutants_alive
     stamps = [p.stat().st_mtime_ns for p in cached]
     again = _validate(root, state, [ADDS_AND_TWINS])
     assert [p.stat().st_mtime_ns for p in cached] == stamps  # read from the cache, not measured again

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from decimal import Decimal
 
 from junitbot.analysis import MethodInfo
+from junitbot.analysis.brackets import closing_bracket, split_arguments
 from junitbot.generation.javatypes import resolved_fqn
 from junitbot.generation.template.access import ClassLookup
 from junitbot.generation.template.mined import supertypes
@@ -21,6 +22,9 @@ from junitbot.generation.template.mined import supertypes
 # A string or char literal (skipped whole: a number inside `"ABC-1234"` is text), or a bare decimal literal.
 _TOKEN = re.compile(r'"((?:[^"\\]|\\.)*)"|\'(?:[^\'\\]|\\.)*\'|(?<![\w$.])(\d+(?:\.\d+)?)([lLfFdD]?)(?![\w.])')
 _DECIMAL_TEXT = re.compile(r"-?\d+(?:\.\d+)?")
+# A collection of one element, as the scenarios write it.
+_SINGLE_ELEMENT = re.compile(r"(List\.of|Set\.of|Arrays\.asList)\((.+)\)")
+_COLLECTIONS = frozenset({"java.lang.Iterable", "java.util.Collection", "java.util.List", "java.util.Set"})
 
 
 def shifted_numbers(expression: str) -> list[tuple[str, str]]:
@@ -72,6 +76,11 @@ def own_type_neighbours(method: MethodInfo, base: Sequence[str], *, construction
         name = method.parameters[0].name
         return [(f"when{name[:1].upper()}{name[1:]}IsEqual", [f"{declared} = {construction};"]),
                 *_shifted(method, base, 0, construction)]
+    return [*_one_apart(method, base, construction, accepting), *_two_elements(method, base, construction, accepting)]
+
+
+def _one_apart(method: MethodInfo, base: Sequence[str], construction: str | None,
+               accepting: set[str]) -> list[tuple[str, list[str]]]:
     built = [(index, resolved_fqn(param.type)) for index, param in enumerate(method.parameters)
              if not param.type.array and " = " in base[index]]
     if construction is not None:
@@ -86,12 +95,45 @@ def own_type_neighbours(method: MethodInfo, base: Sequence[str], *, construction
     return []
 
 
+def _two_elements(method: MethodInfo, base: Sequence[str], construction: str | None,
+                  accepting: set[str]) -> list[tuple[str, list[str]]]:
+    """(`whenMoniesHasTwo`, argument lines): a varargs or a collection of the subject's type given two instances
+    one number apart, where the first scenario gave one (`Money.total(monies)` adds nothing up with one)."""
+    for index, param in enumerate(method.parameters):
+        declared, _, value = base[index].rstrip(";").partition(" = ")
+        if not value:
+            continue
+        single = _SINGLE_ELEMENT.fullmatch(value)
+        if single is not None and (closing_bracket(value, single.start(2) - 1) != len(value) - 1
+                                   or len(split_arguments(single[2])) != 1):
+            single = None  # `List.of(a).subList(..)`, or already more than one element
+        if param.varargs and not param.type.array and resolved_fqn(param.type) in accepting and "<" not in declared:
+            element, line = value, "{declared}[] {name} = new {declared}[] {{{first}, {second}}};"
+        elif (single is not None and resolved_fqn(param.type) in _COLLECTIONS and param.type.arguments
+              and resolved_fqn(param.type.arguments[0]) in accepting):
+            element, line = single[2], f"{{declared}} = {single[1]}({{first}}, {{second}});"
+        else:
+            continue
+        first = element if _first_number(element) is not None else construction
+        shifted = shifted_numbers(first) if first is not None else []
+        if not shifted:
+            continue
+        name = param.name
+        text = line.format(declared=declared.rsplit(" ", 1)[0] if param.varargs else declared, name=name,
+                           first=first, second=shifted[0][1])
+        return [(f"when{name[:1].upper()}{name[1:]}HasTwo", [*base[:index], text, *base[index + 1:]])]
+    return []
+
+
 def _shifted(method: MethodInfo, base: Sequence[str], index: int, expression: str) -> list[tuple[str, list[str]]]:
-    declared = base[index].split(" = ", 1)[0]
     name = method.parameters[index].name
     title = name[:1].upper() + name[1:]
-    return [(f"when{title}Is{word}", [*base[:index], f"{declared} = {text};", *base[index + 1:]])
-            for word, text in shifted_numbers(expression)]
+    return [(f"when{title}Is{word}", with_argument(base, index, text)) for word, text in shifted_numbers(expression)]
+
+
+def with_argument(base: Sequence[str], index: int, value: str) -> list[str]:
+    """The argument declarations `base` with the one at `index` given `value`, declared as it was."""
+    return [*base[:index], f"{base[index].split(' = ', 1)[0]} = {value};", *base[index + 1:]]
 
 
 def _written(value: Decimal) -> str:

@@ -68,6 +68,9 @@ class Scenario(Record):
     # An input tried because a change touched the method: written even where an earlier test has its outcome, since
     # the same result may come by the change's new path (`getMappingCode('\u00e9')` returns 0 as `' '` does).
     for_change: bool = False
+    # An input whose difference the outcome cannot show (`equals` false because one attribute differs, not because
+    # the other is of another class): written even where another test has its outcome; the keep rule judges it.
+    distinct: bool = False
 
 
 def sink_locals(scenario: Scenario) -> tuple[str, ...]:

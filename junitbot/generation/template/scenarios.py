@@ -26,6 +26,7 @@ from junitbot.generation.javatypes import (
     is_generic,
     java_type,
     method_bindings,
+    resolved_fqn,
 )
 from junitbot.generation.template.access import Scope
 from junitbot.generation.template.answers import NUMERIC, Stub, call_stubs
@@ -36,10 +37,11 @@ from junitbot.generation.template.context import ClassContext
 from junitbot.generation.template.delimited import delimited
 from junitbot.generation.template.mined import render_arguments, usable_samples
 from junitbot.generation.template.naming import value_title
-from junitbot.generation.template.neighbours import own_type_neighbours, signed_variants
+from junitbot.generation.template.neighbours import own_type_neighbours, signed_variants, with_argument
 from junitbot.generation.template.probe import Scenario
 from junitbot.generation.template.subtypes import Receiver
 from junitbot.generation.template.values import shipped_constants, value_expression
+from junitbot.generation.template.withers import equals_through_withers, unchanged_attribute
 
 _SKIPPED_METHODS = frozenset({"equals", "hashCode", "toString", "main", "finalize", "clone"})
 # Object's methods a class declares that its own test calls (by arity): its equality and its text are behaviour a
@@ -61,6 +63,7 @@ class _Variant:
     withheld: str | None = None  # the stub of the first variant this one leaves out
     handles: str | None = None
     handled_by: str | None = None
+    distinct: bool = False  # Scenario.distinct
 
 
 def testable_methods(subject: ClassInfo) -> list[MethodInfo]:
@@ -117,9 +120,7 @@ def constructor_scenarios(context: ClassContext, constructor: MethodInfo, *, pre
             continue
         first = base[index].split(" = ", 1)[1].rstrip(";")
         for value in rejected_values(param.type, param.name, checks, first=first):
-            changed = list(base)
-            changed[index] = f"{base[index].split(' = ', 1)[0]} = {value};"
-            variants.append((f"when{_camel(param.name)}Is{value_title(value)}", changed))
+            variants.append((f"when{_camel(param.name)}Is{value_title(value)}", with_argument(base, index, value)))
     variants += _input_variants(constructor, base)
     empty = _arguments(scope, params, variant=1, given=mocks, bindings=bindings)
     if empty is not None:
@@ -153,7 +154,7 @@ def scenarios_for(context: ClassContext, method: MethodInfo, receiver: Receiver,
     generated = _arguments(scope, method.parameters, variant=0, bindings=bindings)
     if method.name in _CONTRACT and generated and generated[0].startswith("Object "):
         # `equals(Object)` first meets an object of another class (its other cases: own_type_neighbours), not "text".
-        generated = [f"{generated[0].split(' = ', 1)[0]} = new Object();"]
+        generated = with_argument(generated, 0, "new Object()")
     mined = _mined(context, method, bindings=bindings)
     carved = carved_receivers(context, method, generated, bindings=bindings)
     known = _known(mined, [list(lines) for lines in carved])
@@ -178,8 +179,13 @@ def scenarios_for(context: ClassContext, method: MethodInfo, receiver: Receiver,
         *_input_variants(method, args),
         *own_type_neighbours(method, args, construction=receiver.construction if receiver.instance else None,
                              subject=subject.fqn, lookup=scope.lookup),
-        *_padded_text(method, args), *_shipped_texts(context, method, args),
+        *(unchanged_attribute(method, args, subject, receiver.name) if receiver.instance else ()),
+        *_padded_text(method, args), *_finer_decimal(method, args), *_shipped_texts(context, method, args),
         *_more_examples(method.parameters, args, known))]
+    # `equals` about the receiver's copy made by each wither: false for another reason than `new Object()`'s.
+    variants += [_Variant(hint, answers, values, distinct=True) for hint, values in equals_through_withers(
+        method, args, subject, receiver.construction if receiver.instance else None,
+        value_of=lambda param: _value_text(scope, param, bindings))]
     if receiver.instance and receiver.construction and not receiver.arrange:
         # The receiver itself rebuilt: zero and negative (`money = Money.of(USD, -10.00)`), what `abs()` and
         # `isZero()` branch on; another constant the class ships (`style = MoneyAmountStyle.LOCALIZED_GROUPING;`),
@@ -231,8 +237,13 @@ def scenarios_for(context: ClassContext, method: MethodInfo, receiver: Receiver,
                                   returns=method.return_type.fqn if method.return_type else None,
                                   declared=declared, subject=receiver.name if receiver.instance else None,
                                   mocks=tuple(context.mocks), handles=chosen.handles, handled_by=chosen.handled_by,
-                                  base=base, withheld=chosen.withheld if base else None))
+                                  base=base, withheld=chosen.withheld if base else None, distinct=chosen.distinct))
     return scenarios
+
+
+def _value_text(scope: Scope, param: ParameterInfo, bindings: Mapping[str, TypeRef]) -> str | None:
+    built = value_expression(param.type, scope, hint=param.name, bindings=bindings)
+    return built.text if built is not None else None
 
 
 def _compensation_variants(scope: Scope, stubs: Sequence[Stub], answers: list[str], args: list[str],
@@ -493,9 +504,7 @@ def _input_variants(method: MethodInfo, base: list[str]) -> list[tuple[str, list
             continue  # not a parameter, or one a mock is handed
         index, param = params[subject]
         for value in _values_around(compared.literal, compared.operator, param):
-            changed = list(base)
-            changed[index] = f"{base[index].split(' = ', 1)[0]} = {value};"  # declared as the base value is
-            found.append((f"when{_camel(param.name)}Is{value_title(value)}", changed))
+            found.append((f"when{_camel(param.name)}Is{value_title(value)}", with_argument(base, index, value)))
     return found
 
 
@@ -511,9 +520,25 @@ def _padded_text(method: MethodInfo, base: list[str]) -> list[tuple[str, list[st
     for index, param in enumerate(method.parameters):
         value = base[index].split(" = ", 1)[1].rstrip(";") if " = " in base[index] else ""
         if param.type.text in _TEXT_TYPES and re.fullmatch(r'"[A-Za-z][\w ]*"', value):
-            changed = list(base)
-            changed[index] = f'{base[index].split(" = ", 1)[0]} = "  {value[1:2].upper()}{value[2:-1]}  ";'
-            return [(f"when{_camel(param.name)}IsPadded", changed)]
+            padded = f'"  {value[1:2].upper()}{value[2:-1]}  "'
+            return [(f"when{_camel(param.name)}IsPadded", with_argument(base, index, padded))]
+    return []
+
+
+# A decimal written with a scale (`new BigDecimal("10.00")`), and the digit that makes it one place finer.
+_SCALED_DECIMAL = re.compile(r'new BigDecimal\("(-?\d+\.\d+)"\)')
+
+
+def _finer_decimal(method: MethodInfo, base: list[str]) -> list[tuple[str, list[str]]]:
+    """The first decimal argument written with a scale, given one more place (`10.00` → `10.005`): what a
+    currency's scale check rejects (`Money.of(USD, 10.005)`) and a rounding mode rounds one way or the other, where
+    every decimal tried so far fitted."""
+    for index, param in enumerate(method.parameters):
+        value = base[index].split(" = ", 1)[1].rstrip(";") if " = " in base[index] else ""
+        scaled = _SCALED_DECIMAL.fullmatch(value)
+        if resolved_fqn(param.type) == "java.math.BigDecimal" and scaled is not None:
+            finer = f'new BigDecimal("{scaled[1]}5")'
+            return [(f"when{_camel(param.name)}HasMoreDecimals", with_argument(base, index, finer))]
     return []
 
 
@@ -549,9 +574,8 @@ def _shipped_texts(context: ClassContext, method: MethodInfo, base: list[str]) -
     owner = context.imports.name(subject.fqn, package=subject.package)
     for index, param in enumerate(method.parameters):
         if param.type.text in _TEXT_TYPES and " = " in base[index]:
-            declared = base[index].split(" = ", 1)[0]
             return [(f"when{_camel(param.name)}Is{value_title(f'{owner}.{name}')}",
-                     [*base[:index], f"{declared} = {owner}.{name};", *base[index + 1:]]) for name in constants]
+                     with_argument(base, index, f"{owner}.{name}")) for name in constants]
     return []
 
 

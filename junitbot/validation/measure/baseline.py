@@ -42,8 +42,8 @@ from junitbot.validation.run.models import JavaAgent, RunConditions
 
 log = logging.getLogger(__name__)
 
-_FORMAT = 5  # bump when what a cached baseline holds changes (2: carved calls; 3: carved objects; 4: bytes as text;
-# 5: new arguments before more receivers of the same)
+_FORMAT = 6  # bump when what a cached baseline holds changes (2: carved calls; 3: carved objects; 4: bytes as text;
+# 5: new arguments before more receivers of the same; 6: the mutants left alive, described)
 _BASELINE_BUDGET_FACTOR = 4
 
 
@@ -56,6 +56,8 @@ class Baseline(Record):
     coverage: ClassCoverage | None = None
     mutants_killed: tuple[str, ...] = ()  # Mutant.key of each detected mutant
     mutants_total: int | None = None  # None: not measured
+    mutants_alive: tuple[str, ...] = Field(default=(), description="each mutant the existing tests leave alive, "
+                                                                   "described: `format@163: negated conditional`")
     exec_file: str | None = Field(default=None, description="the existing tests' JaCoCo data, for the coverage "
                                                             "of both suites together")
     carved: tuple[CarvedCall, ...] = Field(default=(), description="what the existing tests passed to the "
@@ -299,7 +301,9 @@ def _mutant_fields(report: MutationReport | None, binary: str) -> dict[str, obje
     if report is None or report.error or report.timed_out:
         return {}
     mine = [m for m in report.mutants if m.class_name == binary or m.class_name.startswith(binary + "$")]
-    return {"mutants_killed": tuple(sorted(m.key for m in mine if m.detected)), "mutants_total": len(mine)}
+    return {"mutants_killed": tuple(sorted(m.key for m in mine if m.detected)), "mutants_total": len(mine),
+            "mutants_alive": tuple(f"{m.method}@{m.line}: {m.description or m.mutator}"
+                                   for m in sorted(mine, key=lambda m: (m.line, m.key)) if not m.detected)}
 
 
 def _mutation_note(report: MutationReport | None, note: str | None) -> str | None:

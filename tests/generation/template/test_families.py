@@ -146,9 +146,10 @@ def test_an_input_tried_for_a_change_is_written_even_where_its_outcome_repeats_a
             for i in ("s1", "s2")}
     _, names = final_tests([blank, letter], seen, context=context, written=Written())
     assert names == ["code_whenCIsBlank_returns0"], names
-    _, names = final_tests([blank, letter.model_copy(update={"for_change": True})], seen, context=context,
-                           written=Written())
-    assert len(names) == 2, names
+    for flag in ("for_change", "distinct"):  # `distinct`: equals false for one attribute, not for another class
+        _, names = final_tests([blank, letter.model_copy(update={flag: True})], seen, context=context,
+                               written=Written())
+        assert len(names) == 2, (flag, names)
 
 
 def test_two_tests_of_one_name_are_told_apart_by_the_value_that_differs_not_numbered() -> None:

@@ -101,6 +101,11 @@ public final class Style {
     private final int size;
     private Style(int size) { this.size = size; }
     public Style localize(String locale) { return size < 0 ? new Style(locale.length()) : this; }
+    public Integer getSize() { return size; }
+    public Style withSize(Integer size) { return size == this.size ? this : new Style(size); }
+    public Style withSign(String sign) { return this; }
+    @Override public boolean equals(Object other) { return other instanceof Style s && s.size == size; }
+    @Override public int hashCode() { return size; }
 }
 """,
     f"{_DIR}/Priced.java": "package com.acme.catalog;\npublic interface Priced { Amount toAmount(); }\n",
@@ -114,6 +119,8 @@ public final class Amount implements Priced {
     public Amount toAmount() { return this; }
     public boolean isGreaterThan(Priced other) { return value.compareTo(other.toAmount().value) > 0; }
     public static Amount max(Amount first, Amount second) { return first.isGreaterThan(second) ? first : second; }
+    public static Amount total(Amount... amounts) { return amounts[amounts.length - 1]; }
+    public static Amount sum(Iterable<? extends Priced> amounts) { return amounts.iterator().next().toAmount(); }
     public Amount abs() { return value.signum() < 0 ? new Amount(currency, value.negate()) : this; }
     @Override public boolean equals(Object other) { return other instanceof Amount a && a.value.equals(value); }
     @Override public int hashCode() { return value.hashCode(); }
@@ -336,6 +343,26 @@ def test_an_argument_of_the_subject_s_type_is_built_as_the_receiver_was_with_one
                                                       prefix="m1")}
     first = pairs[""][0].split(" = ", 1)[1]
     assert pairs["whenSecondIsGreater"] == (pairs[""][0], f"Amount second = {shifted_numbers(first)[0][1]}")
+    # A varargs or a collection of the type gets two instances a number apart (joda-money's `Money.total(monies)`
+    # had only ever added up one amount).
+    for name, expected in (("total", "Amount[] amounts = new Amount[] {{{0}, {1}}};"),
+                           ("sum", "Iterable<? extends Priced> amounts = List.of({0}, {1});")):
+        many = next(m for m in info.methods if m.name == name)
+        found = {s.hint: s.arrange for s in scenarios_for(context, many, receiver, prefix="m2")}
+        built = found[""][0].split(" = ", 1)[1][:-1]
+        built = built.removeprefix("List.of(")[:-1] if built.startswith("List.of(") else built
+        assert found["whenAmountsHasTwo"] == (expected.format(built, shifted_numbers(built)[0][1]),), found
+
+
+def test_a_decimal_argument_is_also_given_one_decimal_place_more(catalog: Indexed) -> None:
+    # joda-money's `Money.of(USD, amount)` rejects an amount finer than the currency's scale, and a rounding mode
+    # rounds one: every decimal tried before had two places, and that branch never ran.
+    info = catalog.info(f"{PACKAGE}.Amount")
+    factory = next(m for m in info.methods if m.name == "of")
+    found = {s.hint: s.arrange for s in scenarios_for(_context(catalog, info), factory,
+                                                      Receiver("Amount", instance=False), prefix="m0")}
+    assert found[""][1] == 'BigDecimal value = new BigDecimal("10.00");'
+    assert found["whenValueHasMoreDecimals"] == (found[""][0], 'BigDecimal value = new BigDecimal("10.005");')
 
 
 def test_a_method_without_arguments_is_also_called_on_the_receiver_zero_and_negative(catalog: Indexed) -> None:
@@ -375,11 +402,32 @@ def test_a_text_parameter_is_tried_with_the_text_constants_the_class_ships(catal
     assert not any("Hidden" in hint for hint in arranged)
 
 
+def test_a_wither_is_given_its_getter_s_value_and_equals_is_asked_about_each_wither_s_copy(catalog: Indexed) -> None:
+    # joda-money's MoneyAmountStyle: each wither's "unchanged: return this" never ran, and its `equals` never met a
+    # style differing in one attribute.
+    info = catalog.info(f"{PACKAGE}.Style")
+    receiver = Receiver("style", construction="Style.PLAIN")
+    wither = next(m for m in info.methods if m.name == "withSize")
+    found = {s.hint: s.arrange for s in scenarios_for(_context(catalog, info), wither, receiver, prefix="m0")}
+    assert found["whenSizeIsUnchanged"] == ("Integer size = style.getSize();",)
+    sign = next(m for m in info.methods if m.name == "withSign")  # no getter: nothing to leave unchanged
+    assert not any(s.hint.endswith("IsUnchanged")
+                   for s in scenarios_for(_context(catalog, info), sign, receiver, prefix="m1"))
+    equals = next(m for m in info.methods if m.name == "equals")
+    scenarios = scenarios_for(_context(catalog, info), equals, receiver, prefix="m2")
+    asked = {s.hint: s.arrange for s in scenarios}
+    # Written beside `equals(new Object())` though both return false (final_tests): the keep rule judges them.
+    assert {s.hint for s in scenarios if s.distinct} == {"whenOtherHasAnotherSize", "whenOtherHasAnotherSign"}
+    size = asked["whenOtherHasAnotherSize"][0]
+    assert size.startswith("Object other = Style.PLAIN.withSize(") and not size.endswith("(null);")
+    assert asked["whenOtherHasAnotherSign"][0].startswith("Object other = Style.PLAIN.withSign(")
+
+
 def test_a_receiver_that_is_a_shipped_constant_is_also_tried_as_the_others(catalog: Indexed) -> None:
     # joda-money's MoneyAmountStyle: `localize(..)` fills in what LOCALIZED_GROUPING leaves unset; the set-up's
     # ASCII_DECIMAL_POINT_GROUP3_COMMA sets everything.
     info = catalog.info(f"{PACKAGE}.Style")
-    (localize,) = info.methods
+    localize = next(m for m in info.methods if m.name == "localize")
     found = scenarios_for(_context(catalog, info), localize, Receiver("style", construction="Style.PLAIN"), prefix="m0")
     arranged = {s.hint: s.arrange for s in found}
     assert arranged["whenStyleIsGrouped"] == ("style = Style.GROUPED;", 'String locale = "en";')
