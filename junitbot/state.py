@@ -42,6 +42,12 @@ class StateDir:
         return self.root / "bm25"
 
     @property
+    def vector_cache(self) -> Path:
+        """Embeddings by model and content hash, apart from the index store (`retrieval.vector_cache`): a store
+        set aside, wiped or re-chunked takes its vectors from here rather than from the model again."""
+        return self.root / "vectors.sqlite"
+
+    @property
     def tools(self) -> Path:
         """The pinned Java tools fetched from Maven Central, with their checksums (`validation.tools`)."""
         return self.root / "tools"

@@ -21,6 +21,7 @@ from junitbot.retrieval.chunks import chunks_for_file
 from junitbot.retrieval.embed import Embedder, load_embedder
 from junitbot.retrieval.models import Chunk, EmbeddingSummary, IndexManifest
 from junitbot.retrieval.store import ChunkStore
+from junitbot.retrieval.vector_cache import cache_vectors, cached_dimension, cached_vectors
 from junitbot.retrieval.vectors import VectorIndex, index_kind
 from junitbot.state import StateDir
 
@@ -92,13 +93,18 @@ def _update_index(state: StateDir, config: JunitbotConfig, *, full: bool, embedd
             report("chunk", done, len(changed))
         seconds["chunk"] = time.perf_counter() - tick
 
-        dimension = int(store.meta("dimension") or 0) or loader.get().dimension
+        dimension = (int(store.meta("dimension") or 0) or cached_dimension(state.vector_cache, settings.model)
+                     or loader.get().dimension)
         wanted = {c.content_hash: c.text for chunks in new_chunks.values() for c in chunks}
-        cached = store.vectors_for(wanted, dimension)
-        missing = [h for h in wanted if h not in cached]
+        stored = store.vectors_for(wanted, dimension)
+        # Then the runner's cache (a store set aside or re-chunked, another clone), then the model.
+        shared = cached_vectors(state.vector_cache, settings.model, (h for h in wanted if h not in stored), dimension)
+        missing = [h for h in wanted if h not in stored and h not in shared]
         fresh = _embed(loader, [wanted[h] for h in missing], settings.batch_size, report) if missing else None
         seconds["embed"] = loader.embed_seconds
-        vectors = {**cached, **({h: fresh[i] for i, h in enumerate(missing)} if fresh is not None else {})}
+        encoded = {h: fresh[i] for i, h in enumerate(missing)} if fresh is not None else {}
+        cache_vectors(state.vector_cache, settings.model, encoded)
+        vectors = {**stored, **shared, **encoded}
 
         tick = time.perf_counter()
         old_generation = store.generation
@@ -106,7 +112,7 @@ def _update_index(state: StateDir, config: JunitbotConfig, *, full: bool, embedd
             removed = store.remove_files(sorted({*changed, *gone}))
             for path in changed:
                 store.put_file(path, graph_files[path], new_chunks[path])
-            store.put_vectors({h: vectors[h] for h in missing})
+            store.put_vectors({**shared, **encoded})
             store.drop_unused_vectors()
             store.set_meta(commit=graph.commit or "", model=settings.model, dimension=dimension,
                            fingerprint=config.analysis_fingerprint(), chunk_tokens=settings.chunk_max_tokens,

