@@ -71,7 +71,18 @@ def char_value(hint: str | None) -> str | None:
 # int holds (1 day 1 h 1 min 1 s 1 ms): a duration formatter or calculator then has years, months, days and the rest
 # to render, where 1 ms renders nothing but zeros.
 _MILLIS = {"long": "34563661001L", "int": "90061001"}
+# A span's start late in its day (23:59:59.999 of day one): every unit of the end is then below the start's, so what
+# a period calculation borrows (a second from the minutes, a day from the month) is computed, where a start at 0
+# never borrows.
+LATE_START = {"long": "86399999L", "int": "86399999"}
 _SPAN_WORDS = frozenset({"duration", "elapsed", "period", "end", "span"})
+_START_WORDS = frozenset({"start", "begin", "from"})
+
+
+def is_span_start(hint: str, primitive: str) -> bool:
+    """Whether a parameter so named and typed is the start of a span in milliseconds (`startMillis`)."""
+    return millis_value(hint, primitive) is not None and bool(
+        {w.lower() for w in re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", hint)} & _START_WORDS)
 
 
 def millis_value(hint: str | None, primitive: str) -> str | None:
@@ -82,7 +93,7 @@ def millis_value(hint: str | None, primitive: str) -> str | None:
     words = {w.lower() for w in re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", hint)}
     if not words & {"millis", "milliseconds"}:
         return None
-    if words & {"start", "begin", "from"}:
+    if words & _START_WORDS:
         return "0L" if primitive == "long" else "0"
     return _MILLIS[primitive] if words & _SPAN_WORDS else None
 

@@ -30,6 +30,7 @@ from junitbot.generation.javatypes import (
 )
 from junitbot.generation.template.access import Scope
 from junitbot.generation.template.answers import NUMERIC, Stub, call_stubs
+from junitbot.generation.template.builder import LATE_START, is_span_start
 from junitbot.generation.template.carved import carved_arguments, carved_receivers
 from junitbot.generation.template.compensation import Compensation, reachable_calls
 from junitbot.generation.template.constraints import rejected_values
@@ -180,7 +181,8 @@ def scenarios_for(context: ClassContext, method: MethodInfo, receiver: Receiver,
         *own_type_neighbours(method, args, construction=receiver.construction if receiver.instance else None,
                              subject=subject.fqn, lookup=scope.lookup),
         *(unchanged_attribute(method, args, subject, receiver.name) if receiver.instance else ()),
-        *_padded_text(method, args), *_finer_decimal(method, args), *_shipped_texts(context, method, args),
+        *_padded_text(method, args), *_finer_decimal(method, args), *_late_start(method, args),
+        *_shipped_texts(context, method, args),
         *_more_examples(method.parameters, args, known))]
     # `equals` about the receiver's copy made by each wither: false for another reason than `new Object()`'s.
     variants += [_Variant(hint, answers, values, distinct=True) for hint, values in equals_through_withers(
@@ -523,6 +525,18 @@ def _padded_text(method: MethodInfo, base: list[str]) -> list[tuple[str, list[st
             padded = f'"  {value[1:2].upper()}{value[2:-1]}  "'
             return [(f"when{_camel(param.name)}IsPadded", with_argument(base, index, padded))]
     return []
+
+
+def _late_start(method: MethodInfo, base: list[str]) -> list[tuple[str, list[str]]]:
+    """A span's start in milliseconds moved late into its first day (`builder.LATE_START`), where it was 0 and the
+    method also takes the span's end: DurationFormatUtils' `formatPeriod` borrowing, which a start at 0 never
+    reaches."""
+    starts = [i for i, p in enumerate(method.parameters) if is_span_start(p.name, p.type.text)]
+    if len(method.parameters) < 2 or not starts or " = " not in base[starts[0]]:
+        return []
+    index = starts[0]
+    param = method.parameters[index]
+    return [(f"when{_camel(param.name)}IsLateInTheDay", with_argument(base, index, LATE_START[param.type.text]))]
 
 
 # A decimal written with a scale (`new BigDecimal("10.00")`), and the digit that makes it one place finer.

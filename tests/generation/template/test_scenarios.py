@@ -94,6 +94,12 @@ public final class Durations {
     public static String format(long millis, String format) { return format.replace("d", "" + millis); }
 }
 """,
+    f"{_DIR}/Periods.java": """package com.acme.catalog;
+public final class Periods {
+    public static long between(long startMillis, long endMillis) { return endMillis % 1000 - startMillis % 1000; }
+    public static long since(long startMillis) { return startMillis; }
+}
+""",
     f"{_DIR}/Style.java": """package com.acme.catalog;
 public final class Style {
     public static final Style PLAIN = new Style(-1);
@@ -400,6 +406,19 @@ def test_a_text_parameter_is_tried_with_the_text_constants_the_class_ships(catal
                                                           Receiver("Durations", instance=False), prefix="m0")}
     assert arranged["whenFormatIsIsoPattern"] == ("long millis = 1L;", "String format = Durations.ISO_PATTERN;")
     assert not any("Hidden" in hint for hint in arranged)
+
+
+def test_a_span_s_start_is_also_late_in_its_day_where_its_end_is_given_too(catalog: Indexed) -> None:
+    # commons-lang's `formatPeriod(startMillis, endMillis, ..)` borrows a second from the minutes and a day from the
+    # month only where the end's unit is below the start's: a start at 0 never took those paths.
+    info = catalog.info(f"{PACKAGE}.Periods")
+    between, since = (next(m for m in info.methods if m.name == name) for name in ("between", "since"))
+    receiver = Receiver("Periods", instance=False)
+    found = {s.hint: s.arrange for s in scenarios_for(_context(catalog, info), between, receiver, prefix="m0")}
+    assert found[""] == ("long startMillis = 0L;", "long endMillis = 34563661001L;")
+    assert found["whenStartMillisIsLateInTheDay"] == ("long startMillis = 86399999L;", "long endMillis = 34563661001L;")
+    assert not any("LateInTheDay" in s.hint
+                   for s in scenarios_for(_context(catalog, info), since, receiver, prefix="m1"))
 
 
 def test_a_wither_is_given_its_getter_s_value_and_equals_is_asked_about_each_wither_s_copy(catalog: Indexed) -> None:
