@@ -26,11 +26,18 @@ from junitbot.generation.javatypes import (
     is_generic,
     java_type,
     method_bindings,
-    resolved_fqn,
 )
 from junitbot.generation.template.access import Scope
-from junitbot.generation.template.answers import NUMERIC, Stub, call_stubs
-from junitbot.generation.template.builder import LATE_START, is_span_start
+from junitbot.generation.template.answers import Stub, call_stubs
+from junitbot.generation.template.argument_variants import (
+    camel,
+    finer_decimal,
+    input_variants,
+    late_start,
+    other_constants,
+    padded_text,
+    shipped_texts,
+)
 from junitbot.generation.template.carved import carved_arguments, carved_receivers
 from junitbot.generation.template.compensation import Compensation, reachable_calls
 from junitbot.generation.template.constraints import rejected_values
@@ -41,7 +48,7 @@ from junitbot.generation.template.naming import value_title
 from junitbot.generation.template.neighbours import own_type_neighbours, signed_variants, with_argument
 from junitbot.generation.template.probe import Scenario
 from junitbot.generation.template.subtypes import Receiver
-from junitbot.generation.template.values import shipped_constants, value_expression
+from junitbot.generation.template.values import value_expression
 from junitbot.generation.template.withers import equals_through_withers, unchanged_attribute
 
 _SKIPPED_METHODS = frozenset({"equals", "hashCode", "toString", "main", "finalize", "clone"})
@@ -121,8 +128,8 @@ def constructor_scenarios(context: ClassContext, constructor: MethodInfo, *, pre
             continue
         first = base[index].split(" = ", 1)[1].rstrip(";")
         for value in rejected_values(param.type, param.name, checks, first=first):
-            variants.append((f"when{_camel(param.name)}Is{value_title(value)}", with_argument(base, index, value)))
-    variants += _input_variants(constructor, base)
+            variants.append((f"when{camel(param.name)}Is{value_title(value)}", with_argument(base, index, value)))
+    variants += input_variants(constructor, base)
     empty = _arguments(scope, params, variant=1, given=mocks, bindings=bindings)
     if empty is not None:
         variants.append((_differing(params, base, empty, "withEmptyValues"), empty))
@@ -177,12 +184,12 @@ def scenarios_for(context: ClassContext, method: MethodInfo, receiver: Receiver,
     variants += [_Variant(hint, answers, values) for hint, values in (
         *_other_examples(method.parameters, known, generated),
         *_rejected_examples(context, method, args, bindings=bindings),
-        *_input_variants(method, args),
+        *input_variants(method, args),
         *own_type_neighbours(method, args, construction=receiver.construction if receiver.instance else None,
                              subject=subject.fqn, lookup=scope.lookup),
         *(unchanged_attribute(method, args, subject, receiver.name) if receiver.instance else ()),
-        *_padded_text(method, args), *_finer_decimal(method, args), *_late_start(method, args),
-        *_shipped_texts(context, method, args),
+        *padded_text(method, args), *finer_decimal(method, args), *late_start(method, args),
+        *shipped_texts(context, method, args),
         *_more_examples(method.parameters, args, known))]
     # `equals` about the receiver's copy made by each wither: false for another reason than `new Object()`'s.
     variants += [_Variant(hint, answers, values, distinct=True) for hint, values in equals_through_withers(
@@ -193,8 +200,8 @@ def scenarios_for(context: ClassContext, method: MethodInfo, receiver: Receiver,
         # `isZero()` branch on; another constant the class ships (`style = MoneyAmountStyle.LOCALIZED_GROUPING;`),
         # whose unset parts `localize(..)` fills in. Every other scenario's receiver is the set-up's.
         rebuilt_as = [*(signed_variants(receiver.construction) if not method.parameters else ()),
-                      *_other_constants(context, receiver.construction)]
-        variants += [_Variant(f"when{_camel(receiver.name)}Is{word}", answers, [f"{receiver.name} = {text};", *args])
+                      *other_constants(context, receiver.construction)]
+        variants += [_Variant(f"when{camel(receiver.name)}Is{word}", answers, [f"{receiver.name} = {text};", *args])
                      for word, text in rebuilt_as]
     empty = _arguments(scope, method.parameters, variant=1, bindings=bindings)
     if empty is not None and empty != args:
@@ -268,7 +275,7 @@ def _compensation_variants(scope: Scope, stubs: Sequence[Stub], answers: list[st
 
 
 def _lead(title: str, hint: str) -> str:
-    return title + _camel(hint) if title else hint
+    return title + camel(hint) if title else hint
 
 
 def _arguments(scope: Scope, params: Sequence[ParameterInfo], *, variant: int, checks: Sequence[ComparedLiteral] = (),
@@ -418,17 +425,17 @@ def _differing(params: Sequence[ParameterInfo], base: Sequence[str], values: Seq
         if mine != theirs and items is not None:  # a carved array: its first items (`whenArgsIsAFoo`)
             elements = [v.strip() for v in items[1].split(",") if v.strip()][:2]
             title = "".join(value_title(v) for v in elements) if elements else "Empty"
-            said.append(f"{_camel(param.name)}Is{title}")
+            said.append(f"{camel(param.name)}Is{title}")
             continue
         text = _TEXT_BYTES.match(value)
         if mine != theirs and text is not None:  # a text's bytes: the text says it (`whenBytesIsAbC`)
-            said.append(f"{_camel(param.name)}Is{value_title(text[1])}")
+            said.append(f"{camel(param.name)}Is{value_title(text[1])}")
             continue
         if mine == theirs or not _PLAIN_VALUE.match(value):
             continue
-        said.append(f"{_camel(param.name)}Is{value_title(value)}")
+        said.append(f"{camel(param.name)}Is{value_title(value)}")
     if not said:
-        said = [f"{_camel(param.name)}Has{part}" for param, mine, theirs in zip(params, values, base, strict=False)
+        said = [f"{camel(param.name)}Has{part}" for param, mine, theirs in zip(params, values, base, strict=False)
                 if (part := _inner_difference(mine, theirs)) is not None][:1]
     return f"when{'And'.join(said[:2])}" if said else fallback  # the first two: a name, not a table
 
@@ -463,7 +470,7 @@ def _rejected_examples(context: ClassContext, member: MethodInfo, base: list[str
         if len(changed) == 1:
             param = member.parameters[changed[0]]
             value = values[changed[0]].split(" = ", 1)[1].rstrip(";")
-            found.append((f"when{_camel(param.name)}Is{value_title(value)}", values))
+            found.append((f"when{camel(param.name)}Is{value_title(value)}", values))
         else:
             found.append((_differing(member.parameters, base, values, "withRejectedExample"), values))
     return found
@@ -494,122 +501,6 @@ def _declared(scope: Scope, ref: TypeRef, *, bindings: Mapping[str, TypeRef],
     found = declared_type(ref, name=scope.name, bindings=bindings, method_variables=method_variables,
                           nameable=nameable)
     return found if found is not None else scope.imports.name("java.lang.Object")
-
-
-def _input_variants(method: MethodInfo, base: list[str]) -> list[tuple[str, list[str]]]:
-    """Arguments that take the other side of each comparison the method makes on a parameter."""
-    params = {p.name: (i, p) for i, p in enumerate(method.parameters)}
-    found: list[tuple[str, list[str]]] = []
-    for compared in method.compared_literals:
-        subject = compared.subject.split(".", 1)[0].split("(", 1)[0]
-        if subject not in params or not base[params[subject][0]]:
-            continue  # not a parameter, or one a mock is handed
-        index, param = params[subject]
-        for value in _values_around(compared.literal, compared.operator, param):
-            found.append((f"when{_camel(param.name)}Is{value_title(value)}", with_argument(base, index, value)))
-    return found
-
-
-_TEXT_TYPES = frozenset({"String", "CharSequence", "java.lang.String", "java.lang.CharSequence"})
-
-
-def _padded_text(method: MethodInfo, base: list[str]) -> list[tuple[str, list[str]]]:
-    """A text method's first plain text argument padded with spaces and in mixed case: on a plain word a trim, a
-    strip or a case change returns its input unchanged, so only such an input tells them from the identity (issue
-    29: `rtrim("text")` equals "text" for any implementation)."""
-    if method.return_type is None or method.return_type.text not in _TEXT_TYPES:
-        return []
-    for index, param in enumerate(method.parameters):
-        value = base[index].split(" = ", 1)[1].rstrip(";") if " = " in base[index] else ""
-        if param.type.text in _TEXT_TYPES and re.fullmatch(r'"[A-Za-z][\w ]*"', value):
-            padded = f'"  {value[1:2].upper()}{value[2:-1]}  "'
-            return [(f"when{_camel(param.name)}IsPadded", with_argument(base, index, padded))]
-    return []
-
-
-def _late_start(method: MethodInfo, base: list[str]) -> list[tuple[str, list[str]]]:
-    """A span's start in milliseconds moved late into its first day (`builder.LATE_START`), where it was 0 and the
-    method also takes the span's end: DurationFormatUtils' `formatPeriod` borrowing, which a start at 0 never
-    reaches."""
-    starts = [i for i, p in enumerate(method.parameters) if is_span_start(p.name, p.type.text)]
-    if len(method.parameters) < 2 or not starts or " = " not in base[starts[0]]:
-        return []
-    index = starts[0]
-    param = method.parameters[index]
-    return [(f"when{_camel(param.name)}IsLateInTheDay", with_argument(base, index, LATE_START[param.type.text]))]
-
-
-# A decimal written with a scale (`new BigDecimal("10.00")`), and the digit that makes it one place finer.
-_SCALED_DECIMAL = re.compile(r'new BigDecimal\("(-?\d+\.\d+)"\)')
-
-
-def _finer_decimal(method: MethodInfo, base: list[str]) -> list[tuple[str, list[str]]]:
-    """The first decimal argument written with a scale, given one more place (`10.00` → `10.005`): what a
-    currency's scale check rejects (`Money.of(USD, 10.005)`) and a rounding mode rounds one way or the other, where
-    every decimal tried so far fitted."""
-    for index, param in enumerate(method.parameters):
-        value = base[index].split(" = ", 1)[1].rstrip(";") if " = " in base[index] else ""
-        scaled = _SCALED_DECIMAL.fullmatch(value)
-        if resolved_fqn(param.type) == "java.math.BigDecimal" and scaled is not None:
-            finer = f'new BigDecimal("{scaled[1]}5")'
-            return [(f"when{_camel(param.name)}HasMoreDecimals", with_argument(base, index, finer))]
-    return []
-
-
-# The other constants of its own type a class ships that a receiver built as one of them is also tried as.
-_OTHER_CONSTANTS = 2
-
-
-def _other_constants(context: ClassContext, construction: str) -> list[tuple[str, str]]:
-    """(title, text) of the subject's other public constants of its own type, where the receiver is one of them."""
-    subject = context.subject
-    owner = context.imports.name(subject.fqn, package=subject.package)
-    names = [f.name for f in shipped_constants(subject)]
-    current = construction.rsplit(".", 1)
-    if len(current) != 2 or current[0] != owner or current[1] not in names:
-        return []
-    return [(value_title(f"{owner}.{name}"), f"{owner}.{name}") for name in names if name != current[1]][
-        :_OTHER_CONSTANTS]
-
-
-# The class's own text constants a text parameter is tried with.
-_SHIPPED_TEXTS = 2
-
-
-def _shipped_texts(context: ClassContext, method: MethodInfo, base: list[str]) -> list[tuple[str, list[str]]]:
-    """A text parameter given the public String constants the subject declares (DurationFormatUtils'
-    `ISO_EXTENDED_FORMAT_PATTERN` for `formatDuration(millis, format)`): the texts the class is made to read, where
-    "text" meant nothing to it."""
-    subject = context.subject
-    constants = [f.name for f in subject.fields if f.initialized and f.type.text in ("String", "java.lang.String")
-                 and {"public", "static", "final"} <= set(f.modifiers)][:_SHIPPED_TEXTS]
-    if not constants:
-        return []
-    owner = context.imports.name(subject.fqn, package=subject.package)
-    for index, param in enumerate(method.parameters):
-        if param.type.text in _TEXT_TYPES and " = " in base[index]:
-            return [(f"when{_camel(param.name)}Is{value_title(f'{owner}.{name}')}",
-                     with_argument(base, index, f"{owner}.{name}")) for name in constants]
-    return []
-
-
-def _values_around(literal: str, operator: str, param: ParameterInfo) -> list[str]:
-    type_text = param.type.text
-    if literal == "null":
-        return ["null"] if type_text not in NUMERIC or type_text[:1].isupper() else []
-    if operator == "case" and not literal[:1].isdigit():
-        return [f"{type_text}.{literal.rsplit('.', 1)[-1]}"] if param.type.in_repo else []
-    if type_text in NUMERIC and re.fullmatch(r"-?\d+[lL]?", literal):
-        number = int(literal.rstrip("lL"))
-        suffix = "L" if type_text in ("long", "Long") else ""
-        return [f"{v}{suffix}" for v in (number, number + 1, number - 1)]
-    if type_text == "String" and literal.startswith('"') and operator != "matches":
-        return [literal]  # a pattern is no value: constructor scenarios build matching and other strings
-    return []
-
-
-def _camel(text: str) -> str:
-    return text[:1].upper() + text[1:]
 
 
 testable_constructors.__test__ = False  # type: ignore[attr-defined]  # pytest must not collect it where tests import it

@@ -1,0 +1,136 @@
+"""Argument variants of a scenario: each takes the first scenario's argument declarations and gives others, each
+named for what it changes (pure).
+
+The other side of a comparison the method makes on a parameter, a text padded for a trim, a decimal one place
+finer, a span's start late in its day, the text constants the class ships, and the receiver as the class's other
+constants. Each returns (hint, argument lines); `scenarios_for` takes them in turn.
+"""
+
+from __future__ import annotations
+
+import re
+
+from junitbot.analysis import MethodInfo, ParameterInfo
+from junitbot.generation.javatypes import resolved_fqn
+from junitbot.generation.template.answers import NUMERIC
+from junitbot.generation.template.builder import LATE_START, is_span_start
+from junitbot.generation.template.context import ClassContext
+from junitbot.generation.template.naming import value_title
+from junitbot.generation.template.neighbours import with_argument
+from junitbot.generation.template.values import shipped_constants
+
+
+def input_variants(method: MethodInfo, base: list[str]) -> list[tuple[str, list[str]]]:
+    """Arguments that take the other side of each comparison the method makes on a parameter."""
+    params = {p.name: (i, p) for i, p in enumerate(method.parameters)}
+    found: list[tuple[str, list[str]]] = []
+    for compared in method.compared_literals:
+        subject = compared.subject.split(".", 1)[0].split("(", 1)[0]
+        if subject not in params or not base[params[subject][0]]:
+            continue  # not a parameter, or one a mock is handed
+        index, param = params[subject]
+        for value in _values_around(compared.literal, compared.operator, param):
+            found.append((f"when{camel(param.name)}Is{value_title(value)}", with_argument(base, index, value)))
+    return found
+
+
+_TEXT_TYPES = frozenset({"String", "CharSequence", "java.lang.String", "java.lang.CharSequence"})
+
+
+def padded_text(method: MethodInfo, base: list[str]) -> list[tuple[str, list[str]]]:
+    """A text method's first plain text argument padded with spaces and in mixed case: on a plain word a trim, a
+    strip or a case change returns its input unchanged, so only such an input tells them from the identity (issue
+    29: `rtrim("text")` equals "text" for any implementation)."""
+    if method.return_type is None or method.return_type.text not in _TEXT_TYPES:
+        return []
+    for index, param in enumerate(method.parameters):
+        value = base[index].split(" = ", 1)[1].rstrip(";") if " = " in base[index] else ""
+        if param.type.text in _TEXT_TYPES and re.fullmatch(r'"[A-Za-z][\w ]*"', value):
+            padded = f'"  {value[1:2].upper()}{value[2:-1]}  "'
+            return [(f"when{camel(param.name)}IsPadded", with_argument(base, index, padded))]
+    return []
+
+
+def late_start(method: MethodInfo, base: list[str]) -> list[tuple[str, list[str]]]:
+    """A span's start in milliseconds moved late into its first day (`builder.LATE_START`), where it was 0 and the
+    method also takes the span's end: DurationFormatUtils' `formatPeriod` borrowing, which a start at 0 never
+    reaches."""
+    starts = [i for i, p in enumerate(method.parameters) if is_span_start(p.name, p.type.text)]
+    if len(method.parameters) < 2 or not starts or " = " not in base[starts[0]]:
+        return []
+    index = starts[0]
+    param = method.parameters[index]
+    return [(f"when{camel(param.name)}IsLateInTheDay", with_argument(base, index, LATE_START[param.type.text]))]
+
+
+# A decimal written with a scale (`new BigDecimal("10.00")`), and the digit that makes it one place finer.
+_SCALED_DECIMAL = re.compile(r'new BigDecimal\("(-?\d+\.\d+)"\)')
+
+
+def finer_decimal(method: MethodInfo, base: list[str]) -> list[tuple[str, list[str]]]:
+    """The first decimal argument written with a scale, given one more place (`10.00` → `10.005`): what a
+    currency's scale check rejects (`Money.of(USD, 10.005)`) and a rounding mode rounds one way or the other, where
+    every decimal tried so far fitted."""
+    for index, param in enumerate(method.parameters):
+        value = base[index].split(" = ", 1)[1].rstrip(";") if " = " in base[index] else ""
+        scaled = _SCALED_DECIMAL.fullmatch(value)
+        if resolved_fqn(param.type) == "java.math.BigDecimal" and scaled is not None:
+            finer = f'new BigDecimal("{scaled[1]}5")'
+            return [(f"when{camel(param.name)}HasMoreDecimals", with_argument(base, index, finer))]
+    return []
+
+
+# The other constants of its own type a class ships that a receiver built as one of them is also tried as.
+_OTHER_CONSTANTS = 2
+
+
+def other_constants(context: ClassContext, construction: str) -> list[tuple[str, str]]:
+    """(title, text) of the subject's other public constants of its own type, where the receiver is one of them."""
+    subject = context.subject
+    owner = context.imports.name(subject.fqn, package=subject.package)
+    names = [f.name for f in shipped_constants(subject)]
+    current = construction.rsplit(".", 1)
+    if len(current) != 2 or current[0] != owner or current[1] not in names:
+        return []
+    return [(value_title(f"{owner}.{name}"), f"{owner}.{name}") for name in names if name != current[1]][
+        :_OTHER_CONSTANTS]
+
+
+# The class's own text constants a text parameter is tried with.
+_SHIPPED_TEXTS = 2
+
+
+def shipped_texts(context: ClassContext, method: MethodInfo, base: list[str]) -> list[tuple[str, list[str]]]:
+    """A text parameter given the public String constants the subject declares (DurationFormatUtils'
+    `ISO_EXTENDED_FORMAT_PATTERN` for `formatDuration(millis, format)`): the texts the class is made to read, where
+    "text" meant nothing to it."""
+    subject = context.subject
+    constants = [f.name for f in subject.fields if f.initialized and f.type.text in ("String", "java.lang.String")
+                 and {"public", "static", "final"} <= set(f.modifiers)][:_SHIPPED_TEXTS]
+    if not constants:
+        return []
+    owner = context.imports.name(subject.fqn, package=subject.package)
+    for index, param in enumerate(method.parameters):
+        if param.type.text in _TEXT_TYPES and " = " in base[index]:
+            return [(f"when{camel(param.name)}Is{value_title(f'{owner}.{name}')}",
+                     with_argument(base, index, f"{owner}.{name}")) for name in constants]
+    return []
+
+
+def _values_around(literal: str, operator: str, param: ParameterInfo) -> list[str]:
+    type_text = param.type.text
+    if literal == "null":
+        return ["null"] if type_text not in NUMERIC or type_text[:1].isupper() else []
+    if operator == "case" and not literal[:1].isdigit():
+        return [f"{type_text}.{literal.rsplit('.', 1)[-1]}"] if param.type.in_repo else []
+    if type_text in NUMERIC and re.fullmatch(r"-?\d+[lL]?", literal):
+        number = int(literal.rstrip("lL"))
+        suffix = "L" if type_text in ("long", "Long") else ""
+        return [f"{v}{suffix}" for v in (number, number + 1, number - 1)]
+    if type_text == "String" and literal.startswith('"') and operator != "matches":
+        return [literal]  # a pattern is no value: constructor scenarios build matching and other strings
+    return []
+
+
+def camel(text: str) -> str:
+    return text[:1].upper() + text[1:]
