@@ -19,6 +19,7 @@ from junitbot.generation.template.context import ClassContext
 from junitbot.generation.template.families import Family, Member, families, merged_source
 from junitbot.generation.template.feedback import Refinement, same_behaviour
 from junitbot.generation.template.identity import unchanged_input
+from junitbot.generation.template.jdk_values import STRINGS
 from junitbot.generation.template.naming import family_name, name_parts, value_title
 from junitbot.generation.template.observations import Observation
 from junitbot.generation.template.probe import Scenario
@@ -122,14 +123,42 @@ def _without_weaker(tests: list[_Test]) -> list[_Test]:
     """The tests, less those that only say a method did not throw where another test of that method asserts what
     it did (issue 29: `assertDoesNotThrow` cannot fail for most mutants), those that only say a method returned
     something where a sequence goes on through it and asserts what the object it returned does, and those where a
-    method handed a text argument back where another test of it computed a text."""
+    method handed a text argument back where another test of it computed a text, and those passing only made-up
+    texts where another test of the method passes a chosen one."""
     asserted = {t.scenario.method for t in tests if not _only_does_not_throw(t.body)}
     continued = {method for t in tests for method in t.scenario.after}
     computed = [t for t in tests if _computed_text(t)]
+    chosen = {t.scenario.method for t in tests if _chosen_texts(t)}
     return [t for t in tests if not (_only_does_not_throw(t.body) and t.scenario.method in asserted)
             and not (not t.scenario.after and t.scenario.method in continued
                      and _only_returned_something(t.body, t.scenario.subject))
-            and not _identity_beside(t, computed)]
+            and not _identity_beside(t, computed)
+            and not (_made_up_texts(t.scenario) and t.scenario.method in chosen)]
+
+
+# The texts the generator makes up when nothing says what one should be (jdk_values.STRINGS' ordinary and long one).
+_MADE_UP = frozenset({STRINGS[0], STRINGS[3]})
+_STRING = re.compile(r'"((?:[^"\\]|\\.)*)"')
+
+
+def _texts(scenario: Scenario) -> list[str]:
+    return [m[1] for line in scenario.arrange for m in _STRING.finditer(line)]
+
+
+def _chosen_texts(test: _Test) -> bool:
+    """Whether the call returned on texts nobody made up: a non-empty literal chosen by the class, its documentation
+    or its tests, or a constant the class ships (no literal); no argument null."""
+    texts = _texts(test.scenario)
+    return (test.observed.outcome == "returned" and not set(texts) & _MADE_UP
+            and (any(texts) or not texts) and not any(line.endswith(" = null;") for line in test.scenario.arrange))
+
+
+def _made_up_texts(scenario: Scenario) -> bool:
+    """Whether every text a test passes is one the generator made up (`lexx("text")`): beside a test of the method
+    on a text the class, its documentation or its tests chose (`lexx(ISO_EXTENDED_FORMAT_PATTERN)`), a reader
+    learns nothing from it (issue 29: no kept method whose inputs are all placeholders)."""
+    texts = _texts(scenario)
+    return bool(texts) and all(text in _MADE_UP for text in texts)
 
 
 def _identity_beside(test: _Test, computed: Sequence[_Test]) -> bool:

@@ -337,3 +337,23 @@ def test_a_call_that_handed_its_text_back_goes_where_another_test_of_the_method_
     assert names == ["trim_whenPadded_returnsText"], names
     _, alone = final_tests(scenarios[:1], seen, context=context, written=Written())
     assert alone == ["trim_whenSame_returnsText"], alone  # the only test of the method stays
+
+
+def test_a_test_on_made_up_texts_goes_where_another_test_of_the_method_returned_on_chosen_ones() -> None:
+    # commons-lang's DurationFormatUtils: `lexx("text")` beside `lexx(ISO_EXTENDED_FORMAT_PATTERN)`; a reader learns
+    # nothing from the first, and the lint counts it as placeholder-only.
+    context = _static_text_method("Formats", "lexx", "format")
+    rows = [("made", '"text"', "4"), ("shipped", "Formats.ISO", "9"), ("missing", "null", "0"),
+            ("chosen", '"HH:mm"', "3")]
+    scenarios = {i: Scenario(id=i, method="lexx", hint=f"when{i.title()}", call="Formats.lexx(format)",
+                             arrange=(f"String format = {value};",)) for i, value, _ in rows}
+    seen = {i: Observation(scenario=i, outcome="returned", value=ObservedValue(t="Integer", v=v)) for i, _, v in rows}
+
+    def names(*ids: str) -> list[str]:
+        return final_tests([scenarios[i] for i in ids], seen, context=context, written=Written())[1]
+
+    assert not any(name.startswith("lexx_whenMade_") for name in names("made", "shipped"))
+    assert not any(name.startswith("lexx_whenMade_") for name in names("made", "chosen"))
+    assert any(name.startswith("lexx_whenMade_") for name in names("made"))  # the only test of the method stays
+    # A null argument is no chosen text.
+    assert any(name.startswith("lexx_whenMade_") for name in names("made", "missing"))
