@@ -120,7 +120,9 @@ def parse_observations(text: str) -> dict[str, Observation]:
     calls: dict[str, list[ObservedCall]] = {}
     states: dict[str, dict[str, ObservedValue]] = {}
     sinks: dict[str, dict[str, dict[str, ObservedValue]]] = {}
-    for number, line in enumerate(text.splitlines(), 1):
+    # Lines end at "\n" only: an observed text may hold U+2028, NEL or a file separator, raw in its JSON string,
+    # which `splitlines` would take for line ends (commons-lang's escapers met them).
+    for number, line in enumerate(text.split("\n"), 1):
         if not line.strip():
             continue
         try:

@@ -82,7 +82,7 @@ def carved_calls(output: Path, classes: Mapping[str, str]) -> dict[str, tuple[Ca
         text = output.read_text(encoding="utf-8", errors="replace")
     except OSError:
         return {}
-    for line in text.splitlines():
+    for line in text.split("\n"):  # not splitlines: a carved text may hold U+2028 or NEL, raw in its JSON string
         try:
             record = json.loads(line)
             owner = classes.get(str(record["c"]))

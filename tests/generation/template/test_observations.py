@@ -29,6 +29,14 @@ def test_parse_observations_pairs_outcomes_with_calls_and_skips_garbage() -> Non
     assert observed["c"].outcome == "void"
 
 
+def test_a_text_holding_a_line_separator_other_than_a_newline_is_one_observation() -> None:
+    # The recorder writes U+2028, U+2029 and NEL raw inside a JSON string (JSON allows them), where `splitlines`
+    # ends a line: commons-lang's escapers returned such texts, and each such line was lost as two malformed ones.
+    odd = "a\u2028b\x85c\u2029e"
+    text = '{"scenario": "a", "kind": "returned", "value": {"t": "String", "v": "' + odd + '"}}\n'
+    assert parse_observations(text)["a"].value == ObservedValue(t="String", v=odd)
+
+
 def test_stable_keeps_what_both_runs_agree_on() -> None:
     first = parse_observations(_lines(
         {"scenario": "a", "kind": "returned", "value": {"t": "record", "class": "p.R", "components": {

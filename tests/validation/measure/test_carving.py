@@ -28,6 +28,10 @@ def test_calls_are_read_by_class_with_source_type_names_and_a_cut_line_is_left_o
     assert constructor.parameters == ("demo.Parser.Mode", "int[]") and not constructor.complete
     assert set(found) == {"demo.Parser"}  # a class not asked for is not filed
     assert carved_calls(tmp_path / "missing.jsonl", {"demo.Parser": "demo.Parser"}) == {}
+    # A text holding a line separator other than a newline, raw in its JSON string, is still one call.
+    output.write_text('{"c":"demo.Parser","m":"parse","s":"(java.lang.String)","a":["\\"a\u2028b\x85c\\""]}\n',
+                      encoding="utf-8")
+    assert carved_calls(output, {"demo.Parser": "demo.Parser"})["demo.Parser"][0].arguments == ('"a\u2028b\x85c"',)
 
 
 _ENGINE = """package demo;
