@@ -91,6 +91,12 @@ def final_tests(
         method, (condition, outcome) = test.scenario.method, name_parts(test.scenario, test.observed)
         name = test_name([method, condition, outcome], style.naming)
         differing = _difference(test.body, methods[name]) if name in methods else None
+        subject = test.scenario.subject
+        if (differing is None and name in methods and subject and f"{subject} = " in methods[name]
+                and not _rebuilds_receiver(test.scenario)):
+            # Its namesake rebuilds the receiver (zero, negative: a family over `bigMoneyText`), this one runs on
+            # the set-up's: `withCurrencyScale_whenBigMoneyIsAsSetUp_returnsItself`, not `..._returnsItself2`.
+            differing = f"when{subject[:1].upper()}{subject[1:]}IsAsSetUp"
         if differing is not None:  # named by the value it holds that its namesake does not, never numbered
             words = differing.removeprefix("when").removeprefix("with")
             condition = f"{condition}And{words}" if condition else differing

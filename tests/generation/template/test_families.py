@@ -357,3 +357,22 @@ def test_a_test_on_made_up_texts_goes_where_another_test_of_the_method_returned_
     assert any(name.startswith("lexx_whenMade_") for name in names("made"))  # the only test of the method stays
     # A null argument is no chosen text.
     assert any(name.startswith("lexx_whenMade_") for name in names("made", "missing"))
+
+
+def test_a_test_on_the_set_up_receiver_beside_a_family_that_rebuilds_it_is_named_so_not_numbered() -> None:
+    # joda-money: `withCurrencyScale_returnsItself2()` beside the family `withCurrencyScale_returnsItself(String
+    # bigMoneyText)` over the receiver rebuilt zero and negative, written in an earlier round.
+    method = MethodInfo(name="scaled", modifiers=("public",), return_type=TypeRef(text="Amount", name="Amount"))
+    subject = ClassInfo(fqn="a.Amount", name="Amount", package="a", kind=TypeKind.CLASS, file="Amount.java",
+                        modifiers=("public",), methods=(method,), fields=())
+    context = ClassContext(ModuleContext({subject.fqn: subject}.get), subject, ImportSet("a"), {})
+    family = ("    @ParameterizedTest\n    @ValueSource(strings = {\"0.00\", \"-10.00\"})\n"
+              "    void scaled_returnsItself(String amountText) {\n"
+              "        amount = Amount.of(amountText);\n        var result = amount.scaled();\n"
+              "        assertSame(amount, result);\n    }\n")
+    plain = Scenario(id="s1", method="scaled", hint="", call="amount.scaled()", subject="amount")
+    seen = {"s1": Observation(scenario="s1", outcome="returned", itself=True,
+                              value=ObservedValue(t="object", components={"amount": ObservedValue(t="String", v="1")}))}
+    _, names = final_tests([plain], seen, context=context,
+                           written=Written({"scaled_returnsItself": family}, frozenset(), frozenset()))
+    assert names == ["scaled_whenAmountIsAsSetUp_returnsItself"], names
