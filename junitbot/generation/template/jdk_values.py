@@ -56,6 +56,8 @@ STRING_HINTS: tuple[tuple[frozenset[str], str], ...] = (
     (frozenset({"newline", "eol", "lineseparator", "linebreak", "linefeed"}), "\n"),
     (frozenset({"separator", "delimiter", "sep", "delim", "separators"}), ","),
     (frozenset({"email", "mail"}), "user@example.com"),
+    # A message says why (joda-money's `checkNotNull(object, "text")` checked a placeholder).
+    (frozenset({"message", "msg"}), "value must not be null"),
     (frozenset({"url", "uri", "link", "website", "endpoint", "homepage"}), "https://example.com"),
     (frozenset({"phone", "mobile", "telephone"}), "+15551234567"),
     (frozenset({"uuid", "guid"}), "123e4567-e89b-12d3-a456-426614174000"),

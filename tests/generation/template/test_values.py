@@ -110,6 +110,7 @@ def test_strings_follow_the_parameter_name(shop: Indexed) -> None:
     assert build(shop, STRING, hint="newLineStr").text == '"\\n"'
     assert build(shop, STRING, hint="separatorChars").text == '","'
     assert build(shop, STRING, hint="lineNumber").text == '"text"'
+    assert build(shop, STRING, hint="errorMessage").text == '"value must not be null"'
     # A char by its role, so one call's delimiter and quote differ (StrTokenizer's `(input, 'a', 'a')`).
     char = TypeRef(text="char", name="char")
     assert [build(shop, char, hint=h).text for h in ("delim", "quoteChar", "escape", "ch")] == [
