@@ -13,7 +13,9 @@ import re
 from junitbot.analysis.parser import Node
 
 # `assertThrows`, `isThrownBy`, `assertThatThrownBy`, `catchThrowable`, ...; `assertDoesNotThrow` is the opposite.
-_THROWING_CALL = re.compile(r"(?<!Not)Throw")
+# A project's own helper named for the exception it expects counts too (commons-lang's
+# `assertIllegalArgumentException(() -> ..)`, `assertNullPointerException`).
+_THROWING_CALL = re.compile(r"(?<!Not)Throw|^assert\w*(?:Exception|Error)$")
 _TYPE_BODIES = {"class_body", "enum_body", "enum_body_declarations", "interface_body"}
 _MEMBERS = {"method_declaration", "constructor_declaration", "compact_constructor_declaration"}
 _COMMENTS = {"line_comment", "block_comment"}

@@ -32,7 +32,8 @@ from junitbot.analysis.resolve import resolve_classes
 from junitbot.analysis.sqlite import open_store, write_transaction
 from junitbot.errors import JunitbotError, StoreCorrupt
 
-SCHEMA_VERSION = "7"  # 7: Javadoc examples among the call samples (6: type parameter bounds)
+SCHEMA_VERSION = "8"  # 8: a project's assert<Exception> helpers expect a throw (7: Javadoc examples among the
+# call samples; 6: type parameter bounds)
 
 _SCHEMA = """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);

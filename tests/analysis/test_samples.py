@@ -112,6 +112,7 @@ def test_what_tests_expect_to_be_rejected_is_marked_and_what_surrounds_it_left_o
         assertThrows(IllegalArgumentException.class, () -> Sku.of("TOOL-123"));
         assertThrows(IllegalArgumentException.class, () -> { new Sku("TOOLBOX-000123"); });
         assertThrows(IllegalArgumentException.class, () -> new Order(Sku.of("B-1"), 2));
+        assertIllegalArgumentException(() -> Sku.of("A-0"));
         try {
             Sku.of("x");
             org.junit.Assert.fail("no exception");
@@ -122,6 +123,7 @@ def test_what_tests_expect_to_be_rejected_is_marked_and_what_surrounds_it_left_o
         ("of", ['"TOOL-123"'], True),
         ("<init>", ['"TOOLBOX-000123"'], True),
         ("<init>", ['Sku.of("B-1")', "2"], True),  # `Sku.of("B-1")` inside it may be the rejected part: not mined
+        ("of", ['"A-0"'], True),  # a project's helper named for the exception (commons-lang's)
     ]
 
 

@@ -187,7 +187,7 @@ def test_a_sealed_interface_is_tested_through_each_permitted_record(make_java_re
     source = (repo / "src/test/java/demo/ResultGeneratedTest.java").read_text()
     assert "private Result<String> subject;" in source and 'subject = new Ok<>("text");' in source
     # One scenario set per permitted subtype: the shell's Ok, and an Err built in the arrange step.
-    assert 'Result<String> err = new Err<>("text");' in source
+    assert 'Result<String> err = new Err<>("value must not be null");' in source  # its `message`: a sentence
     assert {"isOk_onOk_returnsTrue", "isOk_onErr_returnsFalse"} <= set(result.kept)
     assert "var result = err.orElse(other);" in source  # orElse on an Err: the family of other values
     assert "var result = err.isOk();\n        // Assert\n        assertFalse(result);" in source

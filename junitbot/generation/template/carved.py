@@ -40,12 +40,39 @@ def carved_receivers(context: ClassContext, member: MethodInfo, generated: Seque
     """`carved_arguments`, each with the receiver the call was made on as the call that built it, written as the
     test names it (None: not seen built, or naming a type the test may not)."""
     found: dict[tuple[str, ...], str | None] = {}
+    for call, lines in _carved_lines(context, member, generated, bindings=bindings, given=given):
+        receiver = _pasted(call.receiver, context) if call.receiver is not None else None
+        if found.get(lines) is None:
+            found[lines] = receiver
+    return found
+
+
+def thrown_arguments(context: ClassContext, member: MethodInfo, generated: Sequence[str] | None, *,
+                     bindings: Mapping[str, TypeRef],
+                     given: Mapping[str, object] | None = None) -> set[tuple[str, ...]]:
+    """The declarations of the carved calls of `member` that threw, with numbers written without their suffix
+    (`5000L` as `5000`), as `argument_key` writes any list to compare with them."""
+    return {argument_key(lines) for call, lines in _carved_lines(context, member, generated, bindings=bindings,
+                                                                 given=given) if call.threw}
+
+
+def argument_key(lines: Sequence[str]) -> tuple[str, ...]:
+    """Argument declarations compared by value: a mined `5000` and a carved `5000L` are one argument."""
+    return tuple(_NUMBER_SUFFIX.sub(r"\1", line) for line in lines)
+
+
+def _carved_lines(context: ClassContext, member: MethodInfo, generated: Sequence[str] | None, *,
+                  bindings: Mapping[str, TypeRef],
+                  given: Mapping[str, object] | None) -> list[tuple[CarvedCall, tuple[str, ...]]]:
+    found = []
     for call, texts in _fitting(context, member, bindings=bindings):
         lines = _declarations(context, member.parameters, texts, generated, bindings=bindings, given=given)
-        receiver = _pasted(call.receiver, context) if call.receiver is not None else None
-        if lines is not None and found.get(tuple(lines)) is None:
-            found[tuple(lines)] = receiver
+        if lines is not None:
+            found.append((call, tuple(lines)))
     return found
+
+
+_NUMBER_SUFFIX = re.compile(r"(?<![\w.])(-?\d+(?:\.\d+)?)[lLfFdD](?![\w.])")
 
 
 def carved_texts(context: ClassContext, member: MethodInfo, *, bindings: Mapping[str, TypeRef],

@@ -134,17 +134,25 @@ def _without_weaker(tests: list[_Test]) -> list[_Test]:
     asserted = {t.scenario.method for t in tests if not _only_does_not_throw(t.body)}
     continued = {method for t in tests for method in t.scenario.after}
     computed = [t for t in tests if _computed_text(t)]
-    chosen = {t.scenario.method for t in tests if _chosen_texts(t)}
+    # Where a test of the same call on the same locals returned on texts nobody made up.
+    chosen = {_shape(t.scenario) for t in tests if _chosen_texts(t)}
     return [t for t in tests if not (_only_does_not_throw(t.body) and t.scenario.method in asserted)
             and not (not t.scenario.after and t.scenario.method in continued
                      and _only_returned_something(t.body, t.scenario.subject))
             and not _identity_beside(t, computed)
-            and not (_made_up_texts(t.scenario) and t.scenario.method in chosen)]
+            and not (t.observed.outcome == "returned" and _made_up_texts(t.scenario) and _shape(t.scenario) in chosen)]
 
 
 # The texts the generator makes up when nothing says what one should be (jdk_values.STRINGS' ordinary and long one).
 _MADE_UP = frozenset({STRINGS[0], STRINGS[3]})
 _STRING = re.compile(r'"((?:[^"\\]|\\.)*)"')
+_CONSTANT = re.compile(r" = (?:[\w$]+\.)*[A-Z][\w$]*\.[A-Z][A-Z0-9_]*;$")  # `= DurationFormatUtils.ISO_PATTERN;`
+
+
+def _shape(scenario: Scenario) -> tuple[str, ...]:
+    """The call and the locals its arrange step declares or assigns, in order: two tests of one shape differ only in
+    values (`lexx(format)` with "text", or with the shipped pattern)."""
+    return (scenario.call, *(line.split(" = ", 1)[0] for line in scenario.arrange))
 
 
 def _texts(scenario: Scenario) -> list[str]:
@@ -153,10 +161,11 @@ def _texts(scenario: Scenario) -> list[str]:
 
 def _chosen_texts(test: _Test) -> bool:
     """Whether the call returned on texts nobody made up: a non-empty literal chosen by the class, its documentation
-    or its tests, or a constant the class ships (no literal); no argument null."""
-    texts = _texts(test.scenario)
+    or its tests, or a constant a class ships (not an empty list); no argument null."""
+    texts, arrange = _texts(test.scenario), test.scenario.arrange
     return (test.observed.outcome == "returned" and not set(texts) & _MADE_UP
-            and (any(texts) or not texts) and not any(line.endswith(" = null;") for line in test.scenario.arrange))
+            and (any(texts) or any(_CONSTANT.search(line) for line in arrange))
+            and not any(line.endswith(" = null;") for line in arrange))
 
 
 def _made_up_texts(scenario: Scenario) -> bool:

@@ -15,7 +15,7 @@ above made-up ones.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from junitbot.analysis import ClassInfo, ComparedLiteral, MethodInfo, ParameterInfo, TypeKind, TypeRef
@@ -38,7 +38,7 @@ from junitbot.generation.template.argument_variants import (
     padded_text,
     shipped_texts,
 )
-from junitbot.generation.template.carved import carved_arguments, carved_receivers
+from junitbot.generation.template.carved import argument_key, carved_arguments, carved_receivers, thrown_arguments
 from junitbot.generation.template.compensation import Compensation, reachable_calls
 from junitbot.generation.template.constraints import rejected_values
 from junitbot.generation.template.context import ClassContext
@@ -117,7 +117,8 @@ def constructor_scenarios(context: ClassContext, constructor: MethodInfo, *, pre
     bindings = class_bindings(subject, None, {})
     generated = _arguments(scope, params, variant=0, checks=checks, given=mocks, bindings=bindings)
     mined = _mined(context, constructor, given=mocks, bindings=bindings)
-    known = _known(mined, carved_arguments(context, constructor, generated, bindings=bindings, given=mocks))
+    known = _known(mined, carved_arguments(context, constructor, generated, bindings=bindings, given=mocks),
+                   thrown_arguments(context, constructor, generated, bindings=bindings, given=mocks))
     base = known[0] if known else generated
     if base is None:
         return []
@@ -165,7 +166,8 @@ def scenarios_for(context: ClassContext, method: MethodInfo, receiver: Receiver,
         generated = with_argument(generated, 0, "new Object()")
     mined = _mined(context, method, bindings=bindings)
     carved = carved_receivers(context, method, generated, bindings=bindings)
-    known = _known(mined, [list(lines) for lines in carved])
+    known = _known(mined, [list(lines) for lines in carved],
+                   thrown_arguments(context, method, generated, bindings=bindings))
     args = known[0] if known else generated
     # The subject as the tests built it for a carved call (not where mocks stand for its collaborators, nor for a
     # receiver its own arrange step builds).
@@ -326,10 +328,14 @@ def _mined(context: ClassContext, member: MethodInfo, *, given: Mapping[str, obj
 _MORE_EXAMPLES = 2
 
 
-def _known(mined: Sequence[list[str]], carved: Sequence[list[str]]) -> list[list[str]]:
+def _known(mined: Sequence[list[str]], carved: Sequence[list[str]],
+           thrown: Collection[tuple[str, ...]] = ()) -> list[list[str]]:
     """The repository's own argument lists: the literal calls mined from its source, then those its tests passed at
-    run time (carved) that are not among them."""
-    return [*mined, *(values for values in carved if values not in mined)]
+    run time (carved) that are not among them; those the carver saw throw last. The first is what every variant
+    changes one part of: variants of `formatPeriod(5000, 2500, "yy/MM")`, which rejects its span, were all
+    rejected too."""
+    known = [*mined, *(values for values in carved if values not in mined)]
+    return sorted(known, key=lambda values: argument_key(values) in thrown)
 
 
 def _more_examples(params: Sequence[ParameterInfo], base: list[str],

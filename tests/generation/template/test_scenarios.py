@@ -9,11 +9,13 @@ import pytest
 from junitbot.analysis import ClassInfo
 from junitbot.generation import GenerationJob, ImportSet, Target, TestShell
 from junitbot.generation.template import ClassContext, ModuleContext
+from junitbot.generation.template.carved import argument_key
 from junitbot.generation.template.context import graph_implementations
 from junitbot.generation.template.neighbours import shifted_numbers
 from junitbot.generation.template.plan import CHANGE_LIMIT_FACTOR, _construction, plan_classes
 from junitbot.generation.template.scenarios import (
     MORE_VARIANTS,
+    _known,
     callable_methods,
     constructor_scenarios,
     scenarios_for,
@@ -475,3 +477,12 @@ def test_the_receiver_is_rebuilt_only_where_its_set_up_only_builds_it() -> None:
         "Money.of(1)")
     assert _construction(shell("money = new Money(1);", "money.setClock(clock);")) is None
     assert _construction(shell("Clock clock = Clock.systemUTC();", "money = new Money(clock, 1);")) is None
+
+
+def test_an_argument_list_the_carver_saw_throw_is_not_the_one_every_variant_changes() -> None:
+    # commons-lang: `formatPeriod(5000, 2500, "yy/MM")` rejects its span; the late start, the shipped format and the
+    # other variants built on it were all rejected too.
+    mined = [["long startMillis = 5000;", "long endMillis = 2500;"], ["long startMillis = 0;", "long endMillis = 9;"]]
+    thrown = {argument_key(["long startMillis = 5000L;", "long endMillis = 2500L;"])}
+    assert _known(mined, [], thrown) == [mined[1], mined[0]]
+    assert _known(mined, [], set()) == mined
