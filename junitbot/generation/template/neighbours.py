@@ -102,27 +102,30 @@ def _two_elements(method: MethodInfo, base: Sequence[str], construction: str | N
     for index, param in enumerate(method.parameters):
         declared, _, value = base[index].rstrip(";").partition(" = ")
         if not value:
-            continue
-        single = _SINGLE_ELEMENT.fullmatch(value)
-        if single is not None and (closing_bracket(value, single.start(2) - 1) != len(value) - 1
-                                   or len(split_arguments(single[2])) != 1):
-            single = None  # `List.of(a).subList(..)`, or already more than one element
+            continue  # a mock's line
         if param.varargs and not param.type.array and resolved_fqn(param.type) in accepting and "<" not in declared:
-            element, line = value, "{declared}[] {name} = new {declared}[] {{{first}, {second}}};"
-        elif (single is not None and resolved_fqn(param.type) in _COLLECTIONS and param.type.arguments
-              and resolved_fqn(param.type.arguments[0]) in accepting):
-            element, line = single[2], f"{{declared}} = {single[1]}({{first}}, {{second}});"
+            kind, name = declared.rsplit(" ", 1)
+            element, opening, closing = value, f"{kind}[] {name} = new {kind}[] {{", "};"
+        elif (single := _single_element(value)) is not None and resolved_fqn(param.type) in _COLLECTIONS and (
+                param.type.arguments and resolved_fqn(param.type.arguments[0]) in accepting):
+            element, opening, closing = single[1], f"{declared} = {single[0]}(", ");"
         else:
             continue
         first = element if _first_number(element) is not None else construction
         shifted = shifted_numbers(first) if first is not None else []
-        if not shifted:
-            continue
-        name = param.name
-        text = line.format(declared=declared.rsplit(" ", 1)[0] if param.varargs else declared, name=name,
-                           first=first, second=shifted[0][1])
-        return [(f"when{name[:1].upper()}{name[1:]}HasTwo", [*base[:index], text, *base[index + 1:]])]
+        if shifted:
+            line = f"{opening}{first}, {shifted[0][1]}{closing}"
+            return [(f"when{param.name[:1].upper()}{param.name[1:]}HasTwo", [*base[:index], line, *base[index + 1:]])]
     return []
+
+
+def _single_element(value: str) -> tuple[str, str] | None:
+    """(`List.of`, the element) of a collection of one element as the scenarios write it; None for anything else
+    (`List.of(a).subList(..)`, two elements)."""
+    found = _SINGLE_ELEMENT.fullmatch(value)
+    if found is None or closing_bracket(value, found.start(2) - 1) != len(value) - 1:
+        return None
+    return (found[1], found[2]) if len(split_arguments(found[2])) == 1 else None
 
 
 def _shifted(method: MethodInfo, base: Sequence[str], index: int, expression: str) -> list[tuple[str, list[str]]]:
