@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Collection
 
+from junitbot.analysis.doc_tables import documented_texts
 from junitbot.analysis.headers import (
     class_header,
     modifiers_of,
@@ -90,6 +91,7 @@ def class_info(
         "methods": tuple(methods),
         "record_components": components,
         "enum_constants": tuple(enum_constants),
+        "documented_texts": documented_texts(node, source),
     }), lombok)
 
 

@@ -244,6 +244,8 @@ class ClassInfo(Record):
     record_components: tuple[ParameterInfo, ...] = ()
     enum_constants: tuple[str, ...] = ()
     nested: tuple[str, ...] = ()
+    documented_texts: tuple[str, ...] = Field(
+        default=(), description="first cells of its Javadoc's table rows that are values (`[d'd'H'h'm'm']s's'`)")
     builder: BuilderInfo | None = None
     layer: str | None = None
     is_test: bool = False

@@ -52,6 +52,8 @@ def test_run_writes_validated_tests_and_respects_people_s_files(shop_repo: Path)
     assert actions[MONEY_TEST] == "written"
     assert actions["src/test/java/com/acme/shop/domain/OrderLineGeneratedTest.java"] == "refused"
     assert report.report_dir is not None
+    # The no-model generator reads no embeddings, so none were computed; the graph's update is timed.
+    assert not state.faiss_index.exists() and report.seconds["index"] > 0
     saved = json.loads((Path(report.report_dir) / "report.json").read_text())
     assert saved["targets"] == 3
     markdown = (Path(report.report_dir) / "report.md").read_text()

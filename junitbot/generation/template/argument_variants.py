@@ -12,6 +12,7 @@ import re
 
 from junitbot.analysis import MethodInfo, ParameterInfo
 from junitbot.generation.javatypes import resolved_fqn
+from junitbot.generation.literals import java_string
 from junitbot.generation.template.answers import NUMERIC
 from junitbot.generation.template.builder import LATE_START, is_span_start
 from junitbot.generation.template.context import ClassContext
@@ -63,6 +64,22 @@ def late_start(method: MethodInfo, base: list[str]) -> list[tuple[str, list[str]
     return [(f"when{camel(param.name)}IsLateInTheDay", with_argument(base, index, LATE_START[param.type.text]))]
 
 
+def no_varargs(method: MethodInfo, base: list[str]) -> list[tuple[str, list[str]]]:
+    """A varargs parameter given no values (`capitalize(str, new char[0])`) where the first scenario gave some: the
+    empty case a method often answers apart (WordUtils' `delimLen == 0`, `containsAllWords(word)` with no words),
+    which one value never reaches."""
+    if not method.parameters or not method.parameters[-1].varargs:
+        return []
+    index = len(method.parameters) - 1
+    declared, _, value = base[index].rstrip(";").partition(" = ")
+    if not value or "<" in declared or " " not in declared:
+        return []  # a mock's line, or a generic element type, whose array cannot be created
+    kind, name = declared.rsplit(" ", 1)
+    element = kind.removesuffix("[]")
+    line = f"{element}[] {name} = new {element}[0];"
+    return [(f"when{camel(name)}HasNone", [*base[:index], line])]
+
+
 # A decimal written with a scale (`new BigDecimal("10.00")`), and the digit that makes it one place finer.
 _SCALED_DECIMAL = re.compile(r'new BigDecimal\("(-?\d+\.\d+)"\)')
 
@@ -107,14 +124,36 @@ def shipped_texts(context: ClassContext, method: MethodInfo, base: list[str]) ->
     subject = context.subject
     constants = [f.name for f in subject.fields if f.initialized and f.type.text in ("String", "java.lang.String")
                  and {"public", "static", "final"} <= set(f.modifiers)][:_SHIPPED_TEXTS]
-    if not constants:
+    index = _text_parameter(method, base)
+    if not constants or index is None:
         return []
     owner = context.imports.name(subject.fqn, package=subject.package)
-    for index, param in enumerate(method.parameters):
-        if param.type.text in _TEXT_TYPES and " = " in base[index]:
-            return [(f"when{camel(param.name)}Is{value_title(f'{owner}.{name}')}",
-                     with_argument(base, index, f"{owner}.{name}")) for name in constants]
-    return []
+    name = method.parameters[index].name
+    return [(f"when{camel(name)}Is{value_title(f'{owner}.{constant}')}",
+             with_argument(base, index, f"{owner}.{constant}")) for constant in constants]
+
+
+# The texts of the class's Javadoc tables a text parameter is tried with.
+_DOCUMENTED_TEXTS = 3
+
+
+def documented_texts(context: ClassContext, method: MethodInfo, base: list[str]) -> list[tuple[str, list[str]]]:
+    """A text parameter given the values the subject's Javadoc tables list (DurationFormatUtils' patterns with
+    optional blocks, `[d'd'H'h'm'm']s's'`), those whose names would differ, longest first."""
+    index = _text_parameter(method, base)
+    if not context.subject.documented_texts or index is None:
+        return []
+    name = method.parameters[index].name
+    found: dict[str, list[str]] = {}
+    for text in context.subject.documented_texts:
+        value = java_string(text)
+        found.setdefault(f"when{camel(name)}Is{value_title(value)}", with_argument(base, index, value))
+    return list(found.items())[:_DOCUMENTED_TEXTS]
+
+
+def _text_parameter(method: MethodInfo, base: list[str]) -> int | None:
+    """The first text parameter that was given a value (not a mock)."""
+    return next((i for i, p in enumerate(method.parameters) if p.type.text in _TEXT_TYPES and " = " in base[i]), None)
 
 
 def _values_around(literal: str, operator: str, param: ParameterInfo) -> list[str]:

@@ -31,9 +31,11 @@ from junitbot.generation.template.access import Scope
 from junitbot.generation.template.answers import Stub, call_stubs
 from junitbot.generation.template.argument_variants import (
     camel,
+    documented_texts,
     finer_decimal,
     input_variants,
     late_start,
+    no_varargs,
     other_constants,
     padded_text,
     shipped_texts,
@@ -190,8 +192,8 @@ def scenarios_for(context: ClassContext, method: MethodInfo, receiver: Receiver,
         *own_type_neighbours(method, args, construction=receiver.construction if receiver.instance else None,
                              subject=subject.fqn, lookup=scope.lookup),
         *(unchanged_attribute(method, args, subject, receiver.name) if receiver.instance else ()),
-        *padded_text(method, args), *finer_decimal(method, args), *late_start(method, args),
-        *shipped_texts(context, method, args),
+        *padded_text(method, args), *finer_decimal(method, args), *late_start(method, args), *no_varargs(method, args),
+        *shipped_texts(context, method, args), *documented_texts(context, method, args),
         *_more_examples(method.parameters, args, known))]
     # `equals` about the receiver's copy made by each wither: false for another reason than `new Object()`'s.
     variants += [_Variant(hint, answers, values, distinct=True) for hint, values in equals_through_withers(

@@ -90,10 +90,26 @@ public final class Letters {
 }
 """,
     f"{_DIR}/Durations.java": """package com.acme.catalog;
+/**
+ * Formats durations.
+ * <table>
+ * <tr><th>pattern</th><th>one day</th></tr>
+ * <tr><td>{@code d'd'}</td><td>1d</td></tr>
+ * <tr><td>[d'd']H&lt;h&gt;</td><td>1d</td></tr>
+ * <tr><td>any text</td><td>any text</td></tr>
+ * <tr><td>ISO_PATTERN</td><td>P1D</td></tr>
+ * </table>
+ */
 public final class Durations {
     public static final String ISO_PATTERN = "'P'd'D'";
     private static final String HIDDEN = "H";
     public static String format(long millis, String format) { return format.replace("d", "" + millis); }
+}
+""",
+    f"{_DIR}/Words.java": """package com.acme.catalog;
+public final class Words {
+    public static String capitalize(String str, char... delimiters) { return delimiters.length == 0 ? str : "" + str; }
+    public static <T> boolean containsAll(T word, T... words) { return words.length > 0; }
 }
 """,
     f"{_DIR}/Periods.java": """package com.acme.catalog;
@@ -410,6 +426,18 @@ def test_a_text_parameter_is_tried_with_the_text_constants_the_class_ships(catal
     assert not any("Hidden" in hint for hint in arranged)
 
 
+def test_a_text_parameter_is_tried_with_the_values_the_class_s_javadoc_tables_list(catalog: Indexed) -> None:
+    # commons-lang's DurationFormatUtils documents its patterns with optional blocks in a table; nine of the
+    # mutants its own suite leaves alive are in the optional-block logic only such a pattern runs.
+    info = catalog.info(f"{PACKAGE}.Durations")
+    assert info.documented_texts == ("[d'd']H<h>", "d'd'")  # prose and names are no values; longest first
+    (method,) = info.methods
+    arranged = {s.hint: s.arrange for s in scenarios_for(_context(catalog, info), method,
+                                                          Receiver("Durations", instance=False), prefix="m0")}
+    assert arranged["whenFormatIsDDHH"] == ("long millis = 1L;", 'String format = "[d\'d\']H<h>";')
+    assert arranged["whenFormatIsDD"] == ("long millis = 1L;", 'String format = "d\'d\'";')
+
+
 def test_a_span_s_start_is_also_late_in_its_day_where_its_end_is_given_too(catalog: Indexed) -> None:
     # commons-lang's `formatPeriod(startMillis, endMillis, ..)` borrows a second from the minutes and a day from the
     # month only where the end's unit is below the start's: a start at 0 never took those paths.
@@ -421,6 +449,19 @@ def test_a_span_s_start_is_also_late_in_its_day_where_its_end_is_given_too(catal
     assert found["whenStartMillisIsLateInTheDay"] == ("long startMillis = 86399999L;", "long endMillis = 34563661001L;")
     assert not any("LateInTheDay" in s.hint
                    for s in scenarios_for(_context(catalog, info), since, receiver, prefix="m1"))
+
+
+def test_a_varargs_parameter_is_also_given_no_values(catalog: Indexed) -> None:
+    # commons-lang's WordUtils: `capitalize(str, delimiters...)` returns its input when given no delimiters, and
+    # `containsAllWords(word)` with no words is false; one value never reaches either.
+    info = catalog.info(f"{PACKAGE}.Words")
+    capitalize, contains = (next(m for m in info.methods if m.name == name) for name in ("capitalize", "containsAll"))
+    receiver = Receiver("Words", instance=False)
+    found = {s.hint: s.arrange for s in scenarios_for(_context(catalog, info), capitalize, receiver, prefix="m0")}
+    assert found[""][1] != "char[] delimiters = new char[0];"
+    assert found["whenDelimitersHasNone"] == (found[""][0], "char[] delimiters = new char[0];")
+    generic = {s.hint: s.arrange for s in scenarios_for(_context(catalog, info), contains, receiver, prefix="m1")}
+    assert generic["whenWordsHasNone"] == ('String word = "text";', "String[] words = new String[0];")  # T bound to String
 
 
 def test_a_wither_is_given_its_getter_s_value_and_equals_is_asked_about_each_wither_s_copy(catalog: Indexed) -> None:
