@@ -19,8 +19,10 @@ from junitbot.analysis import CodeGraph, update_graph
 from junitbot.config import load_config
 from junitbot.state import StateDir
 from junitbot.validation import IndexedRepo, TestCandidate, ValidationReport, validate_candidates
+from junitbot.validation.judge.keep import settled_methods, within_budget
 from junitbot.validation.judge.selection import NOTHING_NEW
 from junitbot.validation.measure.baseline import Baseline
+from junitbot.validation.measure.models import MutationReport, PitOptions
 from tests.conftest import EXAMPLE, commit_all, own_baselines
 
 HEADER = """package com.acme.shop.domain;
@@ -114,6 +116,39 @@ def _validate(root: Path, state: StateDir, candidates: list[TestCandidate]) -> V
 @pytest.fixture(scope="module")
 def report(shop: tuple[Path, StateDir]) -> ValidationReport:
     return _validate(*shop, [ADDS_AND_TWINS, NOTHING_BEYOND, BY_HAND])
+
+
+def test_methods_whose_every_mutant_the_existing_tests_kill_are_left_out_of_the_keep_rule_s_pit_run() -> None:
+    # commons-lang's DurationFormatUtils: 203 mutants and 40 generated methods took PIT past its budget, and the keep
+    # rule lost every kill; the 172 its suite kills could never count for a new test.
+    money = Baseline(target="Money", tests=("MoneyTest",), mutants_total=4, mutants_killed=(
+        "com.acme.Money.add(Lcom/acme/Money;)Lcom/acme/Money;@12:MathMutator:3",
+        "com.acme.Money.isZero()Z@20:RemoveConditionalMutator_EQUAL_ELSE:1",
+        "com.acme.Money$Parser.parse(Ljava/lang/String;)V@30:VoidMethodCallMutator:2"),
+        mutants_alive=("isZero@20: negated conditional",))
+    order = Baseline(target="Order", tests=("OrderTest",), mutants_total=2,
+                     mutants_killed=("com.acme.Order.total()I@8:MathMutator:1",),
+                     mutants_alive=("parse@9: removed call",))
+    assert settled_methods([money]) == ("add", "parse")  # a nested class's methods too
+    assert settled_methods([money, order]) == ("add", "total")  # by name: `parse` has a survivor in Order
+    # Where a target's mutants are unknown (no tests, or PIT failed on them), every method is run.
+    assert settled_methods([money, Baseline(target="Fresh")]) == ()
+    assert settled_methods([money, Baseline(target="Failed", tests=("FailedTest",))]) == ()
+
+
+def test_a_pit_run_past_its_budget_is_run_again_naming_only_the_first_killer(tmp_path: Path) -> None:
+    asked: list[bool] = []
+
+    def analyse(options: PitOptions) -> MutationReport:
+        asked.append(options.full_matrix)
+        return MutationReport(timed_out=options.full_matrix, seconds=1.0)
+
+    assert not within_budget(analyse, PitOptions(tools_dir=tmp_path)).timed_out
+    assert asked == [True, False]
+    # A run naming the first killer only that overran has nothing left to drop: it is not run again.
+    assert within_budget(lambda options: asked.append(options.full_matrix) or MutationReport(timed_out=True),
+                         PitOptions(tools_dir=tmp_path, full_matrix=False)).timed_out
+    assert asked == [True, False, False]
 
 
 def test_a_method_is_kept_only_for_what_it_adds(report: ValidationReport) -> None:

@@ -14,7 +14,7 @@ from junitbot.analysis import MethodInfo, ParameterInfo
 from junitbot.generation.javatypes import resolved_fqn
 from junitbot.generation.literals import java_string
 from junitbot.generation.template.answers import NUMERIC
-from junitbot.generation.template.builder import LATE_START, is_span_start
+from junitbot.generation.template.builder import LATE_IN_YEAR, LATE_START, is_span_start, millis_value
 from junitbot.generation.template.context import ClassContext
 from junitbot.generation.template.naming import value_title
 from junitbot.generation.template.neighbours import with_argument
@@ -53,15 +53,22 @@ def padded_text(method: MethodInfo, base: list[str]) -> list[tuple[str, list[str
 
 
 def late_start(method: MethodInfo, base: list[str]) -> list[tuple[str, list[str]]]:
-    """A span's start in milliseconds moved late into its first day (`builder.LATE_START`), where it was 0 and the
-    method also takes the span's end: DurationFormatUtils' `formatPeriod` borrowing, which a start at 0 never
-    reaches."""
+    """A span's start in milliseconds moved late into its first day (`builder.LATE_START`), where the method also
+    takes the span's end: DurationFormatUtils' `formatPeriod` borrowing a second from the minutes, which a start at
+    0 never reaches. A long's start also goes to the last millisecond of its year, with an end weeks into the next
+    (`builder.LATE_IN_YEAR`): then the days borrow from the month and the months from the year."""
     starts = [i for i, p in enumerate(method.parameters) if is_span_start(p.name, p.type.text)]
     if len(method.parameters) < 2 or not starts or " = " not in base[starts[0]]:
         return []
     index = starts[0]
     param = method.parameters[index]
-    return [(f"when{camel(param.name)}IsLateInTheDay", with_argument(base, index, LATE_START[param.type.text]))]
+    found = [(f"when{camel(param.name)}IsLateInTheDay", with_argument(base, index, LATE_START[param.type.text]))]
+    ends = [i for i, p in enumerate(method.parameters)
+            if i != index and p.type.text == "long" and millis_value(p.name, "long") == LATE_IN_YEAR[1]]
+    if param.type.text == "long" and ends and " = " in base[ends[0]]:
+        late = with_argument(with_argument(base, index, LATE_IN_YEAR[0]), ends[0], LATE_IN_YEAR[1])
+        found.append((f"when{camel(param.name)}IsLateInTheYear", late))
+    return found
 
 
 def no_varargs(method: MethodInfo, base: list[str]) -> list[tuple[str, list[str]]]:

@@ -75,6 +75,9 @@ _MILLIS = {"long": "34563661001L", "int": "90061001"}
 # a period calculation borrows (a second from the minutes, a day from the month) is computed, where a start at 0
 # never borrows.
 LATE_START = {"long": "86399999L", "int": "86399999"}
+# A start at the last millisecond of its year (1970-12-31T23:59:59.999Z), with the end a span's usual one
+# (1971-02-05T01:01:01.001Z): the days and the months borrow too. A long's only; an int's millis do not reach it.
+LATE_IN_YEAR = ("31535999999L", _MILLIS["long"])
 _SPAN_WORDS = frozenset({"duration", "elapsed", "period", "end", "span"})
 _START_WORDS = frozenset({"start", "begin", "from"})
 

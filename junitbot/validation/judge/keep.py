@@ -41,11 +41,13 @@ def keep_what_adds(
     except JunitbotError as e:  # the existing tests could not be measured: judge the new ones against nothing
         log.warning("the existing tests could not be measured as the baseline: %s", e)
         baselines = {t: Baseline(target=t, note=f"existing tests not measured: {e}") for t in targets}
-    mutants = run_mutation_analysis(
-        target_classes=[graph.binary_name(t) for t in targets], test_classes=[c.test_class for c in classes],
-        classpath=context.test_classpath, workdir=context.scratch / "pit", settings=settings,
-        options=PitOptions(tools_dir=context.tools_dir, java_home=context.java_home, isolation=context.isolation,
-                           history_file=_pit_history(context))) if settings.mutation else None
+    settled = settled_methods([baselines[t] for t in targets])
+    mutants = None
+    if settings.mutation:
+        options = PitOptions(tools_dir=context.tools_dir, java_home=context.java_home, isolation=context.isolation,
+                             history_file=_pit_history(context), excluded_methods=settled)
+        mutants = within_budget(lambda o: _mutants(targets, classes, context=context, graph=graph, options=o),
+                                options)
     if mutants is not None and (mutants.error or mutants.timed_out):
         log.warning("mutation analysis: %s", mutants.error or "PIT ran out of its time budget")
     judged = []
@@ -53,15 +55,52 @@ def keep_what_adds(
         binary = graph.binary_name(candidacy.candidate.target or "")
         prune = settings.require_gain and candidacy.candidate.written_by == "junitbot"
         judged.append(_judged(candidacy, hits, baselines[candidacy.candidate.target or ""],
-                              _class_mutants(mutants, binary), binary, prune))
+                              _class_mutants(mutants, binary), binary, prune, partial=bool(settled)))
     return judged
+
+
+def within_budget(analyse: Callable[[PitOptions], MutationReport], options: PitOptions) -> MutationReport:
+    """`analyse` with `options`, and where that ran out of its time budget, once more naming only the first killer
+    of each mutant: running every test of every mutant (the full matrix) is what overran, and a kill credited to
+    one method beats no kill known at all (the keep rule would judge by coverage alone)."""
+    report = analyse(options)
+    if report.timed_out and options.full_matrix:
+        log.info("mutation analysis: PIT ran out of its time budget naming every killer; again, naming the first")
+        report = analyse(options.model_copy(update={"full_matrix": False}))
+    return report
+
+
+def _mutants(targets: Sequence[str], classes: Sequence[Candidacy], *, context: ValidationContext, graph: CodeGraph,
+             options: PitOptions) -> MutationReport:
+    return run_mutation_analysis(
+        target_classes=[graph.binary_name(t) for t in targets], test_classes=[c.test_class for c in classes],
+        classpath=context.test_classpath, workdir=context.scratch / "pit", settings=context.settings, options=options)
+
+
+def settled_methods(baselines: Sequence[Baseline]) -> tuple[str, ...]:
+    """The names of the methods in which the existing tests kill every mutant, in each of `baselines`: no new test
+    can add a kill there, so the keep rule's PIT run leaves them out (PIT's `--excludedMethods` matches names, so
+    a name stays in where any target has a survivor in a method so named). Nothing is left out where a target's
+    existing mutants are unknown (no tests, or PIT failed on them)."""
+    if not baselines or any(b.empty or b.mutants_total is None for b in baselines):
+        return ()
+    killed = {_method_of(key) for b in baselines for key in b.mutants_killed}
+    alive = {described.split("@", 1)[0] for b in baselines for described in b.mutants_alive}
+    return tuple(sorted(killed - alive))
+
+
+def _method_of(key: str) -> str:
+    """`Mutant.key`'s method name: `com.acme.Foo$Inner.format(J)V@12:...` → `format`."""
+    return key.split("@", 1)[0].split("(", 1)[0].rsplit(".", 1)[-1]
 
 
 def _judged(
     candidacy: Candidacy, hits: Mapping[str, ProbeHits], baseline: Baseline, mine: Sequence[Mutant], binary: str,
-    prune: bool,
+    prune: bool, *, partial: bool = False,
 ) -> Candidacy:
-    """One class under the rule: `mine` are its target's mutants; `prune` drops what adds nothing."""
+    """One class under the rule: `mine` are its target's mutants; `prune` drops what adds nothing. `partial`: the
+    methods whose every mutant the existing tests kill were not mutated (`settled_methods`), so the class's total is
+    the baseline's and what the generated tests kill alone is not known."""
     kills: dict[str, set[str]] = defaultdict(set)
     for mutant in mine:
         for test in mutant.killing_tests:
@@ -77,7 +116,7 @@ def _judged(
             adds[method] = added.describe()
         elif prune:
             dropped[method] = NOTHING_NEW
-    total = len(mine) if mine else None
+    total = baseline.mutants_total if partial and mine else len(mine) if mine else None
     # Without the existing tests' mutants (none, or PIT failed on them) only the generated alone are known.
     known = baseline.empty or baseline.mutants_total is not None
     before = None if baseline.empty else _figures(
@@ -91,7 +130,7 @@ def _judged(
     gain = SuiteGain(
         existing_tests=baseline.tests,
         before=before,
-        generated=_figures(None, len(generated) if total else None, total),
+        generated=_figures(None, len(generated) if total and not partial else None, total),
         after=_figures(None, len(set(baseline.mutants_killed) | generated) if total and known else None, total),
         note=baseline.note)
     # What no test kills yet, for the model's next round (issue 17: mutant-guided prompts, as Meta's ACH).

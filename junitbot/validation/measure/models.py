@@ -72,6 +72,9 @@ class PitOptions(Record):
     changed_lines: dict[str, frozenset[int]] | None = Field(
         default=None, description="class -> source lines (a nested class under its own or its top-level class's "
                                   "name): only mutants on them count, and classes without any are not run")
+    excluded_methods: tuple[str, ...] = Field(
+        default=(), description="method names not mutated (PIT's `--excludedMethods`): where the existing tests kill "
+                                "every mutant, no new test can add a kill, so the keep rule need not run them")
 
 
 class Mutant(Record):

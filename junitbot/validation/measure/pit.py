@@ -158,7 +158,8 @@ def _pit_run(test_classes: Sequence[str], classpath: Sequence[str], *, settings:
     return _PitRun(tests=tests, classpath=(*classpath, *junit5), pit=pit,
                    java=java_tool(java_home, "java"),
                    jdk=jdk_version(Path(java_home)) if java_home else default_jdk_version(),
-                   threads=max(1, options.threads), full_matrix=options.full_matrix, settings=settings)
+                   threads=max(1, options.threads), full_matrix=options.full_matrix,
+                   excluded_methods=options.excluded_methods, settings=settings)
 
 
 class _PitRun(Record):
@@ -171,10 +172,13 @@ class _PitRun(Record):
     jdk: int | None
     threads: int
     full_matrix: bool
+    excluded_methods: tuple[str, ...] = ()
     settings: ValidationSettings
 
     def options(self) -> list[str]:
+        excluded = ["--excludedMethods", ",".join(self.excluded_methods)] if self.excluded_methods else []
         return [
+            *excluded,
             "--targetTests", ",".join(self.tests),
             "--includeLaunchClasspath", "false",
             "--outputFormats", "XML",

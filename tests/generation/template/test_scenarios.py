@@ -447,6 +447,9 @@ def test_a_span_s_start_is_also_late_in_its_day_where_its_end_is_given_too(catal
     found = {s.hint: s.arrange for s in scenarios_for(_context(catalog, info), between, receiver, prefix="m0")}
     assert found[""] == ("long startMillis = 0L;", "long endMillis = 34563661001L;")
     assert found["whenStartMillisIsLateInTheDay"] == ("long startMillis = 86399999L;", "long endMillis = 34563661001L;")
+    # The last millisecond of the year, with an end weeks into the next: the days and the months borrow too.
+    assert found["whenStartMillisIsLateInTheYear"] == ("long startMillis = 31535999999L;",
+                                                       "long endMillis = 34563661001L;")
     assert not any("LateInTheDay" in s.hint
                    for s in scenarios_for(_context(catalog, info), since, receiver, prefix="m1"))
 
@@ -461,7 +464,8 @@ def test_a_varargs_parameter_is_also_given_no_values(catalog: Indexed) -> None:
     assert found[""][1] != "char[] delimiters = new char[0];"
     assert found["whenDelimitersHasNone"] == (found[""][0], "char[] delimiters = new char[0];")
     generic = {s.hint: s.arrange for s in scenarios_for(_context(catalog, info), contains, receiver, prefix="m1")}
-    assert generic["whenWordsHasNone"] == ('String word = "text";', "String[] words = new String[0];")  # T bound to String
+    # T is bound to String: an array of it can be made
+    assert generic["whenWordsHasNone"] == ('String word = "text";', "String[] words = new String[0];")
 
 
 def test_a_wither_is_given_its_getter_s_value_and_equals_is_asked_about_each_wither_s_copy(catalog: Indexed) -> None:

@@ -87,8 +87,9 @@ class Project:
 
     def analyse(self, targets: list[str], tests: list[str], *, history_file: Path | None = None, work: str = "work",
                 budget_s: float | None = None, changed_lines: Mapping[str, Collection[int]] | None = None,
-                ) -> MutationReport:
+                excluded_methods: tuple[str, ...] = ()) -> MutationReport:
         options = PitOptions(tools_dir=self.tools_dir, history_file=history_file, budget_s=budget_s,
+                             excluded_methods=excluded_methods,
                              changed_lines=None if changed_lines is None
                              else {name: frozenset(lines) for name, lines in changed_lines.items()})
         return run_mutation_analysis(target_classes=targets, test_classes=tests, classpath=self.classpath,
@@ -180,6 +181,15 @@ def test_changed_lines_keep_only_the_mutants_on_them(project: Project) -> None:
     assert len(report.mutants) == sum(m.line == ADD_LINE for m in project.first.mutants) > 0
     untouched = project.analyse(["com.acme.Adder"], ["com.acme.AdderTest"], changed_lines={"com.acme.Adder": ()})
     assert untouched == MutationReport(seconds=untouched.seconds)
+
+
+def test_excluded_methods_are_not_mutated_and_their_history_is_apart(project: Project) -> None:
+    # The keep rule leaves out the methods whose every mutant the existing tests kill (`settled_methods`).
+    report = project.analyse(["com.acme.Adder"], ["com.acme.AdderTest"], history_file=project.history,
+                             excluded_methods=("add",))
+    assert report.error is None and report.analysed == ("com.acme.Adder",)  # other options: not the history's
+    assert {m.method for m in report.mutants} == {m.method for m in project.first.mutants} - {"add"}
+    assert _by_key(report) == {key: value for key, value in _by_key(project.first).items() if key[1] != "add"}
 
 
 def test_an_interface_has_no_mutants_and_that_is_no_error(project: Project) -> None:
