@@ -21,14 +21,17 @@ from junitbot.generation.template.neighbours import with_argument
 from junitbot.generation.template.values import shipped_constants
 
 
-def input_variants(method: MethodInfo, base: list[str]) -> list[tuple[str, list[str]]]:
-    """Arguments that take the other side of each comparison the method makes on a parameter."""
+def input_variants(method: MethodInfo, base: list[str], *, nulls: bool = False) -> list[tuple[str, list[str]]]:
+    """Arguments that take the other side of each comparison the method makes on a parameter; with `nulls`, only
+    those that pass null where the method checks for it (scenarios.py writes each as a test of its own even where
+    the result is the one a value gets: `tokenize(null, 1, 1)` returns the empty list `tokenize({'a'}, 1, 1)` does,
+    and only it tells the null check from none)."""
     params = {p.name: (i, p) for i, p in enumerate(method.parameters)}
     found: list[tuple[str, list[str]]] = []
     for compared in method.compared_literals:
         subject = compared.subject.split(".", 1)[0].split("(", 1)[0]
-        if subject not in params or not base[params[subject][0]]:
-            continue  # not a parameter, or one a mock is handed
+        if subject not in params or not base[params[subject][0]] or (compared.literal == "null") != nulls:
+            continue  # not a parameter, one a mock is handed, or not of the kind asked for
         index, param = params[subject]
         for value in _values_around(compared.literal, compared.operator, param):
             found.append((f"when{camel(param.name)}Is{value_title(value)}", with_argument(base, index, value)))

@@ -188,7 +188,11 @@ def scenarios_for(context: ClassContext, method: MethodInfo, receiver: Receiver,
     variants += [_Variant(hint, answers, values) for hint, values in (
         *_other_examples(method.parameters, known, generated),
         *_rejected_examples(context, method, args, bindings=bindings),
-        *input_variants(method, args),
+        *input_variants(method, args))]
+    # A null the method checks for: a test of its own even where the result is the one a value gets.
+    variants += [_Variant(hint, answers, values, distinct=True)
+                 for hint, values in input_variants(method, args, nulls=True)]
+    variants += [_Variant(hint, answers, values) for hint, values in (
         *own_type_neighbours(method, args, construction=receiver.construction if receiver.instance else None,
                              subject=subject.fqn, lookup=scope.lookup),
         *(unchanged_attribute(method, args, subject, receiver.name) if receiver.instance else ()),

@@ -110,6 +110,7 @@ public final class Durations {
 public final class Words {
     public static String capitalize(String str, char... delimiters) { return delimiters.length == 0 ? str : "" + str; }
     public static <T> boolean containsAll(T word, T... words) { return words.length > 0; }
+    public static String trimmed(String str) { return str == null || str.equals("x") ? "" : str.trim(); }
 }
 """,
     f"{_DIR}/Periods.java": """package com.acme.catalog;
@@ -466,6 +467,17 @@ def test_a_varargs_parameter_is_also_given_no_values(catalog: Indexed) -> None:
     generic = {s.hint: s.arrange for s in scenarios_for(_context(catalog, info), contains, receiver, prefix="m1")}
     # T is bound to String: an array of it can be made
     assert generic["whenWordsHasNone"] == ('String word = "text";', "String[] words = new String[0];")
+
+
+def test_a_null_the_method_checks_for_is_a_test_of_its_own_whatever_it_returns(catalog: Indexed) -> None:
+    # commons-lang's StrTokenizer: `tokenize(null, 1, 1)` returns the empty list `tokenize({'a'}, 1, 1)` returns, so
+    # the outcome dedupe dropped it, and with it the only test that tells the null check from none.
+    info = catalog.info(f"{PACKAGE}.Words")
+    trimmed = next(m for m in info.methods if m.name == "trimmed")
+    found = {s.hint: s for s in scenarios_for(_context(catalog, info), trimmed, Receiver("Words", instance=False),
+                                              prefix="m0")}
+    assert found["whenStrIsNull"].arrange == ("String str = null;",) and found["whenStrIsNull"].distinct
+    assert found["whenStrIsX"].arrange == ('String str = "x";',) and not found["whenStrIsX"].distinct
 
 
 def test_a_wither_is_given_its_getter_s_value_and_equals_is_asked_about_each_wither_s_copy(catalog: Indexed) -> None:
