@@ -41,6 +41,7 @@ def compared_literals(
     found.extend(_null_check(c) for c in calls if null_checked(c) is not None)
     found.extend(p for p in (_pattern_check(c, source) for c in calls) if p is not None)
     found.extend(e for e in (_emptiness_check(c, source) for c in calls) if e is not None)
+    found.extend(u for u in (_utility_null_check(c, source) for c in calls) if u is not None)
     found.extend(_case_label(n, source) for n in cases)
     return found
 
@@ -183,6 +184,25 @@ def _emptiness_check(node: Node, source: SourceText) -> ComparedLiteral | None:
     if name not in _EMPTINESS or receiver is None or (args is not None and args.named_children):
         return None
     return ComparedLiteral(subject=source.compact(receiver)[:80], operator=name, literal='""',
+                           line=node.start_point[0] + 1, throws_when=throws_when(node))
+
+
+# A utility's test of its one argument that is true for null: `StringUtils.isEmpty(s)`, `ArrayUtils.isEmpty(a)`,
+# `Objects.isNull(x)`, `CollectionUtils.isEmpty(c)`.
+_NULL_TRUE = {"isEmpty", "isBlank", "isNull"}
+
+
+def _utility_null_check(node: Node, source: SourceText) -> ComparedLiteral | None:
+    """`ArrayUtils.isEmpty(chars)` (a static call on a type name) as the comparison `chars == null` it makes first:
+    StrTokenizer's `tokenize(null, 0, 1)` returns the empty list there, where without the check it would throw."""
+    name = source.text(node.child_by_field_name("name"))
+    receiver = node.child_by_field_name("object")
+    args = node.child_by_field_name("arguments")
+    if (name not in _NULL_TRUE or receiver is None or receiver.type != "identifier"
+            or not source.text(receiver)[:1].isupper() or args is None or len(args.named_children) != 1
+            or args.named_children[0].type != "identifier"):
+        return None
+    return ComparedLiteral(subject=source.text(args.named_children[0]), operator="==", literal="null",
                            line=node.start_point[0] + 1, throws_when=throws_when(node))
 
 

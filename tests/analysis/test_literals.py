@@ -36,6 +36,13 @@ public final class Codes {
         String cut = other.substring(1);
         if (FORMAT.matcher(cut).matches()) return;
     }
+
+    public static int count(char[] chars, String text, Object any) {
+        if (ArrayUtils.isEmpty(chars) || StringUtils.isBlank(text.trim()) || helper.isEmpty(any)) {
+            return 0;
+        }
+        return chars.length;
+    }
 }
 """
 
@@ -62,3 +69,9 @@ def test_flags_qualified_constants_static_matches_and_what_is_no_pattern_constan
     assert ("cut", "matches", r'"[A-Z]{2,5}-\\d{6}"', None) in checks  # substring: the local stays the subject
     patterns = [c for c in checks if c[1] == "matches"]
     assert len(patterns) == 3  # not the instance field, not the MULTILINE one (its meaning would change)
+
+
+def test_a_utility_s_emptiness_test_of_a_parameter_is_its_null_check() -> None:
+    # commons-lang's StrTokenizer: `if (ArrayUtils.isEmpty(srcChars)) return emptyList();` is what `tokenize(null, ..)`
+    # takes, where without it the method throws; only a type's static test of a bare variable counts.
+    assert _checks("count") == [("chars", "==", "null", None)]  # it returns there: no throw

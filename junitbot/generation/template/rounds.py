@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from junitbot.analysis import ClassInfo, remove_unused_imports
+from junitbot.generation.javatypes import resolved_fqn
 from junitbot.generation.models import GenerationJob
 from junitbot.generation.template.answers import answer_stub
 from junitbot.generation.template.feedback import Refinement, refine
@@ -21,7 +22,15 @@ from junitbot.generation.template.plan import ClassPlan, method_scenarios
 from junitbot.generation.template.probe import ProbeClass, ProbeRun, Scenario, probe_method, run_probes
 from junitbot.generation.template.results import result_calls
 from junitbot.generation.template.scenarios import MORE_VARIANTS, callable_methods
-from junitbot.generation.template.sequences import MAX_DEPTH, MAX_QUERIES, extend, locked, prefixes, queries
+from junitbot.generation.template.sequences import (
+    ITERATORS,
+    MAX_DEPTH,
+    MAX_QUERIES,
+    extend,
+    locked,
+    prefixes,
+    queries,
+)
 from junitbot.validation import Classpath, IndexedRepo, TestCandidate, ValidationReport, Verdict, validate_candidates
 
 
@@ -65,7 +74,9 @@ def feedback(plans: Sequence[ClassPlan], observations: Mapping[str, Observation]
                  for p in plans} if depth == 1 else {}
         for number, plan in enumerate(plans):
             own = plan.info.fqn
-            starts = [s for s in prefixes(plan.scenarios, seen, own_type=own) if len(s.after) == depth - 1]
+            cursor = any(resolved_fqn(ref) in ITERATORS for ref in plan.info.implements)
+            starts = [s for s in prefixes(plan.scenarios, seen, own_type=own, iterator=cursor)
+                      if len(s.after) == depth - 1]
             found = extend(starts, locked(plan.scenarios, seen), prefix=f"q{depth}c{number}") if starts else []
             if depth == 1:
                 found += extend(prefixes(plan.scenarios, seen, void_too=True, own_type=own),

@@ -23,14 +23,19 @@ MAX_QUERIES = 12  # queries after one state-changing call, per class
 DECLARED = re.compile(r"^[\w.<>\[\]?, ]+?\s+(\w+)\s*=")
 
 
+# An iterator's cursor moves where no accessor shows it (StrTokenizer's `tokenPos`): its `next()` changes state.
+ITERATORS = frozenset({"java.util.Iterator", "java.util.ListIterator"})
+_ADVANCING = frozenset({"next"})
+
+
 def prefixes(scenarios: Sequence[Scenario], observations: Mapping[str, Observation], *,
-             void_too: bool = False, own_type: str | None = None) -> list[Scenario]:
+             void_too: bool = False, own_type: str | None = None, iterator: bool = False) -> list[Scenario]:
     """Scenarios a sequence may start with: an instance method's call that returned normally, not by accident,
     and changed its object's state (`void_too`: or returned nothing or the object itself, as a builder's setter
     does, a change its accessors may not show), or returned another object of the subject's class `own_type` (an
     immutable object's `withScale(2)`: such a start's call is the subject's assignment, `style =
-    style.withScale(scale)`, so the sequence goes on with that object); one per method and sequence before it, the
-    plainest first."""
+    style.withScale(scale)`, so the sequence goes on with that object), or, on an `iterator`, moved its cursor
+    (`next()`, after which `previous()` answers); one per method and sequence before it, the plainest first."""
     found: dict[tuple[tuple[str, ...], str], Scenario] = {}
     for scenario in scenarios:
         observed = observations.get(scenario.id)
@@ -40,7 +45,8 @@ def prefixes(scenarios: Sequence[Scenario], observations: Mapping[str, Observati
             continue
         if fluent(scenario, observed, own_type):
             scenario = scenario.model_copy(update={"call": f"{scenario.subject} = {scenario.call}"})
-        elif not (observed.changed_state() or (void_too and (observed.outcome == "void" or observed.itself))):
+        elif not (observed.changed_state() or (void_too and (observed.outcome == "void" or observed.itself))
+                  or (iterator and scenario.method in _ADVANCING and observed.outcome == "returned")):
             continue
         key = (scenario.after, scenario.method)
         if key not in found or (scenario.hint == "" and found[key].hint != ""):

@@ -77,3 +77,18 @@ def test_an_immutable_object_s_sequence_goes_on_with_the_object_a_call_returned(
     (sequence,) = [s for s in found if s.method == "getScale"]
     assert sequence.arrange == ("int scale = 2;", "style = style.withScale(scale);")
     assert sequence.call == "style.getScale()" and sequence.after == ("withScale",)
+
+
+def test_an_iterator_s_next_moves_its_cursor_so_what_failed_alone_is_tried_after_it() -> None:
+    """commons-lang's StrTokenizer is a ListIterator: `next()` changes no accessor's value (its cursor is a field
+    without one), and `previous()`, which threw on a fresh tokenizer, answers only after it."""
+    advance = Scenario(id="n", method="next", hint="", call="tokenizer.next()", subject="tokenizer", returns="String")
+    back = Scenario(id="p", method="previous", hint="", call="tokenizer.previous()", subject="tokenizer",
+                    returns="String")
+    seen = {"n": Observation(scenario="n", outcome="returned", value=ObservedValue(t="String", v="a")),
+            "p": Observation(scenario="p", outcome="threw", exception="java.util.NoSuchElementException")}
+    assert prefixes([advance, back], seen) == []  # no accessor changed: not a state change by itself
+    starts = prefixes([advance, back], seen, iterator=True)
+    (sequence,) = extend(starts, locked([advance, back], seen), prefix="q")
+    assert sequence.arrange == ("tokenizer.next();",) and sequence.call == "tokenizer.previous()"
+    assert sequence.hint == "afterNext"
