@@ -464,6 +464,9 @@ def test_a_varargs_parameter_is_also_given_no_values(catalog: Indexed) -> None:
     found = {s.hint: s.arrange for s in scenarios_for(_context(catalog, info), capitalize, receiver, prefix="m0")}
     assert found[""][1] != "char[] delimiters = new char[0];"
     assert found["whenDelimitersHasNone"] == (found[""][0], "char[] delimiters = new char[0];")
+    # Written beside the one-value test even where both return the same (`containsAllWords(word)` is false).
+    assert [s.distinct for s in scenarios_for(_context(catalog, info), capitalize, receiver, prefix="m0")
+            if s.hint == "whenDelimitersHasNone"] == [True]
     generic = {s.hint: s.arrange for s in scenarios_for(_context(catalog, info), contains, receiver, prefix="m1")}
     # T is bound to String: an array of it can be made
     assert generic["whenWordsHasNone"] == ('String word = "text";', "String[] words = new String[0];")
