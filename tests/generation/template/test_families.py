@@ -209,6 +209,22 @@ def test_two_tests_of_one_name_that_differ_in_a_passed_value_are_named_by_it_not
     assert names == ["code_returns0", "code_withPunctuation_returns0"], names
 
 
+def test_a_distinct_input_is_written_beside_the_same_outcome_unless_its_texts_are_made_up() -> None:
+    # StrTokenizer's `tokenize(null, 1, 1)` returns what `tokenize({'a'}, 1, 1)` does and is written all the same;
+    # WordUtils' `wrap("text", 1, null, true, "text")` beside `wrap("text", 1, "\n", true, "text")` says nothing.
+    context = _letters()
+    first = Scenario(id="s1", method="code", hint="", call="Letters.code(c, s)",
+                     arrange=("char c = 'a';", 'String s = "text";'))
+    chosen = Scenario(id="s2", method="code", hint="whenCIsNull", call="Letters.code(c, s)",
+                      arrange=("Character c = null;", 'String s = "x-1";'), distinct=True)
+    made_up = Scenario(id="s3", method="code", hint="whenSIsNull", call="Letters.code(c, s)",
+                       arrange=("char c = 'b';", 'String s = "text";'), distinct=True)
+    seen = {i: Observation(scenario=i, outcome="returned", value=ObservedValue(t="Integer", v="0"))
+            for i in ("s1", "s2", "s3")}
+    _, names = final_tests([first, chosen, made_up], seen, context=context, written=Written())
+    assert [n.split("_")[1] for n in names] == ["returns0", "whenCIsNull"], names
+
+
 def test_a_namesake_with_a_local_the_other_has_not_is_named_by_that_local() -> None:
     # commons-lang's `wrap` overloads: the five-argument family got `withText` (a value both families pass) where
     # what tells it apart is the argument the other overload has not (`withWrapOn`).
