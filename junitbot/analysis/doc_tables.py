@@ -16,7 +16,8 @@ import re
 from junitbot.analysis.parser import Node
 from junitbot.analysis.source import SourceText
 
-_ROW = re.compile(r"<tr[^>]*>\s*<td[^>]*>(.*?)</td>", re.DOTALL | re.IGNORECASE)
+# Each part bounded, so a comment of unclosed rows is read in linear time.
+_ROW = re.compile(r"<tr[^>]{0,200}>\s{0,200}<td[^>]{0,200}>(.{0,400}?)</td>", re.DOTALL | re.IGNORECASE)
 _MARGIN = re.compile(r"\n[ \t]*\*[ \t]?")
 _TAG = re.compile(r"</?\w+[^>]*>")
 _CODE = re.compile(r"\{@(?:code|literal)\s+(.*?)\}", re.DOTALL)
