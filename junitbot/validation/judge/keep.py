@@ -55,7 +55,7 @@ def keep_what_adds(
         binary = graph.binary_name(candidacy.candidate.target or "")
         prune = settings.require_gain and candidacy.candidate.written_by == "junitbot"
         judged.append(_judged(candidacy, hits, baselines[candidacy.candidate.target or ""],
-                              _class_mutants(mutants, binary), binary, prune, partial=bool(settled)))
+                              _class_mutants(mutants, binary), binary, prune))
     return judged
 
 
@@ -96,11 +96,12 @@ def _method_of(key: str) -> str:
 
 def _judged(
     candidacy: Candidacy, hits: Mapping[str, ProbeHits], baseline: Baseline, mine: Sequence[Mutant], binary: str,
-    prune: bool, *, partial: bool = False,
+    prune: bool,
 ) -> Candidacy:
-    """One class under the rule: `mine` are its target's mutants; `prune` drops what adds nothing. `partial`: the
-    methods whose every mutant the existing tests kill were not mutated (`settled_methods`), so the class's total is
-    the baseline's and what the generated tests kill alone is not known."""
+    """One class under the rule: `mine` are its target's mutants; `prune` drops what adds nothing. Fewer than the
+    baseline's: methods whose every mutant the existing tests kill were not mutated (`settled_methods`), so the
+    class's total is the baseline's and what the generated tests kill alone is not known."""
+    partial = baseline.mutants_total is not None and 0 < len(mine) < baseline.mutants_total
     kills: dict[str, set[str]] = defaultdict(set)
     for mutant in mine:
         for test in mutant.killing_tests:
@@ -116,7 +117,7 @@ def _judged(
             adds[method] = added.describe()
         elif prune:
             dropped[method] = NOTHING_NEW
-    total = baseline.mutants_total if partial and mine else len(mine) if mine else None
+    total = baseline.mutants_total if partial else len(mine) if mine else None
     # Without the existing tests' mutants (none, or PIT failed on them) only the generated alone are known.
     known = baseline.empty or baseline.mutants_total is not None
     before = None if baseline.empty else _figures(
