@@ -576,6 +576,20 @@ def test_placeholder_inputs_are_flagged_but_not_values_the_behaviour_depends_on(
     assert findings == [("placeholder-inputs", "padsText")], findings
 
 
+def test_an_empty_container_beside_placeholder_text_is_an_input_that_says_something() -> None:
+    source = java(
+        "@Test\nvoid oneSideEmpty() {\n    Map<String, Integer> left = Map.of(\"text\", 1);\n"
+        "    Map<String, Integer> right = Map.of();\n    double result = similarity(left, right);\n"
+        "    assertEquals(0.0, result, 1e-9);\n}\n"
+        "@Test\nvoid noDelimiters() {\n    String str = \"text\";\n    char[] delimiters = new char[0];\n"
+        "    String result = capitalize(str, delimiters);\n    assertEquals(\"text\", result);\n}\n"
+        "@Test\nvoid bothSides() {\n    Map<String, Integer> left = Map.of(\"text\", 1);\n"
+        "    double result = similarity(left, new HashMap<>(left));\n    assertEquals(1.0, result, 1e-9);\n}\n")
+    findings = [(f.rule, f.method) for f in review_test_class(source) if f.rule != "unused-import"]
+    # The empty map and the empty array are what the first two test; a copy of a one-entry map is no empty one.
+    assert findings == [("placeholder-inputs", "bothSides")], findings
+
+
 # -- unused-import and the whole class ---------------------------------------------------------------
 
 

@@ -23,6 +23,7 @@ from junitbot.generation.template.jdk_values import STRINGS
 from junitbot.generation.template.naming import family_name, name_parts, value_title
 from junitbot.generation.template.observations import Observation
 from junitbot.generation.template.probe import Scenario
+from junitbot.validation.review.inputs import is_empty_container
 
 
 @dataclass(frozen=True)
@@ -170,11 +171,13 @@ def _chosen_texts(test: _Test) -> bool:
 
 
 def _made_up_texts(scenario: Scenario) -> bool:
-    """Whether every text a test passes is one the generator made up (`lexx("text")`): beside a test of the method
-    on a text the class, its documentation or its tests chose (`lexx(ISO_EXTENDED_FORMAT_PATTERN)`), a reader
-    learns nothing from it (issue 29: no kept method whose inputs are all placeholders)."""
+    """Whether every text a test passes is one the generator made up (`lexx("text")`) and it passes no empty
+    container: beside a test of the method on a text the class, its documentation or its tests chose
+    (`lexx(ISO_EXTENDED_FORMAT_PATTERN)`), a reader learns nothing from it (issue 29: no kept method whose inputs are
+    all placeholders). An empty side (`similarity(Map.of("text", 1), Map.of())`) is what such a test is about."""
     texts = _texts(scenario)
-    return bool(texts) and all(text in _MADE_UP for text in texts)
+    return (bool(texts) and all(text in _MADE_UP for text in texts)
+            and not any(is_empty_container(line.rstrip(";").partition(" = ")[2]) for line in scenario.arrange))
 
 
 def _identity_beside(test: _Test, computed: Sequence[_Test]) -> bool:

@@ -26,6 +26,7 @@ from junitbot.generation.javatypes import (
     is_generic,
     java_type,
     method_bindings,
+    resolved_fqn,
 )
 from junitbot.generation.template.access import Scope
 from junitbot.generation.template.answers import Stub, call_stubs
@@ -45,6 +46,7 @@ from junitbot.generation.template.compensation import Compensation, reachable_ca
 from junitbot.generation.template.constraints import rejected_values
 from junitbot.generation.template.context import ClassContext
 from junitbot.generation.template.delimited import delimited
+from junitbot.generation.template.jdk_values import COLLECTIONS
 from junitbot.generation.template.mined import render_arguments, usable_samples
 from junitbot.generation.template.naming import value_title
 from junitbot.generation.template.neighbours import own_type_neighbours, signed_variants, with_argument
@@ -215,6 +217,9 @@ def scenarios_for(context: ClassContext, method: MethodInfo, receiver: Receiver,
     empty = _arguments(scope, method.parameters, variant=1, bindings=bindings)
     if empty is not None and empty != args:
         variants.append(_Variant(_differing(method.parameters, args, empty, "withEmptyValues"), answers, empty))
+        # One side empty often returns what both empty do (0.0), for another reason: a test of its own.
+        variants += [_Variant(hint, answers, one, distinct=True)
+                     for hint, one in _each_emptied(method.parameters, args, empty)]
     # Each answer withheld in turn, beyond the limit: where the outcome stays the same, the answer does not
     # matter and the final test goes without that stub; where it changes, the test says how.
     for stub in stubs:
@@ -425,6 +430,24 @@ _PLAIN_VALUE = re.compile(r'^(?:"(?:[^"\\]|\\u[0-9a-fA-F]{4}){0,30}"|-?\d+(?:\.\
 _TEXT_BYTES = re.compile(r'^("(?:[^"\\]|\\.){0,30}")\.getBytes\(')
 # An array of plain values (`new String[] { "-a", "foo" }`), as the carver writes one.
 _PLAIN_ARRAY = re.compile(r'^new \w+\[\] \{\s*((?:(?:"[^"\\,]{0,30}"|-?\d+[lL]?|true|false|\'.\')(?:,\s*)?)*)\s*\}$')
+
+
+def _each_emptied(params: Sequence[ParameterInfo], args: list[str],
+                  empty: list[str]) -> list[tuple[str, list[str]]]:
+    """The arguments with one container or text at its empty value and the others as they were, for each such
+    argument, where two or more are: `cosineSimilarity(vector, emptyMap())` divides by the empty side's norm, which
+    both sides empty together (0 by 0, answered apart) never reach."""
+    differing = [i for i, (param, mine, theirs) in enumerate(zip(params, args, empty, strict=True))
+                 if mine != theirs and _has_empty(param.type)]
+    if len(differing) < 2:
+        return []
+    return [(f"when{camel(params[i].name)}IsEmpty", [*args[:i], empty[i], *args[i + 1:]]) for i in differing]
+
+
+def _has_empty(ref: TypeRef) -> bool:
+    """Whether the type's values can be empty: an array, a text, a JDK collection or map."""
+    fqn = resolved_fqn(ref)
+    return ref.array or fqn in COLLECTIONS or fqn in ("java.lang.String", "java.lang.CharSequence")
 
 
 def _differing(params: Sequence[ParameterInfo], base: Sequence[str], values: Sequence[str], fallback: str) -> str:

@@ -4,6 +4,8 @@ Strategies, in the order they are tried:
 - primitives, boxed types, String and JDK value types: literals and fixed factory calls (jdk_values);
 - collections, Optionals and arrays: one element (variant 0) or empty (variant 1); lambdas for the
   functional interfaces of java.util.function;
+- arrays of a nested repo type its enclosing class makes from a text (`DurationFormatUtils.lexx(pattern)` for a
+  `Token[]`): that producer, given a text the class's Javadoc documents;
 - repo types: an enum constant; what the repository itself passes to the type's constructors and factories
   (mined samples, variants 0 and 1: `Sku.of("TOOL-000123")`); a record's canonical constructor; a builder chain
   (`Money.builder().amount(..).build()`); the widest accessible constructor whose parameters can be
@@ -25,15 +27,19 @@ from collections.abc import Callable, Mapping, Sequence
 from junitbot.analysis import ClassInfo, ComparedLiteral, FieldInfo, MethodInfo, ParameterInfo, TypeKind, TypeRef
 from junitbot.generation.javatypes import (
     Bindings,
+    array_dims,
     class_bindings,
     class_ref,
+    element_of,
     is_generic,
     method_bindings,
     resolved_fqn,
 )
+from junitbot.generation.literals import java_string
 from junitbot.generation.models import ValueExpr, ValueStrategy
 from junitbot.generation.template.access import Scope, accessible, factories, is_inner
 from junitbot.generation.template.builder import Built, ValueBuilder
+from junitbot.generation.template.jdk_values import STRING_LIKE
 from junitbot.generation.template.mined import ranked_samples, render_arguments
 
 
@@ -105,6 +111,33 @@ class _Builder(ValueBuilder):
         if info.kind is TypeKind.INTERFACE or info.is_abstract:
             return self._implementing_constant(info, ref, variant, bindings) or inner._implementation(
                 info, ref, variant, depth - 1, bindings)
+        return None
+
+    def _array(self, ref: TypeRef, variant: int, depth: int, bindings: Bindings) -> Built | None:
+        produced = None if variant == 1 else self._produced(ref, variant, bindings)
+        return produced or super()._array(ref, variant, depth, bindings)
+
+    def _produced(self, ref: TypeRef, variant: int, bindings: Bindings) -> Built | None:
+        """An array of a nested type made as its enclosing class makes it (`DurationFormatUtils.lexx(pattern)` for a
+        `Token[]`), from a text the class's Javadoc documents: `new Token("text", true, 1)` put together by hand is
+        no input the class ever sees. None where the class documents no text or has no such producer."""
+        element = element_of(ref)
+        fqn = resolved_fqn(element) if array_dims(ref) == 1 else None
+        info = self.lookup(fqn) if fqn is not None else None
+        owner = self.lookup(info.outer) if info is not None and info.outer else None
+        if owner is None or not owner.documented_texts or not self.visible(owner):
+            return None
+        for method in owner.methods:
+            returned = method.return_type
+            if ("static" not in method.modifiers or not method.parameters or returned is None
+                    or array_dims(returned) != 1 or resolved_fqn(element_of(returned)) != fqn
+                    or not self.accessible(method, owner)
+                    or any(p.varargs or resolved_fqn(p.type) not in STRING_LIKE for p in method.parameters)):
+                continue
+            texts, first = owner.documented_texts, max(variant - 1, 0)  # variant 1 is the empty array
+            arguments = ", ".join(java_string(texts[(first + i) % len(texts)]) for i in range(len(method.parameters)))
+            return Built(f"{self.name(owner.fqn, True)}.{method.name}({arguments})", self.type_text(ref, bindings),
+                         "factory")
         return None
 
     def _implementation(self, info: ClassInfo, ref: TypeRef, variant: int, depth: int,

@@ -20,6 +20,20 @@ PLACEHOLDER_STRINGS = frozenset({"text", "a longer text with several words", "te
                                  "value", "example", "dummy"})
 _NUMBERED = re.compile(r"^(?P<stem>\w*?[A-Za-z_])(?P<number>[2-9]|[1-9]\d)$")
 _LITERALS = frozenset({"string_literal", "decimal_integer_literal", "decimal_floating_point_literal"})
+# An empty collection, map, stream or array as the generator and people write one (`Map.of()`, `new char[0]`,
+# `new ArrayList<>(List.of())`, `Collections.emptyList()`, `new HashMap<>()`): a boundary input, as "" is.
+_EMPTY_CONTAINER = re.compile(
+    r"(?:new [\w.]+(?:<[^()]*>)?\()?"
+    r"(?:(?:[\w.]*\.)?(?:Map|List|Set|Stream)\.of\(\)|(?:[\w.]*\.)?Collections\.empty\w*\(\))\)?"
+    r"|new [\w.]+(?:<[^()]*>)?\[0\](?:\[\])*"
+    r"|new (?:[\w.]*\.)?\w*(?:Map|List|Set|Queue|Deque)(?:<[^()]*>)?\(\)")
+_CONTAINER_NODES = frozenset({"method_invocation", "object_creation_expression", "array_creation_expression"})
+
+
+def is_empty_container(expression: str) -> bool:
+    """Whether a Java expression is an empty collection, map, stream or array (`Map.of()`, `new char[0]`)."""
+    text = expression.strip()
+    return len(text) <= 200 and _EMPTY_CONTAINER.fullmatch(text) is not None  # a long chain is no empty container
 
 
 def flag_numbered_siblings(review: ReviewContext) -> list[ReviewFinding]:
@@ -40,13 +54,17 @@ def flag_numbered_siblings(review: ReviewContext) -> list[ReviewFinding]:
 
 def flag_placeholder_inputs(review: ReviewContext) -> list[ReviewFinding]:
     """`placeholder-inputs`: every literal a test passes (outside its checks) is a placeholder: at least one
-    placeholder text, beside it at most unsigned numbers."""
+    placeholder text, beside it at most unsigned numbers, and no empty container (`similarity(vector, Map.of())`
+    says what it tests: the empty side)."""
     findings = []
     for method in review.test.test_methods:
         # A check's whole statement: AssertJ's expected values sit in the chain above `assertThat(..)`.
         checks = [enclosing(c, "expression_statement") or c for c in review.checks(method)]
         body = method.child_by_field_name("body")
-        literals = [n for n in descendants(body) if n.type in _LITERALS and not _inside(n, checks)] if body else []
+        inputs = [n for n in descendants(body) if not _inside(n, checks)] if body else []
+        literals = [n for n in inputs if n.type in _LITERALS]
+        if any(n.type in _CONTAINER_NODES and is_empty_container(text_of(n)) for n in inputs):
+            continue
         if any(n.type == "string_literal" for n in literals) and all(_placeholder(n) for n in literals):
             findings.append(finding(
                 "placeholder-inputs", method.child_by_field_name("name") or method,

@@ -219,10 +219,13 @@ def test_a_distinct_input_is_written_beside_the_same_outcome_unless_its_texts_ar
                       arrange=("Character c = null;", 'String s = "x-1";'), distinct=True)
     made_up = Scenario(id="s3", method="code", hint="whenSIsNull", call="Letters.code(c, s)",
                        arrange=("char c = 'b';", 'String s = "text";'), distinct=True)
+    emptied = Scenario(id="s4", method="code", hint="whenCsIsEmpty", call="Letters.code(cs, s)",
+                       arrange=("char[] cs = new char[0];", 'String s = "text";'), distinct=True)
     seen = {i: Observation(scenario=i, outcome="returned", value=ObservedValue(t="Integer", v="0"))
-            for i in ("s1", "s2", "s3")}
-    _, names = final_tests([first, chosen, made_up], seen, context=context, written=Written())
-    assert [n.split("_")[1] for n in names] == ["returns0", "whenCIsNull"], names
+            for i in ("s1", "s2", "s3", "s4")}
+    _, names = final_tests([first, chosen, made_up, emptied], seen, context=context, written=Written())
+    # An empty container is a chosen input: beside made-up text it is what the test is about.
+    assert [n.split("_")[1] for n in names] == ["returns0", "whenCIsNull", "whenCsIsEmpty"], names
 
 
 def test_a_namesake_with_a_local_the_other_has_not_is_named_by_that_local() -> None:

@@ -111,6 +111,8 @@ public final class Words {
     public static String capitalize(String str, char... delimiters) { return delimiters.length == 0 ? str : "" + str; }
     public static <T> boolean containsAll(T word, T... words) { return words.length > 0; }
     public static String trimmed(String str) { return str == null || str.equals("x") ? "" : str.trim(); }
+    public static double similarity(java.util.Map<String, Integer> left, java.util.Map<String, Integer> right,
+                                    int scale) { return left.isEmpty() || right.isEmpty() ? 0 : scale; }
 }
 """,
     f"{_DIR}/Periods.java": """package com.acme.catalog;
@@ -470,6 +472,27 @@ def test_a_varargs_parameter_is_also_given_no_values(catalog: Indexed) -> None:
     generic = {s.hint: s.arrange for s in scenarios_for(_context(catalog, info), contains, receiver, prefix="m1")}
     # T is bound to String: an array of it can be made
     assert generic["whenWordsHasNone"] == ('String word = "text";', "String[] words = new String[0];")
+
+
+def test_each_container_argument_is_also_emptied_alone(catalog: Indexed) -> None:
+    # commons-text's CosineSimilarity: one vector empty divides by its norm, 0; both empty (0 by 0) is answered apart,
+    # so `d1 <= 0.0` could become `d1 < 0.0` unnoticed.
+    info = catalog.info(f"{PACKAGE}.Words")
+    similarity = next(m for m in info.methods if m.name == "similarity")
+    scenarios = scenarios_for(_context(catalog, info), similarity, Receiver("Words", instance=False), prefix="m0")
+    found = {s.hint: s.arrange for s in scenarios}
+    left, right, scale = found[""]
+    assert (left, right) == ('Map<String, Integer> left = Map.of("text", 1);',
+                             'Map<String, Integer> right = Map.of("text", 1);')
+    # Each alone, with the other as it was; the number is no container and stays.
+    assert found["whenLeftIsEmpty"] == ("Map<String, Integer> left = Map.of();", right, scale)
+    assert found["whenRightIsEmpty"] == (left, "Map<String, Integer> right = Map.of();", scale)
+    # Written even where it returns what both empty do.
+    assert [s.hint for s in scenarios if s.distinct] == ["whenLeftIsEmpty", "whenRightIsEmpty"]
+    # A method with one container has its all-empty variant only.
+    trimmed = next(m for m in info.methods if m.name == "trimmed")
+    assert not [s for s in scenarios_for(_context(catalog, info), trimmed, Receiver("Words", instance=False),
+                                         prefix="m1") if s.hint.endswith("IsEmpty") and s.hint != "whenStrIsEmpty"]
 
 
 def test_a_null_the_method_checks_for_is_a_test_of_its_own_whatever_it_returns(catalog: Indexed) -> None:

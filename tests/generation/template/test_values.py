@@ -347,3 +347,54 @@ def test_library_values_come_as_its_users_write_them(pay: Indexed) -> None:
     # (`Tally.plus(Amount)` went untested before, as joda-money's `isGreaterThan(BigMoneyProvider)` did).
     assert built(f"{PAY}.Amount") == ("Price.ZERO", "Amount")
     assert value_expression(repo(f"{PAY}.Amount"), Scope(pay.lookup, ImportSet(PAY))) is None  # none known
+
+
+FORMATS = "com.acme.formats"
+PRODUCED = {
+    "src/main/java/com/acme/formats/Durations.java": """package com.acme.formats;
+/**
+ * <table>
+ * <tr><td>H'h'm'm'</td><td>1h1m</td></tr>
+ * <tr><td>[d'd']s's'</td><td>1s</td></tr>
+ * </table>
+ */
+public final class Durations {
+    static final class Token {
+        private final CharSequence value;
+        Token(CharSequence value, boolean optional, int index) { this.value = value; }
+    }
+    static Token[] lexx(String format) { return new Token[0]; }
+    static String format(Token[] tokens, long millis) { return ""; }
+}
+""",
+    "src/main/java/com/acme/formats/Plain.java": """package com.acme.formats;
+public final class Plain {
+    static final class Part {
+        Part(String value) { }
+    }
+    static Part[] split(String text) { return new Part[0]; }
+}
+""",
+}
+
+
+@pytest.fixture(scope="module")
+def formats(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Indexed]:
+    yield from index_files(tmp_path_factory, "formats", PRODUCED)
+
+
+def test_an_array_of_a_nested_type_is_made_by_its_class_from_a_documented_text(formats: Indexed) -> None:
+    scope = Scope(formats.lookup, ImportSet(FORMATS))
+
+    def built(fqn: str, variant: int = 0) -> str | None:
+        element = repo(fqn)
+        ref = element.model_copy(update={"text": f"{element.text}[]", "array": True})
+        value = value_expression(ref, scope, variant=variant)
+        return None if value is None else value.text
+
+    # Tokens as the class makes them from the patterns its Javadoc documents, not `new Token("text", true, 1)`.
+    assert built(f"{FORMATS}.Durations.Token") == "Durations.lexx(\"[d'd']s's'\")"
+    assert built(f"{FORMATS}.Durations.Token", 2) == "Durations.lexx(\"H'h'm'm'\")"
+    assert built(f"{FORMATS}.Durations.Token", 1) == "new Durations.Token[0]"  # the empty variant stays empty
+    # A class that documents no text: its producer would be fed a made-up one, so the parts are built as before.
+    assert built(f"{FORMATS}.Plain.Part") == 'new Plain.Part[] { new Plain.Part("text") }'
