@@ -217,9 +217,10 @@ def scenarios_for(context: ClassContext, method: MethodInfo, receiver: Receiver,
     empty = _arguments(scope, method.parameters, variant=1, bindings=bindings)
     if empty is not None and empty != args:
         variants.append(_Variant(_differing(method.parameters, args, empty, "withEmptyValues"), answers, empty))
-        # One side empty often returns what both empty do (0.0), for another reason: a test of its own.
-        variants += [_Variant(hint, answers, one, distinct=True)
-                     for hint, one in _each_emptied(method.parameters, args, empty)]
+        # One container empty often returns what both empty do (0.0), for another reason: a test of its own. An
+        # emptied text is written where its outcome differs, as "" always was.
+        variants += [_Variant(hint, answers, one, distinct=container)
+                     for hint, one, container in _each_emptied(method.parameters, args, empty)]
     # Each answer withheld in turn, beyond the limit: where the outcome stays the same, the answer does not
     # matter and the final test goes without that stub; where it changes, the test says how.
     for stub in stubs:
@@ -433,21 +434,25 @@ _PLAIN_ARRAY = re.compile(r'^new \w+\[\] \{\s*((?:(?:"[^"\\,]{0,30}"|-?\d+[lL]?|
 
 
 def _each_emptied(params: Sequence[ParameterInfo], args: list[str],
-                  empty: list[str]) -> list[tuple[str, list[str]]]:
-    """The arguments with one container or text at its empty value and the others as they were, for each such
-    argument, where two or more are: `cosineSimilarity(vector, emptyMap())` divides by the empty side's norm, which
-    both sides empty together (0 by 0, answered apart) never reach."""
+                  empty: list[str]) -> list[tuple[str, list[str], bool]]:
+    """(hint, arguments, whether a container was emptied) with one container or text at its empty value and the
+    others as they were, for each such argument, where two or more are: `cosineSimilarity(vector, emptyMap())`
+    divides by the empty side's norm, which both sides empty together (0 by 0, answered apart) never reach."""
     differing = [i for i, (param, mine, theirs) in enumerate(zip(params, args, empty, strict=True))
                  if mine != theirs and _has_empty(param.type)]
     if len(differing) < 2:
         return []
-    return [(f"when{camel(params[i].name)}IsEmpty", [*args[:i], empty[i], *args[i + 1:]]) for i in differing]
+    return [(f"when{camel(params[i].name)}IsEmpty", [*args[:i], empty[i], *args[i + 1:]], not _is_text(params[i].type))
+            for i in differing]
 
 
 def _has_empty(ref: TypeRef) -> bool:
     """Whether the type's values can be empty: an array, a text, a JDK collection or map."""
-    fqn = resolved_fqn(ref)
-    return ref.array or fqn in COLLECTIONS or fqn in ("java.lang.String", "java.lang.CharSequence")
+    return ref.array or resolved_fqn(ref) in COLLECTIONS or _is_text(ref)
+
+
+def _is_text(ref: TypeRef) -> bool:
+    return not ref.array and resolved_fqn(ref) in ("java.lang.String", "java.lang.CharSequence")
 
 
 def _differing(params: Sequence[ParameterInfo], base: Sequence[str], values: Sequence[str], fallback: str) -> str:

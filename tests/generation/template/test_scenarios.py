@@ -113,6 +113,7 @@ public final class Words {
     public static String trimmed(String str) { return str == null || str.equals("x") ? "" : str.trim(); }
     public static double similarity(java.util.Map<String, Integer> left, java.util.Map<String, Integer> right,
                                     int scale) { return left.isEmpty() || right.isEmpty() ? 0 : scale; }
+    public static int distance(String left, String right) { return left.length() - right.length(); }
 }
 """,
     f"{_DIR}/Periods.java": """package com.acme.catalog;
@@ -489,6 +490,12 @@ def test_each_container_argument_is_also_emptied_alone(catalog: Indexed) -> None
     assert found["whenRightIsEmpty"] == (left, "Map<String, Integer> right = Map.of();", scale)
     # Written even where it returns what both empty do.
     assert [s.hint for s in scenarios if s.distinct] == ["whenLeftIsEmpty", "whenRightIsEmpty"]
+    # Texts are emptied alone too, but written only where the outcome differs, as "" always was.
+    distance = next(m for m in info.methods if m.name == "distance")
+    texts = {s.hint: s for s in scenarios_for(_context(catalog, info), distance, Receiver("Words", instance=False),
+                                              prefix="m2")}
+    assert texts["whenLeftIsEmpty"].arrange == ('String left = "";', texts[""].arrange[1])
+    assert not texts["whenLeftIsEmpty"].distinct and not texts["whenRightIsEmpty"].distinct
     # A method with one container has its all-empty variant only.
     trimmed = next(m for m in info.methods if m.name == "trimmed")
     assert not [s for s in scenarios_for(_context(catalog, info), trimmed, Receiver("Words", instance=False),
