@@ -175,10 +175,8 @@ def scenarios_for(context: ClassContext, method: MethodInfo, receiver: Receiver,
     args = known[0] if known else generated
     # The subject as the tests built it for a carved call (not where mocks stand for its collaborators, nor for a
     # receiver its own arrange step builds).
-    # One built as the set-up builds it is not rebuilt (`cosineSimilarity = new CosineSimilarity();` again).
     rebuilt = {lines: f"{receiver.name} = {text};" for lines, text in carved.items()
-               if text is not None and text != receiver.construction and receiver.instance and not receiver.arrange
-               and not context.mocks}
+               if text is not None and receiver.instance and not receiver.arrange and not context.mocks}
     if args is None:
         return []
     stubs = call_stubs(context, reachable_calls(subject, method))

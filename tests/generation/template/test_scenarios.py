@@ -297,11 +297,6 @@ def test_a_feedback_round_tries_the_argument_lists_of_the_suite_the_first_round_
     assert [s.arrange for s in later][:2] == [("counter = new Counter();", "int amount = 9;"),
                                              ("counter = new Counter();", "int amount = 10;")]
     assert [s.hint for s in later][:2] == ["whenAmountIs9", "whenAmountIs10"]
-    # A receiver the suite built as the set-up builds it is not built again (commons-text's kept
-    # `cosineSimilarity = cosineSimilarity();` under a set-up of `new CosineSimilarity()`).
-    same = scenarios_for(context, add, Receiver("counter", title="", construction="new Counter()"), prefix="r0",
-                         extra_variants=(2,))
-    assert [s.arrange for s in same][:2] == [("int amount = 9;",), ("int amount = 10;",)]
 
 
 def test_a_changed_constructor_gives_every_instance_method_the_further_inputs(catalog: Indexed) -> None:
