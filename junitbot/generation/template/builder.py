@@ -213,13 +213,15 @@ class ValueBuilder:
         return None
 
     def _parts(self, refs: Sequence[TypeRef], variant: int, depth: int, bindings: Bindings) -> list[str] | None:
-        """Values for the elements of a container (which does not count towards depth)."""
+        """Values for the elements of a container (which does not count towards depth); an ordinary number is 2,
+        not 1: of one element 1 is also the count, and multiplying or dividing by it changes nothing
+        (`cosineSimilarity({"text": 1}, {"text": 1})` is 1.0 with `*` and `/` swapped)."""
         texts = []
         for ref in refs:
             built = self.value(ref, variant=variant, depth=depth, hint=None, bindings=bindings)
             if built is None:
                 return None
-            texts.append(built.text)
+            texts.append(_NOT_ONE.get(built.text, built.text) if variant == 0 else built.text)
         return texts
 
     def _collection(self, fqn: str, ref: TypeRef, variant: int, depth: int, bindings: Bindings) -> Built:
@@ -285,6 +287,10 @@ class ValueBuilder:
         else:
             body = {"void": "{ }", "same": names[0] if names else "null"}.get(shape.result, shape.result)
         return Built(f"{params} -> {body}", self.type_text(ref, bindings), "lambda")
+
+
+# A container's ordinary number (variant 0 of each numeric type) and what it holds instead.
+_NOT_ONE = {"1": "2", "1L": "2L", "1.0": "2.0", "1.0f": "2.0f", "(short) 1": "(short) 2", "(byte) 1": "(byte) 2"}
 
 
 def _element_variant(variant: int) -> int:

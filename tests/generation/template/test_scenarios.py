@@ -483,8 +483,8 @@ def test_each_container_argument_is_also_emptied_alone(catalog: Indexed) -> None
     scenarios = scenarios_for(_context(catalog, info), similarity, Receiver("Words", instance=False), prefix="m0")
     found = {s.hint: s.arrange for s in scenarios}
     left, right, scale = found[""]
-    assert (left, right) == ('Map<String, Integer> left = Map.of("text", 1);',
-                             'Map<String, Integer> right = Map.of("text", 1);')
+    assert (left, right) == ('Map<String, Integer> left = Map.of("text", 2);',
+                             'Map<String, Integer> right = Map.of("text", 2);')
     # Each alone, with the other as it was; the number is no container and stays.
     assert found["whenLeftIsEmpty"] == ("Map<String, Integer> left = Map.of();", right, scale)
     assert found["whenRightIsEmpty"] == (left, "Map<String, Integer> right = Map.of();", scale)

@@ -205,18 +205,19 @@ def test_collections_optionals_arrays_and_lambdas(edge: Indexed) -> None:
     def value(name: str, variant: int = 0) -> str:
         return build(edge, params[name], EDGE, variant=variant).text
 
-    assert value("index") == 'Map.of("text", List.of(1))'
+    # A container's number is 2: of one element, 1 is also its count and the identity of `*` and `/`.
+    assert value("index") == 'Map.of("text", List.of(2))'
     assert value("index", 1) == "Map.of()"
     assert value("levels") == "Set.of(Level.LOW)"
     assert value("levels", 2) == "Set.of(Level.MEDIUM)"
     assert (value("note"), value("note", 1)) == ('Optional.of("text")', "Optional.empty()")
-    assert (value("counts"), value("counts", 1)) == ("new int[] { 1 }", "new int[0]")
+    assert (value("counts"), value("counts", 1)) == ("new int[] { 2 }", "new int[0]")
     assert value("grid") == 'new String[][] { new String[] { "text" } }'
     assert value("length") == "arg3 -> 1"
     assert value("origin") == "() -> new Point(1, 1)"
     assert value("task") == "() -> { }"
     assert value("type") == "String.class"
-    assert value("totals") == 'new TreeMap<>(Map.of("text", 1L))'
+    assert value("totals") == 'new TreeMap<>(Map.of("text", 2L))'
     assert value("nodes") == "List.of()"  # a Node needs a Node: the element cannot be built, the list stays empty
     assert build(edge, params["index"], EDGE).type_text == "Map<String, List<Integer>>"
 
@@ -230,17 +231,17 @@ def test_below_java_9_collections_are_built_with_java_8_factories(edge: Indexed)
         return build(edge, params[name], EDGE, variant=variant, level=java8)
 
     index = value("index")
-    assert index.text == 'Collections.singletonMap("text", Collections.singletonList(1))'
+    assert index.text == 'Collections.singletonMap("text", Collections.singletonList(2))'
     assert "java.util.Collections" in index.imports and index.type_text == "Map<String, List<Integer>>"
     assert value("index", 1).text == "Collections.emptyMap()"
     assert value("levels").text == "Collections.singleton(Level.LOW)"
-    assert value("totals").text == 'new TreeMap<>(Collections.singletonMap("text", 1L))'
+    assert value("totals").text == 'new TreeMap<>(Collections.singletonMap("text", 2L))'
     assert value("nodes").text == "Collections.emptyList()"
     assert value("note").text == 'Optional.of("text")'  # Java 8 has Optional
     path = TypeRef(text="Path", name="Path", fqn="java.nio.file.Path")
     assert build(edge, path, EDGE, level=java8).text == 'Paths.get("example.txt")'
     assert build(edge, path, EDGE, level=JavaLevel(release=11)).text == 'Path.of("example.txt")'
-    assert build(edge, params["index"], EDGE, level=JavaLevel(release=9)).text == 'Map.of("text", List.of(1))'
+    assert build(edge, params["index"], EDGE, level=JavaLevel(release=9)).text == 'Map.of("text", List.of(2))'
 
 
 def test_cycles_depth_and_type_variables(edge: Indexed) -> None:
