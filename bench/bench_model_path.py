@@ -15,7 +15,7 @@ Printed per class and in total:
 Targets (issue 17, with the 1.5B model): ≥ 50 % of classes keep model-written methods, repair rounds rescue ≥ 1 in 3
 of the classes that failed the first attempt, no test refused for using a type, and the model path never keeps
 less than the template path on the same class. Every prompt and answer is kept in the model run's directory
-(printed). Exit code 0, or 2 when no server answers at --base-url.
+(printed). Exit code 0, or 2 when no server answers at --base-url, before or after a repository's model run.
 
     python bench/bench_model_path.py --corpus /work/corpus [--repos commons-text,joda-money] [--classes 5]
         [--base-url http://127.0.0.1:8765/v1] [--model qwen2.5-coder-1.5b-instruct] [--out DIR] [--paths both]
@@ -209,6 +209,15 @@ def totals_of(rows: list[dict]) -> dict:  # type: ignore[type-arg]  # bench-loca
     return {"figures": figures_, "lines": lines}
 
 
+def server_problem(base_url: str) -> str | None:
+    """Why the OpenAI-compatible server at `base_url` does not answer its model list, or None when it does."""
+    try:
+        httpx.get(f"{base_url.rstrip('/')}/models", timeout=10).raise_for_status()
+    except httpx.HTTPError as e:
+        return str(e) or type(e).__name__
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--corpus", type=Path, default=Path("/work/corpus"), help="folder of the corpus clones")
@@ -223,12 +232,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=None, help="keep the clones and write model_path.json here")
     args = parser.parse_args(argv)
     console = Console(width=170)  # the per-class table is wide; a log file gets it whole
-    if args.paths != "template":
-        try:  # a model run against no server measures only the fallback: say so before spending an hour
-            httpx.get(f"{args.base_url.rstrip('/')}/models", timeout=10).raise_for_status()
-        except httpx.HTTPError as e:
-            console.print(f"no model server at {args.base_url} ({e}); start ../shared/llm/serve-small-model.sh")
-            return 2
+    # A model run against no server measures only the fallback: say so before spending an hour.
+    if args.paths != "template" and (problem := server_problem(args.base_url)) is not None:
+        console.print(f"no model server at {args.base_url} ({problem}); start ../shared/llm/serve-small-model.sh")
+        return 2
     work = args.out or Path(tempfile.mkdtemp(prefix="bench-model-path-"))
     work.mkdir(parents=True, exist_ok=True)
     summaries = []
@@ -248,6 +255,11 @@ def main(argv: list[str] | None = None) -> int:
                 reports[path], seconds[path] = run_path(source, chosen, work, path, base_url=args.base_url,
                                                         model=args.model, tools=args.tools)
         summaries.append(summarize(name, reports["model"], reports["template"], seconds, console))
+        if reports["model"] is not None and (problem := server_problem(args.base_url)) is not None:
+            # A server that died mid-run (a native build's illegal instruction) leaves a table of fallbacks.
+            console.print(f"[red]the model server stopped answering during {name}'s run ({problem}): its model "
+                          "figures above are the fallback's; restart the server and run again[/]")
+            return 2
     if len(summaries) > 1:
         rows = [row for s in summaries for row in s["classes"]]  # type: ignore[attr-defined]
         console.print(f"[bold]all {len(rows)} classes[/]")
