@@ -23,6 +23,7 @@ import os
 import shutil
 import signal
 import sys
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
@@ -43,6 +44,16 @@ def _load_prctl() -> Callable[..., int] | None:
 
 # Looked up on import, in the parent: a forked child then only calls it (no dlopen after fork).
 _PRCTL = _load_prctl()
+
+
+def only_thread() -> bool:
+    """Whether this process runs a single thread, native ones included (a FAISS or ONNX runtime's pool, which
+    Python's `threading` does not count): only then may it fork a worker that runs Python, since a thread holding a
+    lock at the fork leaves the child waiting for it forever. Linux's /proc/self/task; Python's count elsewhere."""
+    try:
+        return len(os.listdir("/proc/self/task")) == 1
+    except OSError:
+        return threading.active_count() == 1
 
 
 def die_with_parent(parent_pid: int) -> None:

@@ -131,3 +131,21 @@ def test_a_killed_validation_takes_its_jvm_along(tmp_path: Path) -> None:
 def test_a_program_that_cannot_be_found_is_left_for_popen_to_name(tmp_path: Path) -> None:
     assert bind_to_parent(["no-such-tool-xyz", "-v"]) == ["no-such-tool-xyz", "-v"]
     assert bind_to_parent(["./mvnw"], cwd=tmp_path) == ["./mvnw"]
+
+
+def test_a_process_forks_python_workers_only_while_it_runs_one_thread_native_ones_included() -> None:
+    # A pytest-xdist worker hung in a forked parser: one of its threads held a lock at the fork. Python's own count
+    # misses native pools (FAISS, ONNX runtime); the kernel's list of the process's tasks does not.
+    script = (
+        "import ctypes, threading, time\n"
+        "from junitbot.processes import only_thread\n"
+        "alone = only_thread()\n"
+        "libc = ctypes.CDLL(None)\n"
+        "handle = ctypes.c_ulong()\n"
+        "sleep = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p)(lambda _: libc.sleep(5))\n"
+        "assert libc.pthread_create(ctypes.byref(handle), None, sleep, None) == 0\n"
+        "time.sleep(0.2)\n"
+        "print(alone, threading.active_count(), only_thread())\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=PROJECT, timeout=60)
+    # Alone it may fork; beside a thread Python never started (its count still 1) it may not.
+    assert done.stdout.split() == ["True", "1", "False"], done.stderr

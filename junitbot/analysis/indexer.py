@@ -12,7 +12,6 @@ import json
 import logging
 import multiprocessing
 import os
-import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -35,7 +34,7 @@ from junitbot.analysis.sources import (
 )
 from junitbot.config import JunitbotConfig
 from junitbot.errors import StoreCorrupt
-from junitbot.processes import die_with_parent
+from junitbot.processes import die_with_parent, only_thread
 from junitbot.state import StateDir
 
 log = logging.getLogger(__name__)
@@ -229,8 +228,9 @@ class _Build:
         """Each file parsed, in order; large batches on every core (parsing is most of a full build)."""
         workers = min(os.cpu_count() or 1, 8)
         # Forked workers start in milliseconds and need no importable __main__; forking is only safe
-        # while this process runs no other thread (one could hold a lock the child would inherit).
-        if len(paths) < PARALLEL_THRESHOLD or workers < 2 or threading.active_count() > 1:
+        # while this process runs no other thread, native ones included (one could hold a lock the child would
+        # inherit: a forked parser then waits forever, and so does the index).
+        if len(paths) < PARALLEL_THRESHOLD or workers < 2 or not only_thread():
             yield from (parse_for_graph(self.root, p, self.config.max_file_bytes) for p in paths)
             return
         context = multiprocessing.get_context("fork")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -11,7 +13,7 @@ import pytest
 from junitbot.analysis import CodeGraph, update_graph
 from junitbot.config import JunitbotConfig
 from junitbot.state import StateDir
-from tests.conftest import commit_all
+from tests.conftest import PROJECT, commit_all
 
 
 def test_full_build_of_the_example_finds_its_types_and_edges(
@@ -143,14 +145,31 @@ def test_parallel_full_build_equals_the_serial_one(
     files = {f"src/main/java/p/C{i}.java": f"package p; public class C{i} {{ C{(i + 1) % 40} next; }}"
              for i in range(40)}
     repo = make_java_repo(files)
+    monkeypatch.setattr(indexer, "PARALLEL_THRESHOLD", 10**9)
+    update_graph(repo, StateDir(tmp_path / "serial"), config_for(repo), full=True)
+    # The parallel build runs in a fresh interpreter: this one (a pytest-xdist worker) runs other threads, and a
+    # parser forked beside them once waited forever for a lock one of them held.
+    script = (
+        "import json, os, sys\n"
+        "from pathlib import Path\n"
+        "from junitbot.analysis import indexer\n"
+        "from junitbot.config import load_config\n"
+        "from junitbot.state import StateDir\n"
+        "pools = []\n"
+        "class Pool(indexer.ProcessPoolExecutor):\n"
+        "    def __init__(self, *args, **kwargs):\n"
+        "        pools.append(kwargs['max_workers'])\n"
+        "        super().__init__(*args, **kwargs)\n"
+        "indexer.PARALLEL_THRESHOLD, indexer.ProcessPoolExecutor, os.cpu_count = 10, Pool, lambda: 2\n"
+        "repo, state = Path(sys.argv[1]), StateDir(Path(sys.argv[2]))\n"
+        "indexer.update_graph(repo, state, load_config(repo, environ={}), full=True)\n"
+        "print(json.dumps(pools))\n")
+    done = subprocess.run([sys.executable, "-c", script, str(repo), str(tmp_path / "parallel")], cwd=PROJECT,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0 and done.stdout.split() == ["[2]"], done.stderr  # two workers parsed
     documents = []
-    for threshold in (10**9, 10):
-        monkeypatch.setattr(indexer, "PARALLEL_THRESHOLD", threshold)
-        # pytest-xdist runs helper threads; the fork is safe here because workers only parse.
-        monkeypatch.setattr(indexer.threading, "active_count", lambda: 1)
-        state = StateDir(tmp_path / f"state-{threshold}")
-        update_graph(repo, state, config_for(repo), full=True)
-        with CodeGraph.open(state.graph_db) as graph:
+    for name in ("serial", "parallel"):
+        with CodeGraph.open(StateDir(tmp_path / name).graph_db) as graph:
             documents.append(graph_document(graph).model_dump_json())
     assert documents[0] == documents[1]
     assert '"source":"p.C0","target":"p.C1"' in documents[0]
