@@ -174,7 +174,7 @@ def _made_up_texts(scenario: Scenario) -> bool:
     """Whether every text a test passes is one the generator made up (`lexx("text")`) and it passes no empty
     container: beside a test of the method on a text the class, its documentation or its tests chose
     (`lexx(ISO_EXTENDED_FORMAT_PATTERN)`), a reader learns nothing from it (issue 29: no kept method whose inputs are
-    all placeholders). An empty side (`similarity(Map.of("text", 1), Map.of())`) is what such a test is about."""
+    all placeholders). An empty side (`similarity(Map.of("text", 2), Map.of())`) is what such a test is about."""
     texts = _texts(scenario)
     return (bool(texts) and all(text in _MADE_UP for text in texts)
             and not any(is_empty_container(line.rstrip(";").partition(" = ")[2]) for line in scenario.arrange))
