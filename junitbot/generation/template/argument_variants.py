@@ -11,13 +11,14 @@ from __future__ import annotations
 import re
 
 from junitbot.analysis import MethodInfo, ParameterInfo
+from junitbot.analysis.brackets import split_arguments
 from junitbot.generation.javatypes import resolved_fqn
 from junitbot.generation.literals import java_string
 from junitbot.generation.template.answers import NUMERIC
 from junitbot.generation.template.builder import LATE_IN_YEAR, LATE_START, is_span_start, millis_value
 from junitbot.generation.template.context import ClassContext
 from junitbot.generation.template.naming import value_title
-from junitbot.generation.template.neighbours import with_argument
+from junitbot.generation.template.neighbours import single_element, with_argument
 from junitbot.generation.template.values import shipped_constants
 
 
@@ -88,6 +89,61 @@ def no_varargs(method: MethodInfo, base: list[str]) -> list[tuple[str, list[str]
     element = kind.removesuffix("[]")
     line = f"{element}[] {name} = new {element}[0];"
     return [(f"when{camel(name)}HasNone", [*base[:index], line])]
+
+
+# An array of one element as the scenarios write it (`new Integer[] { 2 }`), and a plain int or letter literal.
+_ARRAY_OF_ONE = re.compile(r"new ([\w.$]+)\[\] \{ (.+) \}")
+_INT = re.compile(r"-?\d+")
+_LETTER = re.compile(r"'([A-Za-z0-9])'")
+# The sizes the containers get, first to last: none is 1 apart from the last, none divides another, so a size
+# swapped, added instead of subtracted or multiplied instead of divided shows in what they give.
+_NESTED_SIZES = (8, 3, 1)
+
+
+def nested_sizes(method: MethodInfo, base: list[str]) -> list[tuple[str, list[str]]]:
+    """Two or more containers of one element type, each given one element by the first scenario, given 8, 3 and 1
+    distinct elements, each the first of the one before (`whenOriginalHoldsMoreThanEncoding`): an alphabet, the
+    letters it is encoded with and those left alone. With one element each, every size is 1, every quotient of sizes
+    1 and every loop over them runs once: AlphabetConverter's code length from its alphabets' sizes (`(o - d) / (e -
+    d)`) was never computed from sizes that differ."""
+    found: list[tuple[int, str, str, str, str]] = []  # (index, opening, the element, closing, element type)
+    for index, param in enumerate(method.parameters):
+        declared, _, value = base[index].rstrip(";").partition(" = ")
+        if not value:
+            continue
+        if (array := _ARRAY_OF_ONE.fullmatch(value)) is not None and len(split_arguments(array[2])) == 1:
+            found.append((index, f"{declared} = new {array[1]}[] {{ ", array[2], " };", array[1]))
+        elif (single := single_element(value)) is not None and param.type.arguments:
+            found.append((index, f"{declared} = {single[0]}(", single[1], ");", param.type.arguments[0].text))
+    by_kind: dict[str, list[tuple[int, str, str, str, str]]] = {}
+    for entry in found:
+        by_kind.setdefault(entry[4], []).append(entry)
+    group = next((entries for entries in by_kind.values() if len(entries) >= 2), None)
+    if group is None:
+        return []
+    elements = _distinct_elements(group[0][2], _NESTED_SIZES[0])
+    if elements is None:
+        return []
+    lines = list(base)
+    for position, (index, opening, _, closing, _) in enumerate(group):
+        size = _NESTED_SIZES[min(position, len(_NESTED_SIZES) - 1)]
+        lines[index] = f"{opening}{', '.join(elements[:size])}{closing}"
+    first, second = (method.parameters[entry[0]].name for entry in group[:2])
+    return [(f"when{camel(first)}HoldsMoreThan{camel(second)}", lines)]
+
+
+def _distinct_elements(element: str, count: int) -> list[str] | None:
+    """`count` distinct literals from `element` on (`2, 3, 4`, `'a', 'b', 'c'`); None for other elements."""
+    if _INT.fullmatch(element):
+        return [str(int(element) + step) for step in range(count)]
+    letter = _LETTER.fullmatch(element)
+    if letter is not None:
+        alphabet = "abcdefghijklmnopqrstuvwxyz" if letter[1].islower() else (
+            "ABCDEFGHIJKLMNOPQRSTUVWXYZ" if letter[1].isalpha() else "0123456789")
+        start = alphabet.index(letter[1])
+        picked = (alphabet[start:] + alphabet[:start])[:count]
+        return [f"'{c}'" for c in picked] if len(picked) == count else None
+    return None
 
 
 # A decimal written with a scale (`new BigDecimal("10.00")`), and the digit that makes it one place finer.

@@ -106,7 +106,7 @@ def _two_elements(method: MethodInfo, base: Sequence[str], construction: str | N
         if param.varargs and not param.type.array and resolved_fqn(param.type) in accepting and "<" not in declared:
             kind, name = declared.rsplit(" ", 1)
             element, opening, closing = value, f"{kind}[] {name} = new {kind}[] {{", "};"
-        elif (single := _single_element(value)) is not None and resolved_fqn(param.type) in _COLLECTIONS and (
+        elif (single := single_element(value)) is not None and resolved_fqn(param.type) in _COLLECTIONS and (
                 param.type.arguments and resolved_fqn(param.type.arguments[0]) in accepting):
             element, opening, closing = single[1], f"{declared} = {single[0]}(", ");"
         else:
@@ -119,7 +119,7 @@ def _two_elements(method: MethodInfo, base: Sequence[str], construction: str | N
     return []
 
 
-def _single_element(value: str) -> tuple[str, str] | None:
+def single_element(value: str) -> tuple[str, str] | None:
     """(`List.of`, the element) of a collection of one element as the scenarios write it; None for anything else
     (`List.of(a).subList(..)`, two elements)."""
     found = _SINGLE_ELEMENT.fullmatch(value)

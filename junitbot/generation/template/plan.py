@@ -132,7 +132,8 @@ def plan_classes(targets: Sequence[Target], job: GenerationJob, module: ModuleCo
         changed_plan = replace(plan, context=replace(context, module=replace(
             module, limit=module.limit * CHANGE_LIMIT_FACTOR)))
         scenarios: list[Scenario] = []
-        for number, method in enumerate(callable_methods(info, through_constants=plan.through_constants)):
+        for number, method in enumerate(callable_methods(info, through_constants=plan.through_constants,
+                                                         lookup=context.lookup)):
             paths = compensations(context, method, source=source, resolve=resolve) if context.mocks else []
             scenarios += method_scenarios(plan, method, prefix=f"c{index}m{number}", compensations=paths)
             # A change shows only on an input that takes its new path: its methods try more of them.

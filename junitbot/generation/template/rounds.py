@@ -142,7 +142,8 @@ def coverage_round(run: ModuleRun, plans: Sequence[ClassPlan], written: Mapping[
         # Methods already dropped stay dropped: keep only what validation kept.
         now[fqn] = now[fqn].keeping({m.name for m in verdict.methods if m.kept})
         missed = set(verdict.coverage.uncovered_lines) | set(verdict.coverage.partly_covered_lines)
-        for count, method in enumerate(callable_methods(plan.info, through_constants=plan.through_constants)):
+        for count, method in enumerate(callable_methods(plan.info, through_constants=plan.through_constants,
+                                                        lookup=plan.context.lookup)):
             span = method.span
             if span is None or not any(span.start_line <= line <= span.end_line for line in missed):
                 continue

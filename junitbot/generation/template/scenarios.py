@@ -28,7 +28,7 @@ from junitbot.generation.javatypes import (
     method_bindings,
     resolved_fqn,
 )
-from junitbot.generation.template.access import Scope
+from junitbot.generation.template.access import ClassLookup, Scope
 from junitbot.generation.template.answers import Stub, call_stubs
 from junitbot.generation.template.argument_variants import (
     camel,
@@ -36,6 +36,7 @@ from junitbot.generation.template.argument_variants import (
     finer_decimal,
     input_variants,
     late_start,
+    nested_sizes,
     no_varargs,
     other_constants,
     padded_text,
@@ -46,6 +47,7 @@ from junitbot.generation.template.compensation import Compensation, reachable_ca
 from junitbot.generation.template.constraints import rejected_values
 from junitbot.generation.template.context import ClassContext
 from junitbot.generation.template.delimited import delimited
+from junitbot.generation.template.hashing import stable_hash
 from junitbot.generation.template.jdk_values import COLLECTIONS
 from junitbot.generation.template.mined import render_arguments, usable_samples
 from junitbot.generation.template.naming import value_title
@@ -84,12 +86,14 @@ def testable_methods(subject: ClassInfo) -> list[MethodInfo]:
             if m.has_body and m.synthetic is None and "private" not in m.modifiers and m.name not in _SKIPPED_METHODS]
 
 
-def callable_methods(subject: ClassInfo, *, through_constants: bool) -> list[MethodInfo]:
-    """The methods a test calls: `testable_methods` and the `equals` and `toString` the class declares, and where the
-    test calls them on the subject's own constants (`Converter.DEFAULT`) its abstract instance methods too, which the
-    constants implement."""
-    testable = testable_methods(subject) + [m for m in subject.methods if m.name in _CONTRACT and m.has_body
-                                            and m.synthetic is None and len(m.parameters) == _CONTRACT[m.name]]
+def callable_methods(subject: ClassInfo, *, through_constants: bool,
+                     lookup: ClassLookup | None = None) -> list[MethodInfo]:
+    """The methods a test calls: `testable_methods`, the `equals` and `toString` the class declares, its `hashCode`
+    where the number is the same in every JVM (`stable_hash`, through `lookup`), and where the test calls them on the
+    subject's own constants (`Converter.DEFAULT`) its abstract instance methods too, which the constants implement."""
+    contract = dict(_CONTRACT, **({"hashCode": 0} if lookup is not None and stable_hash(subject, lookup) else {}))
+    testable = testable_methods(subject) + [m for m in subject.methods if m.name in contract and m.has_body
+                                            and m.synthetic is None and len(m.parameters) == contract[m.name]]
     if not through_constants:
         return testable
     return testable + [m for m in subject.methods
@@ -190,7 +194,7 @@ def scenarios_for(context: ClassContext, method: MethodInfo, receiver: Receiver,
     variants += [_Variant(hint, answers, values) for hint, values in (
         *_other_examples(method.parameters, known, generated),
         *_rejected_examples(context, method, args, bindings=bindings),
-        *input_variants(method, args))]
+        *input_variants(method, args), *nested_sizes(method, args))]
     # A null the method checks for, a varargs given none: a test of its own even where the result is the one a value
     # gets (`containsAllWords(word)` is false as `containsAllWords(word, "by")` is, for another reason).
     variants += [_Variant(hint, answers, values, distinct=True)
@@ -241,6 +245,8 @@ def scenarios_for(context: ClassContext, method: MethodInfo, receiver: Receiver,
             variants.append(_Variant(named, answers, other))
             if answers:
                 variants.append(_Variant(f"{named}AndNoAnswers", [], other))
+    if method.name == "hashCode":
+        variants = variants[:1]  # the set-up's number: one pinned hash says what another receiver's would
     declared = None
     if not returns_void and method.return_type is not None and not context.level.allows("var"):
         declared = _declared(scope, method.return_type, bindings=bindings, method_variables=method.type_parameters)

@@ -116,6 +116,15 @@ public final class Words {
     public static int distance(String left, String right) { return left.length() - right.length(); }
 }
 """,
+    f"{_DIR}/Alphabets.java": """package com.acme.catalog;
+import java.util.List;
+public final class Alphabets {
+    public static int codeLength(Integer[] original, Integer[] encoding, Integer[] kept) {
+        return (original.length - kept.length) / (encoding.length - kept.length);
+    }
+    public static int letters(List<Character> letters, List<Character> vowels) { return letters.size(); }
+}
+""",
     f"{_DIR}/Periods.java": """package com.acme.catalog;
 public final class Periods {
     public static long between(long startMillis, long endMillis) { return endMillis % 1000 - startMillis % 1000; }
@@ -137,6 +146,38 @@ public final class Style {
 }
 """,
     f"{_DIR}/Priced.java": "package com.acme.catalog;\npublic interface Priced { Amount toAmount(); }\n",
+    f"{_DIR}/Holding.java": """package com.acme.catalog;
+import java.util.List;
+import java.util.Objects;
+public final class Holding {
+    private static int made;
+    private final List<Amount> amounts;
+    private final long shares;
+    public Holding(List<Amount> amounts, long shares) { this.amounts = amounts; this.shares = shares; }
+    @Override public boolean equals(Object other) { return other instanceof Holding h && h.amounts.equals(amounts); }
+    @Override public int hashCode() { return Objects.hash(amounts, shares); }
+}
+""",
+    f"{_DIR}/Tagged.java": """package com.acme.catalog;
+import java.util.Objects;
+public final class Tagged {
+    public enum Level { LOW, HIGH }
+    private final Level level;
+    private final String name;
+    public Tagged(Level level, String name) { this.level = level; this.name = name; }
+    @Override public boolean equals(Object other) { return other instanceof Tagged t && t.name.equals(name); }
+    @Override public int hashCode() { return Objects.hash(level, name); }
+}
+""",
+    f"{_DIR}/Codes.java": """package com.acme.catalog;
+import java.util.Arrays;
+public final class Codes {
+    private final int[] codes;
+    private final String name;
+    public Codes(int[] codes, String name) { this.codes = codes; this.name = name; }
+    @Override public int hashCode() { return Arrays.hashCode(codes) + System.identityHashCode(name); }
+}
+""",
     f"{_DIR}/Amount.java": """package com.acme.catalog;
 import java.math.BigDecimal;
 public final class Amount implements Priced {
@@ -419,6 +460,25 @@ def test_a_value_class_s_own_equals_and_to_string_are_called_equals_on_an_equal_
     assert arranged["whenOtherIsGreater"] == ('Object other = Amount.of("EUR-1", new BigDecimal("11.00"));',)
 
 
+def test_a_hash_code_the_same_in_every_jvm_is_called_once_on_the_set_up_s_receiver(catalog: Indexed) -> None:
+    # commons-text's AlphabetConverter hashes two maps and a length: `return 0` survived its suite, which never
+    # asserts the number. A hash that reaches an enum, an array or an identity hash differs from run to run.
+    def calls_hash_code(name: str) -> bool:
+        info = catalog.info(f"{PACKAGE}.{name}")
+        return "hashCode" in {m.name for m in callable_methods(info, through_constants=False, lookup=catalog.lookup)}
+
+    assert calls_hash_code("Amount")  # a text and a decimal
+    assert calls_hash_code("Style")  # a number (its static constants are not its value)
+    assert calls_hash_code("Holding")  # a list of the repository's own stable values, and a number
+    assert not calls_hash_code("Tagged")  # an enum's hash is its identity
+    assert not calls_hash_code("Codes")  # an array, and an identity hash asked for
+    info = catalog.info(f"{PACKAGE}.Amount")
+    hash_code = next(m for m in info.methods if m.name == "hashCode")
+    receiver = Receiver("amount", construction='Amount.of("EUR-1", new BigDecimal("10.00"))')
+    found = scenarios_for(_context(catalog, info), hash_code, receiver, prefix="m0")
+    assert [(s.hint, s.arrange, s.call) for s in found] == [("", (), "amount.hashCode()")]
+
+
 def test_a_text_parameter_is_tried_with_the_text_constants_the_class_ships(catalog: Indexed) -> None:
     # commons-lang's DurationFormatUtils: `formatDuration(1, "text")` handed "text" back; its own
     # ISO_EXTENDED_FORMAT_PATTERN is a format it reads.
@@ -500,6 +560,22 @@ def test_each_container_argument_is_also_emptied_alone(catalog: Indexed) -> None
     trimmed = next(m for m in info.methods if m.name == "trimmed")
     assert not [s for s in scenarios_for(_context(catalog, info), trimmed, Receiver("Words", instance=False),
                                          prefix="m1") if s.hint.endswith("IsEmpty") and s.hint != "whenStrIsEmpty"]
+
+
+def test_containers_of_one_element_type_are_also_given_sizes_that_differ_each_the_start_of_the_one_before(
+        catalog: Indexed) -> None:
+    # commons-text's AlphabetConverter computes its code length from its alphabets' sizes: with one element each,
+    # every size is 1, and `-` for `+` or `*` for `/` gave the same length.
+    info = catalog.info(f"{PACKAGE}.Alphabets")
+    arranged = {name: {s.hint: s.arrange for s in scenarios_for(
+        _context(catalog, info), next(m for m in info.methods if m.name == name), Receiver("Alphabets"),
+        prefix="m0")} for name in ("codeLength", "letters")}
+    assert arranged["codeLength"]["whenOriginalHoldsMoreThanEncoding"] == (
+        "Integer[] original = new Integer[] { 2, 3, 4, 5, 6, 7, 8, 9 };",
+        "Integer[] encoding = new Integer[] { 2, 3, 4 };", "Integer[] kept = new Integer[] { 2 };")
+    letters = arranged["letters"]["whenLettersHoldsMoreThanVowels"]
+    assert letters[0].endswith("List.of('a', 'b', 'c', 'd', 'e', 'f', 'g', 'h');") and letters[1].endswith(
+        "List.of('a', 'b', 'c');"), letters
 
 
 def test_a_null_the_method_checks_for_is_a_test_of_its_own_whatever_it_returns(catalog: Indexed) -> None:
