@@ -56,9 +56,17 @@ def merge_outcomes(outcomes: Sequence[TargetOutcome], template: dict[str, Verdic
 def complete(verdict: Verdict) -> bool:
     """Every line and branch of the class under test covered and every mutant measured killed: nothing left for
     another generator to add (issue 17: a model class covering every line of a class but killing a third of its
-    mutants kept the no-model class's 100 % from being tried)."""
+    mutants kept the no-model class's 100 % from being tried). Where the class's existing tests were measured, the
+    mutants are those left alive by them and the kept tests together: the kept tests alone may have no score of their
+    own (the keep rule's PIT leaves out methods whose mutants the suite kills), which says nothing of the mutants the
+    suite leaves alive (joda-money's CurrencyMismatchException: the model's 4 tests kept whole, the no-model
+    generator's never tried)."""
     coverage = verdict.coverage
-    mutants = verdict.gain.generated.mutants if verdict.gain else None
+    gain = verdict.gain
+    mutants = None
+    if gain is not None:
+        suite_measured = gain.before is not None and gain.before.mutants is not None
+        mutants = gain.after.mutants if suite_measured else gain.generated.mutants
     return coverage is not None and coverage.lines.missed == 0 and coverage.branches.missed == 0 and \
         (mutants is None or mutants.missed == 0)
 

@@ -226,3 +226,12 @@ def test_a_class_is_complete_only_when_its_mutants_are_killed_too() -> None:
 
     assert not complete(verdict(1, 2)) and complete(verdict(3, 0))
     assert complete(Verdict(path="A.java", target="p.A", kept=True, coverage=full))  # mutants not measured
+    # Beside a suite, the kept tests alone may have no score of their own; what the suite leaves alive decides.
+    suite = SuiteFigures(mutants=Counter(covered=2, missed=2))
+
+    def beside_suite(after_missed: int) -> Verdict:
+        return Verdict(path="A.java", target="p.A", kept=True, coverage=full, gain=SuiteGain(
+            before=suite, generated=SuiteFigures(), after=SuiteFigures(mutants=Counter(covered=4 - after_missed,
+                                                                                        missed=after_missed))))
+
+    assert not complete(beside_suite(1)) and complete(beside_suite(0))
