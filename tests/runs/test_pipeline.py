@@ -65,9 +65,16 @@ def test_run_writes_validated_tests_and_respects_people_s_files(shop_repo: Path)
     assert not [p for p in (state.root / "build").iterdir() if p.name in ("carver", "jacoco", "recorder")]
 
 
+def _without_mutants(root: Path) -> None:
+    """PIT off for a test that checks files and targets, not scores: each run's mutants cost it a minute."""
+    (root / ".junitbot.yml").write_text("validation:\n  mutation: false\n", encoding="utf-8")
+    commit_all(git.Repo(root), "junitbot without mutants")
+
+
 def test_run_removes_the_generated_test_of_a_deleted_class_and_changes_nothing_in_a_dry_run(
     shop_repo: Path, capsys: object
 ) -> None:
+    _without_mutants(shop_repo)
     config = load_config(shop_repo, environ={})
     state = StateDir(shop_repo / ".junitbot")
     run_pipeline(shop_repo, config, state, RunRequest(classes=("OrderId",)))
@@ -92,6 +99,7 @@ def test_run_removes_the_generated_test_of_a_deleted_class_and_changes_nothing_i
 
 
 def test_an_incremental_run_targets_the_changed_class_and_only_dependents_whose_tests_changed(shop_repo: Path) -> None:
+    _without_mutants(shop_repo)
     config = load_config(shop_repo, environ={})
     state = StateDir(shop_repo / ".junitbot")
     first = run_pipeline(shop_repo, config, state, RunRequest(classes=("CustomerId",), dry_run=False))
