@@ -9,6 +9,8 @@ constants. Each returns (hint, argument lines); `scenarios_for` takes them in tu
 from __future__ import annotations
 
 import re
+import string
+from typing import NamedTuple
 
 from junitbot.analysis import MethodInfo, ParameterInfo
 from junitbot.analysis.brackets import split_arguments
@@ -100,35 +102,43 @@ _LETTER = re.compile(r"'([A-Za-z0-9])'")
 _NESTED_SIZES = (8, 3, 1)
 
 
+class _OneElement(NamedTuple):
+    """An argument declaration holding a container of one element, split where the elements go."""
+
+    parameter: int  # its index among the parameters
+    opening: str  # `Integer[] original = new Integer[] { `
+    element: str  # `2`
+    closing: str  # ` };`
+    kind: str  # the element type, as written
+
+
 def nested_sizes(method: MethodInfo, base: list[str]) -> list[tuple[str, list[str]]]:
     """Two or more containers of one element type, each given one element by the first scenario, given 8, 3 and 1
     distinct elements, each the first of the one before (`whenOriginalHoldsMoreThanEncoding`): an alphabet, the
     letters it is encoded with and those left alone. With one element each, every size is 1, every quotient of sizes
     1 and every loop over them runs once: AlphabetConverter's code length from its alphabets' sizes (`(o - d) / (e -
     d)`) was never computed from sizes that differ."""
-    found: list[tuple[int, str, str, str, str]] = []  # (index, opening, the element, closing, element type)
+    by_kind: dict[str, list[_OneElement]] = {}
     for index, param in enumerate(method.parameters):
         declared, _, value = base[index].rstrip(";").partition(" = ")
         if not value:
             continue
         if (array := _ARRAY_OF_ONE.fullmatch(value)) is not None and len(split_arguments(array[2])) == 1:
-            found.append((index, f"{declared} = new {array[1]}[] {{ ", array[2], " };", array[1]))
+            found = _OneElement(index, f"{declared} = new {array[1]}[] {{ ", array[2], " };", array[1])
         elif (single := single_element(value)) is not None and param.type.arguments:
-            found.append((index, f"{declared} = {single[0]}(", single[1], ");", param.type.arguments[0].text))
-    by_kind: dict[str, list[tuple[int, str, str, str, str]]] = {}
-    for entry in found:
-        by_kind.setdefault(entry[4], []).append(entry)
+            found = _OneElement(index, f"{declared} = {single[0]}(", single[1], ");", param.type.arguments[0].text)
+        else:
+            continue
+        by_kind.setdefault(found.kind, []).append(found)
     group = next((entries for entries in by_kind.values() if len(entries) >= 2), None)
-    if group is None:
-        return []
-    elements = _distinct_elements(group[0][2], _NESTED_SIZES[0])
-    if elements is None:
+    elements = _distinct_elements(group[0].element, _NESTED_SIZES[0]) if group else None
+    if group is None or elements is None:
         return []
     lines = list(base)
-    for position, (index, opening, _, closing, _) in enumerate(group):
+    for position, container in enumerate(group):
         size = _NESTED_SIZES[min(position, len(_NESTED_SIZES) - 1)]
-        lines[index] = f"{opening}{', '.join(elements[:size])}{closing}"
-    first, second = (method.parameters[entry[0]].name for entry in group[:2])
+        lines[container.parameter] = f"{container.opening}{', '.join(elements[:size])}{container.closing}"
+    first, second = (method.parameters[container.parameter].name for container in group[:2])
     return [(f"when{camel(first)}HoldsMoreThan{camel(second)}", lines)]
 
 
@@ -137,13 +147,12 @@ def _distinct_elements(element: str, count: int) -> list[str] | None:
     if _INT.fullmatch(element):
         return [str(int(element) + step) for step in range(count)]
     letter = _LETTER.fullmatch(element)
-    if letter is not None:
-        alphabet = "abcdefghijklmnopqrstuvwxyz" if letter[1].islower() else (
-            "ABCDEFGHIJKLMNOPQRSTUVWXYZ" if letter[1].isalpha() else "0123456789")
-        start = alphabet.index(letter[1])
-        picked = (alphabet[start:] + alphabet[:start])[:count]
-        return [f"'{c}'" for c in picked] if len(picked) == count else None
-    return None
+    if letter is None:
+        return None
+    alphabet = next(a for a in (string.ascii_lowercase, string.ascii_uppercase, string.digits) if letter[1] in a)
+    start = alphabet.index(letter[1])
+    picked = (alphabet[start:] + alphabet[:start])[:count]  # on from the letter, round the alphabet's end
+    return [f"'{c}'" for c in picked] if len(picked) == count else None
 
 
 # A decimal written with a scale (`new BigDecimal("10.00")`), and the digit that makes it one place finer.

@@ -10,7 +10,7 @@ is never asserted.
 
 from __future__ import annotations
 
-from junitbot.analysis import ClassInfo, TypeRef
+from junitbot.analysis import ClassInfo, MethodInfo, TypeRef
 from junitbot.analysis.models import TypeKind
 from junitbot.generation.javatypes import PRIMITIVES, resolved_fqn
 from junitbot.generation.template.access import ClassLookup
@@ -38,12 +38,17 @@ def stable_hash(subject: ClassInfo, lookup: ClassLookup) -> bool:
     """Whether `subject` declares a `hashCode` whose number is the same in every JVM: a class of its own (no
     superclass's hash mixed in), whose instance fields are all of such types, and whose `hashCode` asks for no
     identity hash."""
-    declared = next((m for m in subject.methods if m.name == "hashCode" and not m.parameters and m.has_body
-                     and m.synthetic is None), None)
+    declared = _declared_hash_code(subject)
     if declared is None or any(c.method == "identityHashCode" or (c.method == "hashCode" and c.receiver == "super")
                                for c in declared.calls):
         return False
     return _stable_fields(subject, lookup, _DEPTH)
+
+
+def _declared_hash_code(info: ClassInfo) -> MethodInfo | None:
+    """The `hashCode()` the class's own source declares (not a record's or Lombok's generated one)."""
+    return next((m for m in info.methods if m.name == "hashCode" and not m.parameters and m.has_body
+                 and m.synthetic is None), None)
 
 
 def _stable_fields(info: ClassInfo, lookup: ClassLookup, depth: int) -> bool:
@@ -73,5 +78,4 @@ def _stable(ref: TypeRef, lookup: ClassLookup, depth: int) -> bool:
     if info is None:
         return False
     # A record's own hash combines its components as the JDK at hand chooses: only a declared one is asserted.
-    own = any(m.name == "hashCode" and not m.parameters and m.has_body and m.synthetic is None for m in info.methods)
-    return own and _stable_fields(info, lookup, depth - 1)
+    return _declared_hash_code(info) is not None and _stable_fields(info, lookup, depth - 1)
