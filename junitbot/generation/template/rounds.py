@@ -6,7 +6,7 @@ plans with their new scenarios and what the first run taught; the final tests re
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from junitbot.analysis import ClassInfo, remove_unused_imports
@@ -128,8 +128,8 @@ def candidate(plan: ClassPlan, written: Written, run: ModuleRun) -> TestCandidat
 
 def coverage_round(run: ModuleRun, plans: Sequence[ClassPlan], written: Mapping[str, Written],
                    validation: ValidationReport, number: int) -> tuple[ValidationReport, dict[str, Written], bool]:
-    """Aim new scenarios at methods with uncovered lines; a class keeps them only if its coverage grows. (The report
-    with the verdicts that improved, what each class's tests say now, whether any class improved.)"""
+    """Aim new scenarios at methods with uncovered lines; a class keeps them only if they add to it (`adds_to`).
+    (The report with the verdicts that improved, what each class's tests say now, whether any class improved.)"""
     job = run.job
     verdicts = {v.target: v for v in validation.verdicts}
     now = dict(written)
@@ -153,6 +153,7 @@ def coverage_round(run: ModuleRun, plans: Sequence[ClassPlan], written: Mapping[
         return validation, now, False
     observations, failed = probe(plans, extra, run.probes)
     before: dict[str, Written] = {}
+    added: dict[str, set[str]] = {}
     candidates = []
     for plan in plans:
         fqn = plan.target.fqn
@@ -161,17 +162,31 @@ def coverage_round(run: ModuleRun, plans: Sequence[ClassPlan], written: Mapping[
         before[fqn] = now[fqn]
         now[fqn], new = final_methods(plan, extra[fqn], observations, now[fqn])
         if new:
+            added[fqn] = set(new)
             candidates.append(candidate(plan, now[fqn], run))
     if not candidates:
         return validation, now, False
     again = validate_candidates(candidates, repo=IndexedRepo(root=job.root, graph=job.graph, state=job.state),
                                 config=job.config, classpath=run.classpath)
-    improved = {v.target: v for v in again.verdicts if v.kept and _covered(v) > _covered(verdicts[v.target])}
+    improved = {v.target: v for v in again.verdicts
+                if v.target is not None and adds_to(v, verdicts[v.target], added.get(v.target, set()))}
     for fqn, previous in before.items():
-        if fqn not in improved:  # the new tests added no coverage: drop them
+        if fqn not in improved:  # the new tests added nothing: drop them
             now[fqn] = Written(previous.methods, now[fqn].outcomes, now[fqn].bodies)
     merged = tuple(improved.get(v.target, v) for v in validation.verdicts)
     return validation.model_copy(update={"verdicts": merged}), now, bool(improved)
+
+
+def adds_to(again: Verdict, before: Verdict, new_methods: Collection[str]) -> bool:
+    """Whether a class's tests with a coverage round's `new_methods` (`again`) add to those it had (`before`): their
+    coverage grows, or a new method is kept for what it adds (the keep rule's judgment: an edge or a mutant the
+    existing tests and the methods before it leave). A test that kills a mutant on lines already covered (an
+    invalid code point that a removed check lets through) adds no coverage, but is what the round is for."""
+    if not again.kept:
+        return False
+    if _covered(again) > _covered(before):
+        return True
+    return any(m.kept and m.adds and m.name in new_methods for m in again.methods)
 
 
 def _covered(verdict: Verdict) -> int:
