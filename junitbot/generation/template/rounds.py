@@ -173,7 +173,7 @@ def coverage_round(run: ModuleRun, plans: Sequence[ClassPlan], written: Mapping[
     for fqn, previous in before.items():
         if fqn not in improved:  # the new tests added nothing: drop them
             now[fqn] = Written(previous.methods, now[fqn].outcomes, now[fqn].bodies)
-    merged = tuple(improved.get(v.target, v) for v in validation.verdicts)
+    merged = tuple(improved.get(v.target or "", v) for v in validation.verdicts)
     return validation.model_copy(update={"verdicts": merged}), now, bool(improved)
 
 
