@@ -137,7 +137,7 @@ def _family(shape: list[str], group: list[tuple[Member, list[list[str]]]], impor
         elif assigned := _ASSIGNMENT.match(shape[line]):  # the receiver rebuilt (`money = Money.of(.., "-10.00")`)
             name = assigned[1] + ("Text" if kind == "String" else "Value")
         else:
-            name = "message" if "thrown.getMessage()" in shape[line] else "expected"
+            name = _expected_name(shape[line])
         name = fresh_name(name, taken)
         if own_local or name == argument:
             arguments.append(name)
@@ -154,6 +154,26 @@ def _family(shape: list[str], group: list[tuple[Member, list[list[str]]]], impor
                   annotations=(f"@{imports.name(f'{_PARAMS}.ParameterizedTest')}",
                                _source(parameters, rows, imports)),
                   body=tuple(lines), arguments=tuple(arguments))
+
+
+# What an assertion compares a column with: `writer.toString()`, `result.getAmount()`.
+_ASSERTED = re.compile(r"assert\w*\(.*,\s*(\w+)\.(\w+)\(\)\);$")
+
+
+def _expected_name(shape_line: str) -> str:
+    """A column's name after what its assertion reads: `message` for a thrown exception's, `writerText` for what a
+    sink holds (`writer.toString()`), `expectedAmount` for a result's getter; else `expected`."""
+    found = _ASSERTED.search(shape_line)
+    if found is None:
+        return "expected"
+    owner, member = found[1], found[2]
+    if owner == "thrown" and member == "getMessage":
+        return "message"
+    if member == "toString" and owner not in ("result", "thrown"):
+        return f"{owner}Text"
+    if owner == "result" and re.fullmatch(r"(get|is)[A-Z]\w*", member):
+        return "expected" + member.removeprefix("get").removeprefix("is")
+    return "expected"
 
 
 def _argument_name(shape_line: str, index: int, member: Member) -> str | None:

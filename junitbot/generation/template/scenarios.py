@@ -43,6 +43,7 @@ from junitbot.generation.template.argument_variants import (
     shipped_texts,
 )
 from junitbot.generation.template.carved import argument_key, carved_arguments, carved_receivers, thrown_arguments
+from junitbot.generation.template.compared_chars import compared_characters
 from junitbot.generation.template.compensation import Compensation, reachable_calls
 from junitbot.generation.template.constraints import rejected_values
 from junitbot.generation.template.context import ClassContext
@@ -54,6 +55,7 @@ from junitbot.generation.template.naming import value_title
 from junitbot.generation.template.neighbours import own_type_neighbours, signed_variants, with_argument
 from junitbot.generation.template.probe import Scenario
 from junitbot.generation.template.subtypes import Receiver
+from junitbot.generation.template.text_pairs import differing_construction, differing_texts
 from junitbot.generation.template.values import value_expression
 from junitbot.generation.template.withers import equals_through_withers, unchanged_attribute
 
@@ -194,7 +196,8 @@ def scenarios_for(context: ClassContext, method: MethodInfo, receiver: Receiver,
     variants += [_Variant(hint, answers, values) for hint, values in (
         *_other_examples(method.parameters, known, generated),
         *_rejected_examples(context, method, args, bindings=bindings),
-        *input_variants(method, args), *nested_sizes(method, args))]
+        *input_variants(method, args), *compared_characters(method, args), *differing_texts(method, args),
+        *nested_sizes(method, args))]
     # A null the method checks for, a varargs given none: a test of its own even where the result is the one a value
     # gets (`containsAllWords(word)` is false as `containsAllWords(word, "by")` is, for another reason).
     variants += [_Variant(hint, answers, values, distinct=True)
@@ -215,7 +218,8 @@ def scenarios_for(context: ClassContext, method: MethodInfo, receiver: Receiver,
         # `isZero()` branch on; another constant the class ships (`style = MoneyAmountStyle.LOCALIZED_GROUPING;`),
         # whose unset parts `localize(..)` fills in. Every other scenario's receiver is the set-up's.
         rebuilt_as = [*(signed_variants(receiver.construction) if not method.parameters else ()),
-                      *other_constants(context, receiver.construction)]
+                      *other_constants(context, receiver.construction),
+                      *(differing_construction(receiver.construction) if not method.parameters else ())]
         variants += [_Variant(f"when{camel(receiver.name)}Is{word}", answers, [f"{receiver.name} = {text};", *args])
                      for word, text in rebuilt_as]
     empty = _arguments(scope, method.parameters, variant=1, bindings=bindings)

@@ -395,3 +395,16 @@ def test_a_test_on_the_set_up_receiver_beside_a_family_that_rebuilds_it_is_named
     _, names = final_tests([plain], seen, context=context,
                            written=Written({"scaled_returnsItself": family}, frozenset(), frozenset()))
     assert names == ["scaled_whenAmountIsAsSetUp_returnsItself"], names
+
+
+def test_a_column_is_named_after_what_its_assertion_reads() -> None:
+    # NumericEntityUnescaper's family compared a second column with the writer and called it `expected2`.
+    def member(entity: str, consumed: int, written: str) -> Member:
+        return Member(method="translate", name=f"translate{consumed}", outcome="returned", body=(
+            "// Arrange", f'CharSequence input = "{entity}";', "Writer writer = new StringWriter();", "// Act",
+            "int result = unescaper.translate(input, 0, writer);", "// Assert",
+            f"assertEquals({consumed}, result);", f'assertEquals("{written}", writer.toString());'))
+
+    (family,) = families([member("&#x65;", 6, "e"), member("&#65;", 5, "A")], imports=ImportSet("com.acme"))
+    assert family.parameters == ("String input", "int expected", "String writerText")
+    assert family.body[-1] == "assertEquals(writerText, writer.toString());"

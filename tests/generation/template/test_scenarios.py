@@ -125,6 +125,37 @@ public final class Alphabets {
     public static int letters(List<Character> letters, List<Character> vowels) { return letters.size(); }
 }
 """,
+    f"{_DIR}/Entities.java": """package com.acme.catalog;
+public final class Entities {
+    public static int unescape(CharSequence input, int index, StringBuilder out) {
+        if (input.charAt(index) == '&' && index < input.length() - 2 && input.charAt(index + 1) == '#') {
+            int start = index + 2;
+            final char first = input.charAt(start);
+            if (first == 'x' || first == 'X') {
+                start++;
+            }
+            int end = start;
+            while (end < input.length() && Character.isDigit(input.charAt(end))) {
+                end++;
+            }
+            boolean semicolon = end != input.length() && input.charAt(end) == ';';
+            out.append((char) Integer.parseInt(input.subSequence(start, end).toString()));
+            return end - index + (semicolon ? 1 : 0);
+        }
+        return 0;
+    }
+    public static int width(String text, char padding) { return padding == ' ' ? text.length() : 0; }
+}
+""",
+    f"{_DIR}/Distance.java": """package com.acme.catalog;
+public final class Distance {
+    private final String left;
+    private final String right;
+    public Distance(String left, String right) { this.left = left; this.right = right; }
+    public int edits() { return left.equals(right) ? 0 : Math.abs(left.length() - right.length()) + 1; }
+    public static int apply(CharSequence left, CharSequence right) { return left.length() - right.length(); }
+}
+""",
     f"{_DIR}/Periods.java": """package com.acme.catalog;
 public final class Periods {
     public static long between(long startMillis, long endMillis) { return endMillis % 1000 - startMillis % 1000; }
@@ -652,3 +683,49 @@ def test_an_argument_list_the_carver_saw_throw_is_not_the_one_every_variant_chan
     thrown = {argument_key(["long startMillis = 5000L;", "long endMillis = 2500L;"])}
     assert _known(mined, [], thrown) == [mined[1], mined[0]]
     assert _known(mined, [], set()) == mined
+
+
+def test_a_text_the_method_reads_character_by_character_holds_the_characters_it_compares_them_with(
+        catalog: Indexed) -> None:
+    # commons-text's NumericEntityUnescaper: `translate("text", 0, writer)` never met an entity, and every branch
+    # past `charAt(index) == '&'` went untested. The characters compared, in order, with digits where the code reads
+    # them, make the entity; the same without each character after the first stops at that check.
+    info = catalog.info(f"{PACKAGE}.Entities")
+    unescape = next(m for m in info.methods if m.name == "unescape")
+    found = {s.hint: s.arrange for s in scenarios_for(_context(catalog, info), unescape,
+                                                      Receiver("Entities", instance=False), prefix="m0")}
+    # The call starts reading at `index` (1 in the first scenario): what it looks for starts there.
+    assert found["whenInputIsX65"][:2] == ('CharSequence input = "z&#x65;";', "int index = 1;")
+    assert found["whenInputLacksSemicolon"][0] == 'CharSequence input = "z&#x65";'
+    assert found["whenInputLacksX"][0] == 'CharSequence input = "z&#65;";'
+    assert found["whenInputLacksHash"][0] == 'CharSequence input = "z&x65;";'
+    # A character parameter compared with a literal is no text read character by character.
+    width = next(m for m in info.methods if m.name == "width")
+    arranged = {s.hint: s.arrange for s in scenarios_for(_context(catalog, info), width,
+                                                         Receiver("Entities", instance=False), prefix="m0")}
+    assert not any("Lacks" in h for h in arranged), arranged
+    assert 'String text = " ";' not in {line for lines in arranged.values() for line in lines}
+
+
+def test_two_texts_of_one_call_given_the_same_text_are_also_given_the_classic_pairs_that_differ(
+        catalog: Indexed) -> None:
+    # commons-text's Hamming and Levenshtein distances and StringsComparator's diff, given "text" twice, returned what
+    # equal texts return (0, no modification); most of their branches compare characters that differ.
+    info = catalog.info(f"{PACKAGE}.Distance")
+    apply = next(m for m in info.methods if m.name == "apply")
+    found = {s.hint: s.arrange for s in scenarios_for(_context(catalog, info), apply,
+                                                      Receiver("Distance", instance=False), prefix="m0")}
+    assert found[""] == ('CharSequence left = "text";', 'CharSequence right = "text";')
+    assert found["whenLeftAndRightAreThreeLettersApart"] == (
+        'CharSequence left = "karolin";', 'CharSequence right = "kathrin";')
+    assert found["whenLeftAndRightAreLongerSecond"][1] == 'CharSequence right = "sitting";'
+    assert found["whenLeftAndRightAreLongerFirst"][0] == 'CharSequence left = "sitting";'
+    assert found["whenLeftAndRightAreEqual"] == ('CharSequence left = "kitten";', 'CharSequence right = "kitten";')
+    # A receiver built from the same text twice is rebuilt from each pair for its methods without parameters.
+    edits = next(m for m in info.methods if m.name == "edits")
+    receiver = Receiver("distance", construction='new Distance("text", "text")')
+    rebuilt = {s.hint: s.arrange for s in scenarios_for(_context(catalog, info), edits, receiver, prefix="m0")}
+    assert rebuilt["whenDistanceIsLongerSecond"] == ('distance = new Distance("kitten", "sitting");',)
+    different = Receiver("distance", construction='new Distance("text", "other")')
+    assert not any(s.hint.startswith("whenDistanceIsLonger") for s in scenarios_for(
+        _context(catalog, info), edits, different, prefix="m0"))
