@@ -25,6 +25,7 @@ _DIGIT_READERS = frozenset({"isDigit", "isHex", "isHexDigit", "isAsciiNumeric", 
                             "isLetterOrDigit", "isNumeric", "isCreatable"})
 _DIGITS = "65"  # an `e` as hex, an `A` as decimal: a code point either way
 _MAX_CHARACTERS = 12  # a switch over every character an escaper knows is no one input's grammar
+_MAX_OMITTED = 3  # texts without one character: past these, the method's other variants come first
 _CHARACTER_NAMES = {
     "&": "Ampersand", "#": "Hash", ";": "Semicolon", ":": "Colon", ",": "Comma", ".": "Dot", "$": "Dollar",
     "{": "OpeningBrace", "}": "ClosingBrace", "(": "OpeningParenthesis", ")": "ClosingParenthesis",
@@ -45,29 +46,45 @@ class _Part:
 
 def compared_characters(method: MethodInfo, base: list[str]) -> list[tuple[str, list[str]]]:
     """(hint, arguments): the method's first text parameter whose characters it compares with character literals
-    given those characters in order (`whenInputIsX65`), then that text without each character after the first
-    (`whenInputLacksSemicolon`); none where the method compares no character of a text parameter."""
+    given those characters in order (`whenInputIsX65`); none where the method compares no character of a text
+    parameter."""
+    found = _looked_for(method, base)
+    if found is None:
+        return []
+    index, name, parts, lead = found
+    looked_for = "".join(p.text for p in parts)
+    return [(f"when{camel(name)}Is{value_title(java_string(looked_for))}",
+             with_argument(base, index, java_string(lead + looked_for)))]
+
+
+def missing_characters(method: MethodInfo, base: list[str]) -> list[tuple[str, list[str]]]:
+    """(hint, arguments): `compared_characters`' text without one of its characters after the first, the last
+    first (`whenInputLacksSemicolon`: a terminator is what is most often optional), at most `_MAX_OMITTED`."""
+    found = _looked_for(method, base)
+    if found is None:
+        return []
+    index, name, parts, lead = found
+    variants = []
+    for omitted in reversed(range(1, len(parts))):
+        if parts[omitted].text == _DIGITS:
+            continue  # no digits is what a lone `&#;` tries
+        shorter = lead + "".join(p.text for i, p in enumerate(parts) if i != omitted)
+        character = _CHARACTER_NAMES.get(parts[omitted].text, value_title(java_string(parts[omitted].text)))
+        variants.append((f"when{camel(name)}Lacks{character}", with_argument(base, index, java_string(shorter))))
+    return variants[:_MAX_OMITTED]
+
+
+def _looked_for(method: MethodInfo, base: list[str]) -> tuple[int, str, list[_Part], str] | None:
+    """The first text parameter the method reads character by character: its place, its name, what the method
+    looks for in it, and what stands before that (where the call says to start reading at `index`, what it looks
+    for starts there: `translate(input, 1, writer)` reads `z&#x65;`)."""
     for index, param in enumerate(method.parameters):
         if param.type.text not in _TEXT_TYPES or " = " not in base[index]:
             continue
         parts = _parts(method, param.name)
-        if not parts:
-            continue
-        # Where the call also says where to start reading (`translate(input, index, writer)`), what it looks for
-        # starts there.
-        lead = _filler(parts) * _start(method, base)
-        looked_for = "".join(p.text for p in parts)
-        text = lead + looked_for
-        found = [(f"when{camel(param.name)}Is{value_title(java_string(looked_for))}",
-                  with_argument(base, index, java_string(text)))]
-        for omitted in range(1, len(parts)):
-            if parts[omitted].text == _DIGITS:
-                continue  # no digits is what a lone `&#;` tries
-            shorter = lead + "".join(p.text for i, p in enumerate(parts) if i != omitted)
-            name = _CHARACTER_NAMES.get(parts[omitted].text, value_title(java_string(parts[omitted].text)))
-            found.append((f"when{camel(param.name)}Lacks{name}", with_argument(base, index, java_string(shorter))))
-        return found
-    return []
+        if parts:
+            return index, param.name, parts, _filler(parts) * _start(method, base)
+    return None
 
 
 def _parts(method: MethodInfo, text: str) -> list[_Part]:

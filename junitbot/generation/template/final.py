@@ -58,6 +58,7 @@ def final_tests(
     methods, outcomes, bodies = dict(written.methods), set(written.outcomes), set(written.bodies)
     results: set[tuple[str, str]] = set()  # each written test's method and result, its receiver's state left out
     tests: list[_Test] = []
+    made_up: dict[str, int] = {}  # a behaviour's test on made-up texts, by fingerprint: its place in `tests`
     for scenario in scenarios:
         if scenario.id in refinement.redundant or scenario.id in refinement.superseded:
             continue
@@ -73,6 +74,17 @@ def final_tests(
         result = (scenario.method, observed.model_dump_json(exclude={"scenario", "calls", "before", "after"}))
         # A distinct input (a checked null, no varargs) on texts the generator made up says nothing a reader keeps.
         apart = scenario.for_change or (scenario.distinct and not _made_up_texts(chosen))
+        if fingerprint in made_up and not apart and _chosen_texts(_Test(chosen, observed, [])):
+            # The same behaviour on texts chosen by the class, its documentation or its tests: it takes the place
+            # of the test on made-up texts (`apply("kitten", "kitten")` for `apply("text", "text")`), which would
+            # otherwise give way to a test of another behaviour on chosen texts and leave this one untested.
+            body = final_body(chosen, observed, context)
+            if body is not None and _normalized(body) not in bodies:
+                place = made_up.pop(fingerprint)
+                bodies.discard(_normalized(tests[place].body))
+                bodies.add(_normalized(body))
+                tests[place] = _Test(chosen, observed, body)
+            continue
         if (fingerprint in outcomes or (_rebuilds_receiver(chosen) and result in results)) and not apart:
             continue  # the same behaviour again: no new test
         body = final_body(chosen, observed, context)
@@ -81,6 +93,8 @@ def final_tests(
         normalized = _normalized(body)
         if normalized in bodies:
             continue
+        if observed.outcome == "returned" and _made_up_texts(chosen):
+            made_up[fingerprint] = len(tests)
         outcomes.add(fingerprint)
         results.add(result)
         bodies.add(normalized)

@@ -43,7 +43,7 @@ from junitbot.generation.template.argument_variants import (
     shipped_texts,
 )
 from junitbot.generation.template.carved import argument_key, carved_arguments, carved_receivers, thrown_arguments
-from junitbot.generation.template.compared_chars import compared_characters
+from junitbot.generation.template.compared_chars import compared_characters, missing_characters
 from junitbot.generation.template.compensation import Compensation, reachable_calls
 from junitbot.generation.template.constraints import rejected_values
 from junitbot.generation.template.context import ClassContext
@@ -208,6 +208,7 @@ def scenarios_for(context: ClassContext, method: MethodInfo, receiver: Receiver,
         *(unchanged_attribute(method, args, subject, receiver.name) if receiver.instance else ()),
         *padded_text(method, args), *finer_decimal(method, args), *late_start(method, args),
         *shipped_texts(context, method, args), *documented_texts(context, method, args),
+        *missing_characters(method, args),
         *_more_examples(method.parameters, args, known))]
     # `equals` about the receiver's copy made by each wither: false for another reason than `new Object()`'s.
     variants += [_Variant(hint, answers, values, distinct=True) for hint, values in equals_through_withers(

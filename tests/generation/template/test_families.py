@@ -408,3 +408,25 @@ def test_a_column_is_named_after_what_its_assertion_reads() -> None:
     (family,) = families([member("&#x65;", 6, "e"), member("&#65;", 5, "A")], imports=ImportSet("com.acme"))
     assert family.parameters == ("String input", "int expected", "String writerText")
     assert family.body[-1] == "assertEquals(writerText, writer.toString());"
+
+
+def test_a_behaviour_on_made_up_texts_gives_way_to_the_same_behaviour_on_chosen_ones_not_to_another() -> None:
+    # commons-text's LevenshteinDistance: `apply("text", "text")` returned 0 and gave way to `apply("karolin",
+    # "kathrin")`, which returned -1 (the threshold); `apply("kitten", "kitten")` repeated the 0 and was skipped as
+    # the same behaviour. No test said what equal texts give.
+    text = TypeRef(text="CharSequence", name="CharSequence", fqn="java.lang.CharSequence")
+    apply = MethodInfo(name="apply", modifiers=("public", "static"), return_type=TypeRef(text="int", name="int"),
+                       parameters=(ParameterInfo(name="left", type=text), ParameterInfo(name="right", type=text)))
+    subject = ClassInfo(fqn="a.Distance", name="Distance", package="a", kind=TypeKind.CLASS, file="Distance.java",
+                        modifiers=("public",), methods=(apply,))
+    context = ClassContext(ModuleContext({subject.fqn: subject}.get), subject, ImportSet("a"), {})
+    rows = [("s1", "", "text", "text", "0"), ("s2", "whenApart", "karolin", "kathrin", "-1"),
+            ("s3", "whenEqual", "kitten", "kitten", "0")]
+    scenarios = [Scenario(id=i, method="apply", hint=hint, call="Distance.apply(left, right)",
+                          arrange=(f'CharSequence left = "{a}";', f'CharSequence right = "{b}";'))
+                 for i, hint, a, b, _ in rows]
+    seen = {i: Observation(scenario=i, outcome="returned", value=ObservedValue(t="Integer", v=v))
+            for i, _, _, _, v in rows}
+    written, names = final_tests(scenarios, seen, context=context, written=Written())
+    bodies = "\n".join(written.methods.values())
+    assert '"kitten"' in bodies and '"karolin"' in bodies and '"text"' not in bodies, names
