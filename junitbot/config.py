@@ -206,7 +206,8 @@ class GenerationSettings(Record):
     max_scenarios_per_method: int = Field(default=8, ge=1, le=50, description="inputs tried per method")
     max_classes_per_run: int = Field(default=200, ge=1, description="targets beyond this are left for later runs")
     coverage_rounds: int = Field(
-        default=1, ge=0, le=5, description="rounds of new inputs aimed at uncovered lines; kept if coverage grows"
+        default=1, ge=0, le=5,
+        description="rounds of new inputs aimed at uncovered lines; kept if they add coverage or a kill"
     )
     seed_from_tests: bool = Field(
         default=True, description="start scenarios from the set-ups of the repository's own tests of a class (its "

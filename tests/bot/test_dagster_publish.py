@@ -12,10 +12,11 @@ from junitbot.pipelines.execute import execute_run
 from junitbot.pipelines.instance import dagster_home
 from junitbot.runs import RunRequest
 from tests.bot.conftest import CART, REPOSITORY, TOKEN, World
+from tests.conftest import FLOW_ONLY
 
 
 def _config(world: World) -> JunitbotConfig:
-    return load_config(world.root, environ={}, overrides={"state_dir": world.state.root})
+    return load_config(world.root, environ={}, overrides={"state_dir": world.state.root, **FLOW_ONLY})
 
 
 def test_runs_through_dagster_open_then_update_one_pull_request(world: World, monkeypatch: pytest.MonkeyPatch) -> None:

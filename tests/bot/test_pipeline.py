@@ -9,6 +9,7 @@ import git
 from junitbot.bot import pipeline_runner
 from junitbot.bot.report import parse_pull_marker
 from tests.bot.conftest import serving, world_around
+from tests.conftest import flow_only
 
 MONEY_TEST = "src/test/java/com/acme/shop/domain/MoneyGeneratedTest.java"
 
@@ -16,6 +17,7 @@ MONEY_TEST = "src/test/java/com/acme/shop/domain/MoneyGeneratedTest.java"
 def test_regenerate_on_a_pull_request_runs_the_real_pipeline_and_opens_a_bot_pull_request(
     shop_repo: Path, tmp_path: Path
 ) -> None:
+    flow_only(shop_repo, {"validation.mutation": True})  # the tests kept for their kills are counted
     with serving(world_around(tmp_path, shop_repo)) as world:
         head = world.branch("feature", {"NOTES.md": "a note\n"})
         number = world.double.add_pull(head="feature", head_sha=head)

@@ -27,11 +27,11 @@ from junitbot.pipelines.execute import execute_run
 from junitbot.pipelines.instance import dagster_home
 from junitbot.runs import RunReport, RunRequest
 from junitbot.state import StateDir
-from tests.conftest import EXAMPLE, commit_all
+from tests.conftest import EXAMPLE, commit_all, flow_only_yaml
 
 DOMAIN = "src/main/java/com/acme/shop/domain"
 INCLUDED = ("Money", "Currency", "OrderLine", "Customer", "CustomerTier", "ProductId")
-CONFIG = "include:\n" + "".join(f"  - {DOMAIN}/{name}.java\n" for name in INCLUDED)
+CONFIG = flow_only_yaml() + "include:\n" + "".join(f"  - {DOMAIN}/{name}.java\n" for name in INCLUDED)
 
 
 def _targets(instance: DagsterInstance) -> set[str]:

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from junitbot.cli import main
+from tests.conftest import flow_only_yaml
 from tests.generation.llm.doubles import ChatServer, Reply, completion, serve
 
 AMOUNT = """package shop;
@@ -35,7 +36,7 @@ public final class Amount {
 """
 FILES = {"src/main/java/shop/Amount.java": AMOUNT,
          # No embeddings: these runs are about the backend, not retrieval (which only the model's prompts use).
-         ".junitbot.yml": "retrieval:\n  enabled: false\nvalidation:\n  repetitions: 1\n"}
+         ".junitbot.yml": flow_only_yaml({"retrieval.enabled": False})}
 
 
 @pytest.fixture(scope="module")

@@ -14,13 +14,14 @@ from junitbot.generation import generated_target
 from junitbot.runs import RunRequest, run_pipeline
 from junitbot.runs.models import ClassResult
 from junitbot.state import StateDir
-from tests.conftest import commit_all
+from tests.conftest import commit_all, flow_only
 
 MONEY_TEST = "src/test/java/com/acme/shop/domain/MoneyGeneratedTest.java"
 SERVICE_TEST = "src/test/java/com/acme/shop/application/PlaceOrderServiceGeneratedTest.java"
 
 
 def test_run_writes_validated_tests_and_respects_people_s_files(shop_repo: Path) -> None:
+    flow_only(shop_repo, {"validation.mutation": True})  # what is kept for the mutants it kills is checked
     person = shop_repo / "src/test/java/com/acme/shop/domain/OrderLineGeneratedTest.java"
     person.parent.mkdir(parents=True, exist_ok=True)
     person.write_text("package com.acme.shop.domain;\n\nclass OrderLineGeneratedTest {}\n")
@@ -65,16 +66,10 @@ def test_run_writes_validated_tests_and_respects_people_s_files(shop_repo: Path)
     assert not [p for p in (state.root / "build").iterdir() if p.name in ("carver", "jacoco", "recorder")]
 
 
-def _without_mutants(root: Path) -> None:
-    """PIT off for a test that checks files and targets, not scores: each run's mutants cost it a minute."""
-    (root / ".junitbot.yml").write_text("validation:\n  mutation: false\n", encoding="utf-8")
-    commit_all(git.Repo(root), "junitbot without mutants")
-
-
 def test_run_removes_the_generated_test_of_a_deleted_class_and_changes_nothing_in_a_dry_run(
     shop_repo: Path, capsys: object
 ) -> None:
-    _without_mutants(shop_repo)
+    flow_only(shop_repo)
     config = load_config(shop_repo, environ={})
     state = StateDir(shop_repo / ".junitbot")
     run_pipeline(shop_repo, config, state, RunRequest(classes=("OrderId",)))
@@ -99,7 +94,7 @@ def test_run_removes_the_generated_test_of_a_deleted_class_and_changes_nothing_i
 
 
 def test_an_incremental_run_targets_the_changed_class_and_only_dependents_whose_tests_changed(shop_repo: Path) -> None:
-    _without_mutants(shop_repo)
+    flow_only(shop_repo)
     config = load_config(shop_repo, environ={})
     state = StateDir(shop_repo / ".junitbot")
     first = run_pipeline(shop_repo, config, state, RunRequest(classes=("CustomerId",), dry_run=False))

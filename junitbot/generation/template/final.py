@@ -58,7 +58,7 @@ def final_tests(
     methods, outcomes, bodies = dict(written.methods), set(written.outcomes), set(written.bodies)
     results: set[tuple[str, str]] = set()  # each written test's method and result, its receiver's state left out
     tests: list[_Test] = []
-    made_up: dict[tuple[str, str], int] = {}  # a behaviour's test on made-up texts, by fingerprint: its place in `tests`
+    made_up: dict[tuple[str, str], int] = {}  # by fingerprint: the place in `tests` of a test on made-up texts
     for scenario in scenarios:
         if scenario.id in refinement.redundant or scenario.id in refinement.superseded:
             continue
