@@ -19,7 +19,7 @@ from junitbot.config import load_config
 from junitbot.runs import RunReport, RunRequest, run_pipeline
 from junitbot.state import StateDir
 from junitbot.validation import discover_classpaths
-from tests.conftest import PROJECT, commit_all
+from tests.conftest import PROJECT, commit_all, flow_only_yaml
 
 WAREHOUSE = PROJECT / "examples" / "warehouse"
 CORE = "warehouse-core/src/test/java/com/acme/warehouse/core"
@@ -31,6 +31,8 @@ pytestmark = pytest.mark.xdist_group("warehouse")
 def warehouse(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, RunReport]]:
     root = tmp_path_factory.mktemp("warehouse") / "warehouse"
     shutil.copytree(WAREHOUSE, root, ignore=shutil.ignore_patterns(".junitbot", "target", "*GeneratedTest.java"))
+    # The build gate stays: that the project's own build passes the kept tests is checked.
+    (root / ".junitbot.yml").write_text(flow_only_yaml({"validation.build_gate": True}), encoding="utf-8")
     repo = git.Repo.init(root, initial_branch="main")
     commit_all(repo, "warehouse: initial import")
     config = load_config(root, environ={})

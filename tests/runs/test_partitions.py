@@ -14,6 +14,7 @@ from pathlib import Path
 from junitbot.generation import GenerationResult, Target
 from junitbot.runs import FullPass, PartitionOutcome, PassLedger, RunPlan, split_targets
 from junitbot.state import StateDir
+from tests.conftest import flow_only_yaml
 
 
 def _target(fqn: str, module: str = "") -> Target:
@@ -113,9 +114,8 @@ public final class Slug {
     }
 }
 """,
-    # Two partitions of at most two classes; no embeddings and no PIT, which the resume does not depend on.
-    ".junitbot.yml": "full_pass:\n  batch_size: 2\n  workers: 2\nretrieval:\n  enabled: false\n"
-                     "validation:\n  repetitions: 1\n  mutation: false\n",
+    # Two partitions of at most two classes; no embeddings, and only the run's flow, which the resume depends on.
+    ".junitbot.yml": flow_only_yaml({"full_pass.batch_size": 2, "full_pass.workers": 2, "retrieval.enabled": False}),
 }
 
 

@@ -17,6 +17,7 @@ from junitbot.analysis import parse_test_class
 from junitbot.generation import GenerationJob, GenerationResult, Target
 from junitbot.generation.template import generate_tests
 from junitbot.validation import Classpath, detect_frameworks
+from tests.conftest import flow_only_yaml
 from tests.generation.conftest import Indexed, index, write_files
 
 _MAIN = "src/main/java/shop"
@@ -247,7 +248,7 @@ def generated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Genera
     assert classpath.frameworks.junit_params and classpath.frameworks.mock_setup == "extension"
     root = tmp_path_factory.mktemp("oracles") / "checkout"
     write_files(root, SOURCES)
-    config = "validation:\n  repetitions: 1\ngeneration:\n  coverage_rounds: 0\n"
+    config = flow_only_yaml()
     for repo in index(root, config_text=config, use_git=False):
         yield _generate(repo, classpath), root.name
 
