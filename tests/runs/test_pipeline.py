@@ -14,7 +14,7 @@ from junitbot.generation import generated_target
 from junitbot.runs import RunRequest, run_pipeline
 from junitbot.runs.models import ClassResult
 from junitbot.state import StateDir
-from tests.conftest import commit_all, flow_only
+from tests.conftest import commit_all, flow_only, flow_only_yaml
 
 MONEY_TEST = "src/test/java/com/acme/shop/domain/MoneyGeneratedTest.java"
 SERVICE_TEST = "src/test/java/com/acme/shop/application/PlaceOrderServiceGeneratedTest.java"
@@ -135,6 +135,8 @@ def test_bad_input_gives_skips_or_weaker_tests_never_a_crash(make_java_repo: obj
             "package bad;\npublic class Picky {\n    private final int size;\n"
             "    public Picky(int size) {\n        if (size > 0) throw new IllegalArgumentException(\"no\");\n"
             "        this.size = size;\n    }\n    public int size() {\n        return size;\n    }\n}\n"),
+        # The spinning input's class times out as it would after a minute: ten seconds say the same.
+        ".junitbot.yml": flow_only_yaml({"validation.class_timeout_s": 10}),
     })
     config = load_config(repo, environ={})
     report = run_pipeline(repo, config, StateDir(repo / ".junitbot"), RunRequest(classes=("Spinner", "Broken", "Picky"),

@@ -15,6 +15,7 @@ from junitbot.generation.template import generate_tests
 from junitbot.generation.template.pipeline import NO_JUPITER
 from junitbot.validation import Classpath, detect_frameworks
 from junitbot.validation.build.classpath import system_jars
+from tests.conftest import flow_only_yaml
 from tests.generation.conftest import Indexed, index, write_files
 
 SHOP = "com.acme.shop"
@@ -123,7 +124,7 @@ _MODERN = re.compile(r"\bvar\s+\w+\s*=|\b(?:List|Set|Map)\.of\(|\bPath\.of\(|\.i
 @pytest.fixture(scope="module")
 def legacy(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Indexed]:
     root = tmp_path_factory.mktemp("release8") / "legacy"
-    write_files(root, {**LEGACY, ".junitbot.yml": "validation:\n  repetitions: 1\ngeneration:\n  coverage_rounds: 0\n"})
+    write_files(root, {**LEGACY, ".junitbot.yml": flow_only_yaml()})
     yield from index(root, use_git=False)
 
 
@@ -204,7 +205,7 @@ def test_the_shop_under_mockito_5_uses_its_extension_and_keeps_only_stubs_a_call
         shop_repo: Path, mockito_5: tuple[str, ...]) -> None:
     classpath = Classpath(entries=mockito_5, source="config", frameworks=detect_frameworks(mockito_5))
     assert classpath.frameworks.mockito_extension and classpath.frameworks.mock_setup == "extension"
-    config = "validation:\n  repetitions: 1\ngeneration:\n  coverage_rounds: 0\n"
+    config = flow_only_yaml()
     fqns = (f"{SHOP}.application.PlaceOrderService", f"{SHOP}.application.InventoryService", f"{SHOP}.domain.Money")
     for shop in index(shop_repo, config_text=config, use_git=False):
         job = GenerationJob(root=shop.root, graph=shop.graph, config=shop.config, state=shop.state)

@@ -12,6 +12,7 @@ from junitbot.generation.template import ClassContext, ModuleContext, Scope, gen
 from junitbot.generation.template.subtypes import instantiable, receivers, subject_bindings
 from junitbot.validation import Classpath, detect_frameworks
 from junitbot.validation.build.classpath import system_jars
+from tests.conftest import flow_only_yaml
 from tests.generation.conftest import Indexed, index, write_files
 
 PACKAGE = "com.acme.box"
@@ -117,7 +118,7 @@ def test_a_functional_interface_without_implementations_is_tested_through_its_ow
     root = tmp_path / "convert"
     write_files(root, {"src/main/java/com/acme/convert/Converter.java": _CONVERTER,
                        "src/main/java/com/acme/convert/Field.java": _FIELD,
-                       ".junitbot.yml": "validation:\n  repetitions: 1\ngeneration:\n  coverage_rounds: 0\n"})
+                       ".junitbot.yml": flow_only_yaml()})
     for repo in index(root, use_git=False):
         info = repo.info("com.acme.convert.Converter")
         job = GenerationJob(root=repo.root, graph=repo.graph, config=repo.config, state=repo.state)
@@ -158,7 +159,7 @@ def test_a_class_junitbot_cannot_write_costs_that_class_never_the_run(tmp_path: 
                        "src/main/java/com/acme/convert/Field.java": _FIELD.replace(
                            "    }\n}", "    }\n\n    public int width(String text) {\n"
                                       "        return converter.apply(text);\n    }\n}"),
-                       ".junitbot.yml": "validation:\n  repetitions: 1\ngeneration:\n  coverage_rounds: 0\n"})
+                       ".junitbot.yml": flow_only_yaml()})
     for repo in index(root, use_git=False):
         job = GenerationJob(root=repo.root, graph=repo.graph, config=repo.config, state=repo.state)
         jars = system_jars()
