@@ -14,6 +14,19 @@ def java_string(text: str) -> str:
     return json.dumps(text, ensure_ascii=True)
 
 
+def platform_text(text: str) -> str:
+    """A Java expression for a text whose line breaks are the platform's: `"a -> 2" + System.lineSeparator()` for
+    "a -> 2\n" (what a class writing `System.lineSeparator()` gave on Linux), so that the test holds on Windows."""
+    lines = text.split("\n")
+    parts: list[str] = []
+    for number, line in enumerate(lines):
+        if line:
+            parts.append(java_string(line))
+        if number < len(lines) - 1:
+            parts.append("System.lineSeparator()")
+    return " + ".join(parts) or java_string(text)
+
+
 _CHAR_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f", "'": "\\'", "\\": "\\\\"}
 
 

@@ -11,7 +11,7 @@ from junitbot.analysis import ClassInfo, MethodInfo, TypeRef
 from junitbot.analysis.brackets import split_arguments
 from junitbot.generation.imports import ImportSet
 from junitbot.generation.javatypes import Bindings, class_bindings, is_type_variable, resolved_fqn
-from junitbot.generation.literals import java_char, java_string
+from junitbot.generation.literals import java_char, java_string, platform_text
 from junitbot.generation.style import fresh_name
 from junitbot.generation.template.expected import Expect
 from junitbot.generation.template.observations import ObservedCall, ObservedValue
@@ -36,6 +36,7 @@ class Asserting:
     imports: ImportSet
     expect: Expect | None = None
     nameable: Callable[[str], bool] | None = None
+    platform_breaks: bool = False  # a text's line breaks are the platform's (`platform_breaks` in bodies.py)
 
 
 def value_assertions(value: ObservedValue, expr: str, asserting: Asserting, *, depth: int = 0,
@@ -67,6 +68,8 @@ def value_assertions(value: ObservedValue, expr: str, asserting: Asserting, *, d
         return [f"assertEquals({_boxed(kind, value.v)}, {expr});"] if value.v is not None else []
     if kind == "null":
         return [f"assertNull({expr});"]
+    if kind == "String" and asserting.platform_breaks and value.v and "\n" in value.v and "\r" not in value.v:
+        return [f"assertEquals({platform_text(value.v)}, {expr});"]
     if kind in ("String", "Integer", "Long", "Short", "Byte", "Character", "Boolean", "Float", "Double"):
         return _scalar(kind, value.v, expr)
     if kind in ("BigDecimal", "BigInteger") and value.v is not None:

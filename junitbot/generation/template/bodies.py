@@ -53,6 +53,17 @@ def passes_null(scenario: Scenario) -> bool:
         re.search(rf"\b{name}\b", arguments) for name in nulls)
 
 
+def platform_breaks(scenario: Scenario, context: ClassContext) -> bool:
+    """Whether the line breaks of a text the call gives are the platform's: the class under test writes
+    `System.lineSeparator()` and the test hands it no line break of its own (WordUtils' `wrap(str, 20)` breaks lines
+    with the platform's, `wrap(str, 20, "\\n", true)` with the one it is given). On Linux both are `\\n`; a test
+    that wrote `"\\n"` for the first fails on Windows."""
+    subject = context.subject
+    writes = any(call.method == "lineSeparator" and call.receiver == "System"
+                 for member in (*subject.methods, *subject.constructors) for call in member.calls)
+    return writes and not any("\\n" in line for line in (*scenario.arrange, scenario.call))
+
+
 def final_body(scenario: Scenario, observed: Observation, context: ClassContext) -> list[str] | None:
     """The statements of the final test (JUnit assertions), or None when there is nothing the code did to assert."""
     if observed.outcome not in ("returned", "void", "threw") or accidental(scenario, observed):
@@ -63,7 +74,7 @@ def final_body(scenario: Scenario, observed: Observation, context: ClassContext)
     used = {call.key for call in observed.calls if call.stubbed}
     arrange = [line for line in scenario.arrange if not unused_stub(line, used)]
     taken = {"result", "thrown", *(m[1] for line in arrange for m in [_DECLARED.match(line)] if m is not None)}
-    asserting = Asserting(imports, expect)
+    asserting = Asserting(imports, expect, platform_breaks=platform_breaks(scenario, context))
     verify = verify_lines(observed.calls, asserting, mock_types=context.mocks, class_info=context.lookup, taken=taken)
     if observed.outcome == "threw" and observed.exception:
         return [*_arrange(arrange), "// Act + Assert", *_thrown(scenario, observed, imports), *verify]
@@ -138,7 +149,8 @@ def _result_assertions(scenario: Scenario, observed: Observation, context: Class
         # (and without any, that it is not null says nothing).
         return [line for name, part in (value.components or {}).items()
                 for line in value_assertions(part, f"result.{name}()", Asserting(imports, expect), depth=1)]
-    asserting = Asserting(imports, None if opaque else expect, context.nameable)
+    asserting = Asserting(imports, None if opaque else expect, context.nameable,
+                          platform_breaks=platform_breaks(scenario, context))
     return value_assertions(value, "result", asserting, declared=scenario.returns, opaque=opaque)
 
 

@@ -9,10 +9,13 @@ import pytest
 from junitbot.analysis import ClassInfo
 from junitbot.generation import GenerationJob, ImportSet, Target, TestShell
 from junitbot.generation.template import ClassContext, ModuleContext
+from junitbot.generation.template.bodies import final_body
 from junitbot.generation.template.carved import argument_key
 from junitbot.generation.template.context import graph_implementations
 from junitbot.generation.template.neighbours import shifted_numbers
+from junitbot.generation.template.observations import Observation, ObservedValue
 from junitbot.generation.template.plan import CHANGE_LIMIT_FACTOR, _construction, plan_classes
+from junitbot.generation.template.probe import Scenario
 from junitbot.generation.template.scenarios import (
     MORE_VARIANTS,
     _known,
@@ -154,6 +157,11 @@ public final class Distance {
     public Distance(String left, String right) { this.left = left; this.right = right; }
     public int edits() { return left.equals(right) ? 0 : Math.abs(left.length() - right.length()) + 1; }
     public static int apply(CharSequence left, CharSequence right) { return left.length() - right.length(); }
+}
+""",
+    f"{_DIR}/Lines.java": """package com.acme.catalog;
+public final class Lines {
+    public static String render(String name) { return name + " -> 2" + System.lineSeparator(); }
 }
 """,
     f"{_DIR}/Periods.java": """package com.acme.catalog;
@@ -729,3 +737,16 @@ def test_two_texts_of_one_call_given_the_same_text_are_also_given_the_classic_pa
     different = Receiver("distance", construction='new Distance("text", "other")')
     assert not any(s.hint.startswith("whenDistanceIsLonger") for s in scenarios_for(
         _context(catalog, info), edits, different, prefix="m0"))
+
+
+def test_a_text_the_class_ends_with_the_platform_s_line_separator_is_asserted_with_it(catalog: Indexed) -> None:
+    # commons-text's AlphabetConverter.toString appends System.lineSeparator(): `assertEquals("\u0002 -> 2\n", ..)`
+    # holds on Linux and fails on Windows.
+    context = _context(catalog, catalog.info(f"{PACKAGE}.Lines"))
+    observed = Observation(scenario="s1", outcome="returned", value=ObservedValue(t="String", v="a -> 2\n"))
+    scenario = Scenario(id="s1", method="render", hint="", call="Lines.render(name)", arrange=('String name = "a";',))
+    assert 'assertEquals("a -> 2" + System.lineSeparator(), result);' in (final_body(scenario, observed, context) or [])
+    # A line break the test hands the class is its own, not the platform's.
+    given = scenario.model_copy(update={"arrange": ('String name = "a\\n";',)})
+    observed = observed.model_copy(update={"value": ObservedValue(t="String", v="a\n -> 2\n")})
+    assert 'assertEquals("a\\n -> 2\\n", result);' in (final_body(given, observed, context) or [])
