@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from junitbot.analysis import MethodInfo
+from junitbot.generation.template.jdk_values import STRINGS
 from junitbot.generation.template.naming import camel
 from junitbot.generation.template.neighbours import with_argument
 
@@ -25,21 +26,46 @@ PAIRS = (
     ("LongerFirst", "sitting", "kitten"),
 )
 _STRING_LITERAL = re.compile(r'"(?:[^"\\]|\\.)*"')
+_TEXT = "text"  # the kind of every text type
+_MADE_UP = frozenset({STRINGS[0], STRINGS[3]})  # the ordinary and the long text of jdk_values
 
 
 def differing_texts(method: MethodInfo, base: list[str]) -> list[tuple[str, list[str]]]:
-    """(hint, arguments): the method's first two text parameters, given one text by the first scenario, given each
-    of `PAIRS` (`whenLeftAndRightAreThreeLettersApart`); none where they already differ or are not literals."""
-    texts = [i for i, p in enumerate(method.parameters) if p.type.text in _TEXT_TYPES and " = " in base[i]]
-    if len(texts) < 2:
+    """(hint, arguments): the method's first two parameters that hold one text, the same (a text given `"text"`
+    twice, two vectors keyed `"text"`), given each of `PAIRS` (`whenLeftAndRightAreThreeLettersApart`); none where
+    they already differ. A container's text is replaced only where it is one the generator made up."""
+    held = [(i, text) for i, p in enumerate(method.parameters)
+            if (text := _held_text(p.type.text, base[i])) is not None]
+    # Two of one kind: two texts, or two containers of one type (two vectors), not a text and the sink it is written
+    # into.
+    kinds = [_TEXT if method.parameters[i].type.text in _TEXT_TYPES else method.parameters[i].type.text
+             for i, _ in held]
+    if len(held) < 2 or held[0][1] != held[1][1] or kinds[0] != kinds[1]:
         return []
-    first, second = texts[:2]
-    value = _value(base[first])
-    if value is None or not _STRING_LITERAL.fullmatch(value) or value != _value(base[second]):
-        return []
+    (first, text), (second, _) = held[:2]
     names = f"{camel(method.parameters[first].name)}And{camel(method.parameters[second].name)}"
-    return [(f"when{names}Are{what}", with_argument(with_argument(base, first, f'"{one}"'), second, f'"{other}"'))
+    return [(f"when{names}Are{what}",
+             with_argument(with_argument(base, first, _replaced(base[first], text, one)), second,
+                           _replaced(base[second], text, other)))
             for what, one, other in PAIRS]
+
+
+def _held_text(type_text: str, declaration: str) -> str | None:
+    """The one text literal a parameter's declaration gives it: the whole value of a text parameter, the only text
+    inside another's value (`Collections.singletonMap("text", 2)`) where the generator made it up; else None."""
+    value = _value(declaration)
+    if value is None:
+        return None
+    if type_text in _TEXT_TYPES:
+        return value if _STRING_LITERAL.fullmatch(value) else None
+    found = _STRING_LITERAL.findall(value)
+    return found[0] if len(found) == 1 and found[0][1:-1] in _MADE_UP else None
+
+
+def _replaced(declaration: str, text: str, word: str) -> str:
+    """The value of `declaration` with its text literal `text` made `word`."""
+    value = _value(declaration) or ""
+    return value.replace(text, f'"{word}"', 1)
 
 
 def differing_construction(construction: str) -> list[tuple[str, str]]:

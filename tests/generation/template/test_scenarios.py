@@ -157,6 +157,10 @@ public final class Distance {
     public Distance(String left, String right) { this.left = left; this.right = right; }
     public int edits() { return left.equals(right) ? 0 : Math.abs(left.length() - right.length()) + 1; }
     public static int apply(CharSequence left, CharSequence right) { return left.length() - right.length(); }
+    public static double cosine(java.util.Map<CharSequence, Integer> left, java.util.Map<CharSequence, Integer> right) {
+        return left.equals(right) ? 1.0 : 0.0;
+    }
+    public static int written(CharSequence text, StringBuilder out) { out.append(text); return out.length(); }
 }
 """,
     f"{_DIR}/Lines.java": """package com.acme.catalog;
@@ -729,6 +733,17 @@ def test_two_texts_of_one_call_given_the_same_text_are_also_given_the_classic_pa
     assert found["whenLeftAndRightAreLongerSecond"][1] == 'CharSequence right = "sitting";'
     assert found["whenLeftAndRightAreLongerFirst"][0] == 'CharSequence left = "sitting";'
     assert found["whenLeftAndRightAreEqual"] == ('CharSequence left = "kitten";', 'CharSequence right = "kitten";')
+    # Two vectors keyed by the same made-up text: keyed by each pair (CosineSimilarity's `{"text": 2}` twice); not a
+    # text and the sink it is written into.
+    cosine = next(m for m in info.methods if m.name == "cosine")
+    vectors = {s.hint: s.arrange for s in scenarios_for(_context(catalog, info), cosine,
+                                                        Receiver("Distance", instance=False), prefix="m0")}
+    assert vectors[""][0].endswith('("text", 2);'), vectors[""]
+    apart = vectors["whenLeftAndRightAreThreeLettersApart"]
+    assert apart[0].endswith('("karolin", 2);') and apart[1].endswith('("kathrin", 2);'), apart
+    written = next(m for m in info.methods if m.name == "written")
+    assert not any("Are" in s.hint for s in scenarios_for(_context(catalog, info), written,
+                                                          Receiver("Distance", instance=False), prefix="m0"))
     # A receiver built from the same text twice is rebuilt from each pair for its methods without parameters.
     edits = next(m for m in info.methods if m.name == "edits")
     receiver = Receiver("distance", construction='new Distance("text", "text")')
