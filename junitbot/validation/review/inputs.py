@@ -27,6 +27,7 @@ _EMPTY_CONTAINER = re.compile(
     r"(?:(?:[\w.]*\.)?(?:Map|List|Set|Stream)\.of\(\)|(?:[\w.]*\.)?Collections\.empty\w*\(\))\)?"
     r"|new [\w.]+(?:<[^()]*>)?\[0\](?:\[\])*"
     r"|new (?:[\w.]*\.)?\w*(?:Map|List|Set|Queue|Deque)(?:<[^()]*>)?\(\)")
+_CONSTANT = re.compile(r"[A-Z][A-Z0-9_]*")  # `MAX_VALUE`, `ROOT`, `EUR`: a constant's name
 _LONGEST_CONTAINER = 200  # characters: a longer expression is no empty container
 _CONTAINER_NODES = frozenset({"method_invocation", "object_creation_expression", "array_creation_expression"})
 
@@ -56,7 +57,7 @@ def flag_numbered_siblings(review: ReviewContext) -> list[ReviewFinding]:
 def flag_placeholder_inputs(review: ReviewContext) -> list[ReviewFinding]:
     """`placeholder-inputs`: every literal a test passes (outside its checks) is a placeholder: at least one
     placeholder text, beside it at most unsigned numbers, and no empty container (`similarity(vector, Map.of())`
-    says what it tests: the empty side)."""
+    says what it tests: the empty side) nor a constant (`Integer.MAX_VALUE`, `Locale.ROOT`)."""
     findings = []
     for method in review.test.test_methods:
         # A check's whole statement: AssertJ's expected values sit in the chain above `assertThat(..)`.
@@ -69,6 +70,9 @@ def flag_placeholder_inputs(review: ReviewContext) -> list[ReviewFinding]:
         if any(n.type in _CONTAINER_NODES and n.end_byte - n.start_byte <= _LONGEST_CONTAINER
                and is_empty_container(text_of(n)) for n in inputs):
             continue
+        if any(n.type == "field_access" and _CONSTANT.fullmatch(text_of(n.child_by_field_name("field") or n))
+               for n in inputs):
+            continue  # a constant is chosen: `Integer.MAX_VALUE` beside "text" is what the test is about
         if any(n.type == "string_literal" for n in literals) and all(_placeholder(n) for n in literals):
             findings.append(finding(
                 "placeholder-inputs", method.child_by_field_name("name") or method,
