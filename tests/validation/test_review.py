@@ -586,10 +586,13 @@ def test_an_empty_container_beside_placeholder_text_is_an_input_that_says_someth
         "@Test\nvoid bothSides() {\n    Map<String, Integer> left = Map.of(\"text\", 1);\n"
         "    double result = similarity(left, new HashMap<>(left));\n    assertEquals(1.0, result, 1e-9);\n}\n"
         "@Test\nvoid largestCodePoint() {\n    Map<Integer, String> map = Map.of(Integer.MAX_VALUE, \"text\");\n"
-        "    assertThrows(IllegalArgumentException.class, () -> convert(map));\n}\n")
+        "    assertThrows(IllegalArgumentException.class, () -> convert(map));\n}\n"
+        "@Test\nvoid rejectsNullLeft() {\n    Map<String, Integer> left = null;\n"
+        "    Map<String, Integer> right = Map.of(\"text\", 2);\n"
+        "    assertThrows(IllegalArgumentException.class, () -> similarity(left, right));\n}\n")
     findings = [(f.rule, f.method) for f in review_test_class(source) if f.rule != "unused-import"]
-    # The empty map and the empty array are what the first two test, the largest int what the last does; a copy of
-    # a one-entry map is no empty one.
+    # The empty map and the empty array are what the first two test, the largest int and a null what the last two
+    # do; a copy of a one-entry map is no empty one.
     assert findings == [("placeholder-inputs", "bothSides")], findings
 
 

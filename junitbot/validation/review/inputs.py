@@ -57,7 +57,8 @@ def flag_numbered_siblings(review: ReviewContext) -> list[ReviewFinding]:
 def flag_placeholder_inputs(review: ReviewContext) -> list[ReviewFinding]:
     """`placeholder-inputs`: every literal a test passes (outside its checks) is a placeholder: at least one
     placeholder text, beside it at most unsigned numbers, and no empty container (`similarity(vector, Map.of())`
-    says what it tests: the empty side) nor a constant (`Integer.MAX_VALUE`, `Locale.ROOT`)."""
+    says what it tests: the empty side), no null (`similarity(null, vector)` tests the null check) and no constant
+    (`Integer.MAX_VALUE`, `Locale.ROOT`)."""
     findings = []
     for method in review.test.test_methods:
         # A check's whole statement: AssertJ's expected values sit in the chain above `assertThat(..)`.
@@ -70,9 +71,9 @@ def flag_placeholder_inputs(review: ReviewContext) -> list[ReviewFinding]:
         if any(n.type in _CONTAINER_NODES and n.end_byte - n.start_byte <= _LONGEST_CONTAINER
                and is_empty_container(text_of(n)) for n in inputs):
             continue
-        if any(n.type == "field_access" and _CONSTANT.fullmatch(text_of(n.child_by_field_name("field") or n))
-               for n in inputs):
-            continue  # a constant is chosen: `Integer.MAX_VALUE` beside "text" is what the test is about
+        if any(n.type == "null_literal" or (n.type == "field_access" and _CONSTANT.fullmatch(
+                text_of(n.child_by_field_name("field") or n))) for n in inputs):
+            continue  # a null or a constant is chosen: `Integer.MAX_VALUE` beside "text" is what the test is about
         if any(n.type == "string_literal" for n in literals) and all(_placeholder(n) for n in literals):
             findings.append(finding(
                 "placeholder-inputs", method.child_by_field_name("name") or method,
