@@ -55,7 +55,12 @@ from junitbot.generation.template.naming import value_title
 from junitbot.generation.template.neighbours import own_type_neighbours, signed_variants, with_argument
 from junitbot.generation.template.probe import Scenario
 from junitbot.generation.template.subtypes import Receiver
-from junitbot.generation.template.text_pairs import differing_construction, differing_texts
+from junitbot.generation.template.text_pairs import (
+    OTHER_LENGTHS,
+    SAME_LENGTH,
+    differing_construction,
+    differing_texts,
+)
 from junitbot.generation.template.values import value_expression
 from junitbot.generation.template.withers import equals_through_withers, unchanged_attribute
 
@@ -196,7 +201,8 @@ def scenarios_for(context: ClassContext, method: MethodInfo, receiver: Receiver,
     variants += [_Variant(hint, answers, values) for hint, values in (
         *_other_examples(method.parameters, known, generated),
         *_rejected_examples(context, method, args, bindings=bindings),
-        *input_variants(method, args), *compared_characters(method, args), *differing_texts(method, args),
+        *input_variants(method, args), *compared_characters(method, args),
+        *differing_texts(method, args, SAME_LENGTH),
         *nested_sizes(method, args))]
     # A null the method checks for, a varargs given none: a test of its own even where the result is the one a value
     # gets (`containsAllWords(word)` is false as `containsAllWords(word, "by")` is, for another reason).
@@ -230,6 +236,7 @@ def scenarios_for(context: ClassContext, method: MethodInfo, receiver: Receiver,
         # emptied text is written where its outcome differs, as "" always was.
         variants += [_Variant(hint, answers, one, distinct=container)
                      for hint, one, container in _each_emptied(method.parameters, args, empty)]
+    variants += [_Variant(hint, answers, values) for hint, values in differing_texts(method, args, OTHER_LENGTHS)]
     # Each answer withheld in turn, beyond the limit: where the outcome stays the same, the answer does not
     # matter and the final test goes without that stub; where it changes, the test says how.
     for stub in stubs:

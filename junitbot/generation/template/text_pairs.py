@@ -11,6 +11,7 @@ texts give is said on a chosen text too (a test on made-up texts gives way to on
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from junitbot.analysis import MethodInfo
 from junitbot.generation.template.jdk_values import STRINGS
@@ -18,21 +19,21 @@ from junitbot.generation.template.naming import camel
 from junitbot.generation.template.neighbours import with_argument
 
 _TEXT_TYPES = frozenset({"String", "CharSequence", "java.lang.String", "java.lang.CharSequence"})
-# (what differs, first, second)
-PAIRS = (
-    ("ThreeLettersApart", "karolin", "kathrin"),
-    ("Equal", "kitten", "kitten"),
-    ("LongerSecond", "kitten", "sitting"),
-    ("LongerFirst", "sitting", "kitten"),
-)
+Pair = tuple[str, str, str]  # (what differs, first, second)
+# One length, and equal: what a method's first variants try (a limit of scenarios per method leaves room for its
+# checked nulls and emptied sides).
+SAME_LENGTH: tuple[Pair, ...] = (("ThreeLettersApart", "karolin", "kathrin"), ("Equal", "kitten", "kitten"))
+# Lengths that differ, both ways: after a method's emptied sides.
+OTHER_LENGTHS: tuple[Pair, ...] = (("LongerSecond", "kitten", "sitting"), ("LongerFirst", "sitting", "kitten"))
+PAIRS = (*SAME_LENGTH, *OTHER_LENGTHS)
 _STRING_LITERAL = re.compile(r'"(?:[^"\\]|\\.)*"')
 _TEXT = "text"  # the kind of every text type
 _MADE_UP = frozenset({STRINGS[0], STRINGS[3]})  # the ordinary and the long text of jdk_values
 
 
-def differing_texts(method: MethodInfo, base: list[str]) -> list[tuple[str, list[str]]]:
+def differing_texts(method: MethodInfo, base: list[str], pairs: Sequence[Pair] = PAIRS) -> list[tuple[str, list[str]]]:
     """(hint, arguments): the method's first two parameters that hold one text, the same (a text given `"text"`
-    twice, two vectors keyed `"text"`), given each of `PAIRS` (`whenLeftAndRightAreThreeLettersApart`); none where
+    twice, two vectors keyed `"text"`), given each of `pairs` (`whenLeftAndRightAreThreeLettersApart`); none where
     they already differ. A container's text is replaced only where it is one the generator made up."""
     held = [(i, text) for i, p in enumerate(method.parameters)
             if (text := _held_text(p.type.text, base[i])) is not None]
@@ -47,7 +48,7 @@ def differing_texts(method: MethodInfo, base: list[str]) -> list[tuple[str, list
     return [(f"when{names}Are{what}",
              with_argument(with_argument(base, first, _replaced(base[first], text, one)), second,
                            _replaced(base[second], text, other)))
-            for what, one, other in PAIRS]
+            for what, one, other in pairs]
 
 
 def _held_text(type_text: str, declaration: str) -> str | None:
