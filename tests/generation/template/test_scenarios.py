@@ -697,24 +697,27 @@ def test_an_argument_list_the_carver_saw_throw_is_not_the_one_every_variant_chan
     assert _known(mined, [], set()) == mined
 
 
+def _arranged(catalog: Indexed, name: str, method: str, receiver: Receiver | None = None) -> dict[str, tuple[str, ...]]:
+    """What each scenario of `name`'s `method` arranges, by hint (on the class itself unless `receiver` says)."""
+    info = catalog.info(f"{PACKAGE}.{name}")
+    member = next(m for m in info.methods if m.name == method)
+    return {s.hint: s.arrange for s in scenarios_for(_context(catalog, info), member,
+                                                     receiver or Receiver(name, instance=False), prefix="m0")}
+
+
 def test_a_text_the_method_reads_character_by_character_holds_the_characters_it_compares_them_with(
         catalog: Indexed) -> None:
     # commons-text's NumericEntityUnescaper: `translate("text", 0, writer)` never met an entity, and every branch
     # past `charAt(index) == '&'` went untested. The characters compared, in order, with digits where the code reads
     # them, make the entity; the same without each character after the first stops at that check.
-    info = catalog.info(f"{PACKAGE}.Entities")
-    unescape = next(m for m in info.methods if m.name == "unescape")
-    found = {s.hint: s.arrange for s in scenarios_for(_context(catalog, info), unescape,
-                                                      Receiver("Entities", instance=False), prefix="m0")}
+    found = _arranged(catalog, "Entities", "unescape")
     # The call starts reading at `index` (1 in the first scenario): what it looks for starts there.
     assert found["whenInputIsX65"][:2] == ('CharSequence input = "z&#x65;";', "int index = 1;")
     assert found["whenInputLacksSemicolon"][0] == 'CharSequence input = "z&#x65";'
     assert found["whenInputLacksX"][0] == 'CharSequence input = "z&#65;";'
     assert found["whenInputLacksHash"][0] == 'CharSequence input = "z&x65;";'
     # A character parameter compared with a literal is no text read character by character.
-    width = next(m for m in info.methods if m.name == "width")
-    arranged = {s.hint: s.arrange for s in scenarios_for(_context(catalog, info), width,
-                                                         Receiver("Entities", instance=False), prefix="m0")}
+    arranged = _arranged(catalog, "Entities", "width")
     assert not any("Lacks" in h for h in arranged), arranged
     assert 'String text = " ";' not in {line for lines in arranged.values() for line in lines}
 
@@ -723,10 +726,7 @@ def test_two_texts_of_one_call_given_the_same_text_are_also_given_the_classic_pa
         catalog: Indexed) -> None:
     # commons-text's Hamming and Levenshtein distances and StringsComparator's diff, given "text" twice, returned what
     # equal texts return (0, no modification); most of their branches compare characters that differ.
-    info = catalog.info(f"{PACKAGE}.Distance")
-    apply = next(m for m in info.methods if m.name == "apply")
-    found = {s.hint: s.arrange for s in scenarios_for(_context(catalog, info), apply,
-                                                      Receiver("Distance", instance=False), prefix="m0")}
+    found = _arranged(catalog, "Distance", "apply")
     assert found[""] == ('CharSequence left = "text";', 'CharSequence right = "text";')
     assert found["whenLeftAndRightAreThreeLettersApart"] == (
         'CharSequence left = "karolin";', 'CharSequence right = "kathrin";')
@@ -735,9 +735,7 @@ def test_two_texts_of_one_call_given_the_same_text_are_also_given_the_classic_pa
     assert found["whenLeftAndRightAreEqual"] == ('CharSequence left = "kitten";', 'CharSequence right = "kitten";')
     # Two vectors keyed by the same made-up text: keyed by each pair (CosineSimilarity's `{"text": 2}` twice); not a
     # text and the sink it is written into.
-    cosine = next(m for m in info.methods if m.name == "cosine")
-    vectors = {s.hint: s.arrange for s in scenarios_for(_context(catalog, info), cosine,
-                                                        Receiver("Distance", instance=False), prefix="m0")}
+    vectors = _arranged(catalog, "Distance", "cosine")
     assert vectors[""][0].endswith('("text", 2);'), vectors[""]
     apart = vectors["whenLeftAndRightAreThreeLettersApart"]
     assert apart[0].endswith('("karolin", 2);') and apart[1].endswith('("kathrin", 2);'), apart
@@ -745,17 +743,12 @@ def test_two_texts_of_one_call_given_the_same_text_are_also_given_the_classic_pa
     # (CosineSimilarity's division by its norm) goes before a third pair.
     hints = list(vectors)
     assert hints.index("whenLeftIsEmpty") < hints.index("whenLeftAndRightAreLongerSecond"), hints
-    written = next(m for m in info.methods if m.name == "written")
-    assert not any("Are" in s.hint for s in scenarios_for(_context(catalog, info), written,
-                                                          Receiver("Distance", instance=False), prefix="m0"))
+    assert not any("Are" in hint for hint in _arranged(catalog, "Distance", "written"))
     # A receiver built from the same text twice is rebuilt from each pair for its methods without parameters.
-    edits = next(m for m in info.methods if m.name == "edits")
-    receiver = Receiver("distance", construction='new Distance("text", "text")')
-    rebuilt = {s.hint: s.arrange for s in scenarios_for(_context(catalog, info), edits, receiver, prefix="m0")}
+    rebuilt = _arranged(catalog, "Distance", "edits", Receiver("distance", construction='new Distance("text", "text")'))
     assert rebuilt["whenDistanceIsLongerSecond"] == ('distance = new Distance("kitten", "sitting");',)
     different = Receiver("distance", construction='new Distance("text", "other")')
-    assert not any(s.hint.startswith("whenDistanceIsLonger") for s in scenarios_for(
-        _context(catalog, info), edits, different, prefix="m0"))
+    assert not any(h.startswith("whenDistanceIsLonger") for h in _arranged(catalog, "Distance", "edits", different))
 
 
 def test_a_text_the_class_ends_with_the_platform_s_line_separator_is_asserted_with_it(catalog: Indexed) -> None:
