@@ -19,7 +19,7 @@ from junitbot.generation.literals import java_string
 from junitbot.generation.template.answers import NUMERIC
 from junitbot.generation.template.builder import LATE_IN_YEAR, LATE_START, is_span_start, millis_value
 from junitbot.generation.template.context import ClassContext
-from junitbot.generation.template.naming import value_title
+from junitbot.generation.template.naming import camel, value_title
 from junitbot.generation.template.neighbours import single_element, with_argument
 from junitbot.generation.template.values import shipped_constants
 
@@ -245,6 +245,3 @@ def _values_around(literal: str, operator: str, param: ParameterInfo) -> list[st
         return [literal]  # a pattern is no value: constructor scenarios build matching and other strings
     return []
 
-
-def camel(text: str) -> str:
-    return text[:1].upper() + text[1:]

@@ -31,7 +31,6 @@ from junitbot.generation.javatypes import (
 from junitbot.generation.template.access import ClassLookup, Scope
 from junitbot.generation.template.answers import Stub, call_stubs
 from junitbot.generation.template.argument_variants import (
-    camel,
     documented_texts,
     finer_decimal,
     input_variants,
@@ -51,7 +50,7 @@ from junitbot.generation.template.delimited import delimited
 from junitbot.generation.template.hashing import stable_hash
 from junitbot.generation.template.jdk_values import COLLECTIONS
 from junitbot.generation.template.mined import render_arguments, usable_samples
-from junitbot.generation.template.naming import value_title
+from junitbot.generation.template.naming import camel, value_title
 from junitbot.generation.template.neighbours import own_type_neighbours, signed_variants, with_argument
 from junitbot.generation.template.probe import Scenario
 from junitbot.generation.template.subtypes import Receiver
