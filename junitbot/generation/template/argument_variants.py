@@ -244,4 +244,3 @@ def _values_around(literal: str, operator: str, param: ParameterInfo) -> list[st
     if type_text == "String" and literal.startswith('"') and operator != "matches":
         return [literal]  # a pattern is no value: constructor scenarios build matching and other strings
     return []
-
