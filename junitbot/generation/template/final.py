@@ -28,15 +28,19 @@ from junitbot.validation.review.inputs import is_empty_container
 
 @dataclass(frozen=True)
 class Written:
-    """What a class's tests already say: method texts by name, outcomes per method and normalized bodies."""
+    """What a class's tests already say: method texts by name, outcomes per method and normalized bodies; and the
+    tests that returned on made-up texts only, by name, with their shape (`_shape`): a later round's test of that
+    shape on chosen texts takes their place as one of the same round would."""
 
     methods: Mapping[str, str] = field(default_factory=dict, hash=False)
     outcomes: frozenset[tuple[str, str]] = frozenset()
     bodies: frozenset[str] = frozenset()
+    made_up: Mapping[str, tuple[str, ...]] = field(default_factory=dict, hash=False)
 
     def keeping(self, names: set[str]) -> Written:
         """The same, with only the methods named `names` (what validation kept)."""
-        return Written({n: text for n, text in self.methods.items() if n in names}, self.outcomes, self.bodies)
+        return Written({n: text for n, text in self.methods.items() if n in names}, self.outcomes, self.bodies,
+                       {n: shape for n, shape in self.made_up.items() if n in names})
 
 
 @dataclass(frozen=True)
@@ -100,6 +104,10 @@ def final_tests(
         bodies.add(normalized)
         tests.append(_Test(chosen, observed, body))
     tests = _without_weaker(tests)
+    chosen_shapes = {_shape(t.scenario) for t in tests if _chosen_texts(t)}
+    made_up_before = {name: shape for name, shape in written.made_up.items() if shape not in chosen_shapes}
+    for name in set(written.made_up) - set(made_up_before):
+        methods.pop(name, None)  # an earlier round's test on made-up texts, where this one returned on chosen ones
     covered, names = _parameterized(tests, context, methods) if style.parameterized else (set(), [])
     for test in tests:
         if id(test) in covered:
@@ -120,7 +128,9 @@ def final_tests(
         name = _unique(name, methods)
         methods[name] = _method(["@Test"], name, "", test.body, style.assertions)
         names.append(name)
-    return Written(methods, frozenset(outcomes), frozenset(bodies)), names
+        if test.observed.outcome == "returned" and _made_up_texts(test.scenario):
+            made_up_before[name] = _shape(test.scenario)
+    return Written(methods, frozenset(outcomes), frozenset(bodies), made_up_before), names
 
 
 def _same_family_again(written: str | None, family: Family, name: str, style: AssertionStyle) -> str | None:

@@ -172,7 +172,7 @@ def coverage_round(run: ModuleRun, plans: Sequence[ClassPlan], written: Mapping[
                 if v.target is not None and adds_to(v, verdicts[v.target], added.get(v.target, set()))}
     for fqn, previous in before.items():
         if fqn not in improved:  # the new tests added nothing: drop them
-            now[fqn] = Written(previous.methods, now[fqn].outcomes, now[fqn].bodies)
+            now[fqn] = Written(previous.methods, now[fqn].outcomes, now[fqn].bodies, previous.made_up)
     merged = tuple(improved.get(v.target or "", v) for v in validation.verdicts)
     return validation.model_copy(update={"verdicts": merged}), now, bool(improved)
 

@@ -430,3 +430,25 @@ def test_a_behaviour_on_made_up_texts_gives_way_to_the_same_behaviour_on_chosen_
     written, names = final_tests(scenarios, seen, context=context, written=Written())
     bodies = "\n".join(written.methods.values())
     assert '"kitten"' in bodies and '"karolin"' in bodies and '"text"' not in bodies, names
+
+
+def test_a_later_round_s_test_on_chosen_texts_takes_the_place_of_an_earlier_one_on_made_up_texts() -> None:
+    # commons-text's AlphabetConverter: `createConverterFromMap({2: "text"})` was written in the first round, the
+    # coverage round's `createConverterFromMap({-1: " "})` in another call of final_tests, so the made-up one stayed.
+    text = TypeRef(text="String", name="String", fqn="java.lang.String")
+    size = MethodInfo(name="size", modifiers=("public", "static"), return_type=TypeRef(text="int", name="int"),
+                      parameters=(ParameterInfo(name="word", type=text),))
+    subject = ClassInfo(fqn="a.Words", name="Words", package="a", kind=TypeKind.CLASS, file="Words.java",
+                        modifiers=("public",), methods=(size,))
+    context = ClassContext(ModuleContext({subject.fqn: subject}.get), subject, ImportSet("a"), {})
+
+    def scenario(number: str, word: str) -> Scenario:
+        return Scenario(id=number, method="size", hint=f"when{number}", call="Words.size(word)",
+                        arrange=(f'String word = "{word}";',))
+
+    seen = {"s1": Observation(scenario="s1", outcome="returned", value=ObservedValue(t="Integer", v="4")),
+            "s2": Observation(scenario="s2", outcome="returned", value=ObservedValue(t="Integer", v="6"))}
+    first, names = final_tests([scenario("s1", "text")], seen, context=context, written=Written())
+    assert len(names) == 1 and names[0] in first.made_up
+    later, added = final_tests([scenario("s2", "kitten")], seen, context=context, written=first)
+    assert names[0] not in later.methods and added[0] in later.methods and not later.made_up
