@@ -181,12 +181,19 @@ def adds_to(again: Verdict, before: Verdict, new_methods: Collection[str]) -> bo
     """Whether a class's tests with a coverage round's `new_methods` (`again`) add to those it had (`before`): their
     coverage grows, or a new method is kept for what it adds (the keep rule's judgment: an edge or a mutant the
     existing tests and the methods before it leave). A test that kills a mutant on lines already covered (an
-    invalid code point that a removed check lets through) adds no coverage, but is what the round is for."""
-    if not again.kept:
+    invalid code point that a removed check lets through) adds no coverage, but is what the round is for. Never
+    where they cover or kill less than before (a test on made-up texts the round's own replaced)."""
+    if not again.kept or _covered(again) < _covered(before) or _killed(again) < _killed(before):
         return False
     if _covered(again) > _covered(before):
         return True
     return any(m.kept and m.adds and m.name in new_methods for m in again.methods)
+
+
+def _killed(verdict: Verdict) -> int:
+    """The mutants the class's suite kills with its kept methods, where measured (0 where not)."""
+    mutants = verdict.gain.after.mutants if verdict.gain is not None else None
+    return 0 if mutants is None else mutants.covered
 
 
 def _covered(verdict: Verdict) -> int:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from junitbot.generation.template.rounds import adds_to
-from junitbot.validation import ClassCoverage, Counter, MethodVerdict, Verdict
+from junitbot.validation import ClassCoverage, Counter, MethodVerdict, SuiteFigures, SuiteGain, Verdict
 
 TARGET = "org.example.Alphabet"
 
@@ -46,3 +46,17 @@ def test_only_the_round_s_own_methods_count_and_coverage_that_grows_does() -> No
                    {"createWhenOriginalIs0"})
     assert not adds_to(_verdict(MethodVerdict(name="createReturnsAlphabet", kept=False, reason="failed")), before,
                        {"createWhenOriginalIs0"})
+
+
+def test_a_round_that_covers_or_kills_less_than_before_does_not_add_to_the_class() -> None:
+    # A round's test on chosen texts takes the place of one on made-up texts: where that one killed a mutant or
+    # covered a line the new tests do not, the round is not kept, whatever its new method adds.
+    def killing(killed: int, *methods: MethodVerdict, branches: int = 4) -> Verdict:
+        figures = SuiteFigures(mutants=Counter(covered=killed, missed=10 - killed))
+        return _verdict(*methods, branches=branches).model_copy(
+            update={"gain": SuiteGain(generated=figures, after=figures)})
+
+    new = MethodVerdict(name="createWhenOriginalIsMinus1", kept=True, adds="kills 1 mutant")
+    assert adds_to(killing(5, FIRST, new), killing(5, FIRST), {new.name})
+    assert not adds_to(killing(4, FIRST, new), killing(5, FIRST), {new.name})
+    assert not adds_to(killing(5, FIRST, new, branches=3), killing(5, FIRST), {new.name})
