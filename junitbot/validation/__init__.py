@@ -60,6 +60,7 @@ from junitbot.validation.measure.per_test import (
 from junitbot.validation.measure.pit import run_mutation_analysis
 from junitbot.validation.measure.pit_report import parse_mutations_xml
 from junitbot.validation.models import Severity, TestCandidate, ValidationIssue
+from junitbot.validation.review.lint import review_sources
 from junitbot.validation.review.models import REVIEW_RULES, ReviewFinding, ReviewRule, ReviewSummary
 from junitbot.validation.run.expectations import expected_and_actual, thrown_value
 from junitbot.validation.run.models import WHOLE_CLASS, JvmLaunch, RunConditions, TestCaseResult, TestRunResult
@@ -142,6 +143,7 @@ __all__ = [
     "per_test_listener",
     "required_maven_version",
     "rerun_tests",
+    "review_sources",
     "run_mutation_analysis",
     "safe_test_path",
     "test_class_name",

@@ -50,7 +50,7 @@ from junitbot.validation.measure.jacoco import analyze_coverage, folder_includes
 from junitbot.validation.measure.models import ClassCoverage, ProbeHits
 from junitbot.validation.measure.per_test import per_test_hits, per_test_owners
 from junitbot.validation.models import Severity, TestCandidate, ValidationIssue
-from junitbot.validation.review import methods_to_drop, review_test_class, summarize
+from junitbot.validation.review import methods_to_drop, review_sources, review_test_class
 from junitbot.validation.review.models import ReviewSummary
 from junitbot.validation.run.guard import guard_note
 from junitbot.validation.run.isolating import run_isolating
@@ -142,8 +142,7 @@ def _validate_module(
         main_build_failed=main.failed,
         seconds={k: round(v, 3) for k, v in seconds.items()},
         tools=judging_tools(module.entries, tools_dir=repo.state.tools, settings=settings),
-        review=ReviewSummary.merged(summarize(review_test_class(v.source)) for v in verdicts
-                                    if v.kept and v.source is not None),
+        review=review_sources(v.source for v in verdicts if v.kept and v.source is not None),
     )
 
 

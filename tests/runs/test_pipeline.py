@@ -14,6 +14,7 @@ from junitbot.generation import generated_target
 from junitbot.runs import RunRequest, run_pipeline
 from junitbot.runs.models import ClassResult
 from junitbot.state import StateDir
+from junitbot.validation import review_sources
 from tests.conftest import commit_all, flow_only, flow_only_yaml
 
 MONEY_TEST = "src/test/java/com/acme/shop/domain/MoneyGeneratedTest.java"
@@ -171,6 +172,8 @@ def test_tests_follow_the_repo_s_assertion_style(make_java_repo: object) -> None
     assert 'assertThatThrownBy(() -> discount.apply(price, percent)).isInstanceOf(IllegalArgumentException.class)' \
            '.hasMessage("negative percent");' in source
     assert "assertEquals(" not in source
+    # The report's lint counts are the written file's, as the coverage round left it.
+    assert report.review == review_sources([source])
 
 
 RESULT = {

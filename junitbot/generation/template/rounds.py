@@ -31,7 +31,15 @@ from junitbot.generation.template.sequences import (
     prefixes,
     queries,
 )
-from junitbot.validation import Classpath, IndexedRepo, TestCandidate, ValidationReport, Verdict, validate_candidates
+from junitbot.validation import (
+    Classpath,
+    IndexedRepo,
+    TestCandidate,
+    ValidationReport,
+    Verdict,
+    review_sources,
+    validate_candidates,
+)
 
 
 @dataclass(frozen=True)
@@ -174,7 +182,9 @@ def coverage_round(run: ModuleRun, plans: Sequence[ClassPlan], written: Mapping[
         if fqn not in improved:  # the new tests added nothing: drop them
             now[fqn] = Written(previous.methods, now[fqn].outcomes, now[fqn].bodies, previous.made_up)
     merged = tuple(improved.get(v.target or "", v) for v in validation.verdicts)
-    return validation.model_copy(update={"verdicts": merged}), now, bool(improved)
+    # The lint's counts are the kept files', as they are after the round.
+    review = review_sources(v.source for v in merged if v.kept and v.source is not None)
+    return validation.model_copy(update={"verdicts": merged, "review": review}), now, bool(improved)
 
 
 def adds_to(again: Verdict, before: Verdict, new_methods: Collection[str]) -> bool:

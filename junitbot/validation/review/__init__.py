@@ -45,7 +45,7 @@ A source with syntax errors is not reviewed: javac judges it first.
 
 from __future__ import annotations
 
-from junitbot.validation.review.lint import methods_to_drop, review_test_class, summarize
+from junitbot.validation.review.lint import methods_to_drop, review_sources, review_test_class, summarize
 from junitbot.validation.review.models import REVIEW_RULES, ReviewFinding, ReviewRule, ReviewSummary
 
 __all__ = [
@@ -54,6 +54,7 @@ __all__ = [
     "ReviewRule",
     "ReviewSummary",
     "methods_to_drop",
+    "review_sources",
     "review_test_class",
     "summarize",
 ]

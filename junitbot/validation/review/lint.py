@@ -40,6 +40,11 @@ def summarize(findings: Iterable[ReviewFinding]) -> ReviewSummary:
     return ReviewSummary(counts=counts)
 
 
+def review_sources(sources: Iterable[str]) -> ReviewSummary:
+    """The lint's counts over test classes' sources, added up (a report's: its kept files)."""
+    return ReviewSummary.merged(summarize(review_test_class(source)) for source in sources)
+
+
 def methods_to_drop(findings: Iterable[ReviewFinding]) -> dict[str, str]:
     """Test method -> why, for the findings that condemn a method rather than ask for a fix."""
     drop: dict[str, str] = {}
