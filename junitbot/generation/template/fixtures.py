@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from junitbot.analysis import ClassInfo, TypeKind
@@ -55,7 +55,11 @@ def named_fixtures(methods: Sequence[str], *, lookup: TypeLookup) -> Fixtures:
         expression, type_name, immutable = chosen
         local = _local_name(expression, texts) or type_name.rsplit(".", 1)[-1]
         if immutable:
-            name = fresh_name(_upper_snake(local), taken | locals_)
+            base = _upper_snake(local)
+            if base in taken | locals_:  # another value has that name: this one is named by what it holds
+                held = _held_words(expression, {n: e for _, n, e in constants})
+                base = f"{base}_{held}" if held else base
+            name = fresh_name(base, taken | locals_)
             taken.add(name)
             reference = name
         else:
@@ -237,6 +241,31 @@ def _in_dependency_order(constants: list[tuple[str, str, str]]) -> list[tuple[st
         ordered.append(chosen)
         pending.remove(chosen)
     return ordered
+
+
+# What names a value: a text or number it is built from, a constant it reads (`CurrencyUnit.EUR`), or another of
+# the class's constants (`BIG_DECIMAL`, named by what that one holds).
+_HELD = re.compile(r'"((?:[^"\\]|\\.)*)"|(?<![\w.])(-?\d+(?:\.\d+)?)[lLfFdD]?\b|\b[A-Z]\w*\.([A-Z][A-Z0-9_]*)\b'
+                   r"|\b([A-Z][A-Z0-9_]+)\b")
+_HELD_WORDS = 2
+
+
+def _held_words(expression: str, constants: Mapping[str, str], depth: int = 0) -> str:
+    """The first values a constant's expression holds, as a name's words: `Money.of(CurrencyUnit.USD, new
+    BigDecimal("10.00"))` → `USD_10_00` (joda-money's `MONEY15`, `MONEY110`: numbers that said nothing)."""
+    words: list[str] = []
+    for match in _HELD.finditer(expression):
+        text, number, field, reference = match.groups()
+        if reference is not None:
+            if reference in constants and depth < 3:
+                words.append(_held_words(constants[reference], constants, depth + 1))
+        else:
+            raw = next(part for part in (text, number, field) if part is not None)
+            words.append(re.sub(r"[^A-Za-z0-9]+", "_", raw.replace("-", "minus ")).strip("_").upper())
+        words = [w for w in words if w]
+        if len(words) >= _HELD_WORDS:
+            break
+    return "_".join(words[:_HELD_WORDS])
 
 
 def _upper_snake(name: str) -> str:

@@ -71,8 +71,21 @@ def test_a_value_built_from_a_local_stays_written_out_whatever_the_locals_case()
 def test_a_constant_is_never_named_like_a_local_that_would_shadow_it() -> None:
     methods = [f"@Test\nvoid {n}() {{\n    Money PRICE = Money.of(1250, \"EUR\");\n}}\n" for n in ("a", "b")]
     fixtures = named_fixtures(methods, lookup=_lookup)
-    assert fixtures.fields == ('private static final Money PRICE2 = Money.of(1250, "EUR");',)
-    assert all("Money PRICE = PRICE2;" in m for m in fixtures.methods)
+    assert fixtures.fields == ('private static final Money PRICE_1250_EUR = Money.of(1250, "EUR");',)
+    assert all("Money PRICE = PRICE_1250_EUR;" in m for m in fixtures.methods)
+
+
+def test_values_of_one_name_are_named_by_what_they_hold_not_numbered() -> None:
+    # joda-money's MoneyUtilsGeneratedTest: `MONEY1`, `MONEY13`, `MONEY15`, `MONEY110` said nothing of the amounts
+    # and currencies they held.
+    methods = [_test(f"{name}{n}", line) for n in range(2) for name, line in (
+        ("a", 'Money money = Money.of(1250, "EUR");'), ("b", 'Money money = Money.of(900, "USD");'),
+        ("c", 'Money money = Money.of(700, "GBP");'))]
+    fixtures = named_fixtures(methods, lookup=_lookup)
+    names = sorted(field.split(" = ", 1)[0].rsplit(" ", 1)[1] for field in fixtures.fields)
+    # The first value named keeps the plain name; the others say what they hold.
+    assert len(names) == 3 and "MONEY" in names and not any(name[-1].isdigit() and "_" not in name for name in names)
+    assert {"MONEY_1250_EUR", "MONEY_900_USD", "MONEY_700_GBP"} & set(names) == set(names) - {"MONEY"}, names
 
 
 def test_a_value_is_named_only_where_it_is_written_whole() -> None:
