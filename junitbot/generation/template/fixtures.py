@@ -225,7 +225,9 @@ def _local_name(expression: str, texts: Sequence[str]) -> str | None:
     for text in texts:
         for line in text.splitlines():
             match = _DECLARED.match(line)
-            if match and match[2].strip() == expression and match[1] not in _GENERIC_LOCALS:
+            # A numbered local (`money1`, a parameter's name) says no more than its type does.
+            if match and match[2].strip() == expression and match[1] not in _GENERIC_LOCALS \
+                    and not match[1][-1].isdigit():
                 names[match[1]] += 1
     return names.most_common(1)[0][0] if names else None
 

@@ -59,13 +59,15 @@ def name_parts(scenario: Scenario, observed: Observation) -> tuple[str, str]:
 
 
 def family_name(method: str, parts: list[tuple[str, str]], parameters: list[str], naming: NamingStyle, *,
-                condition: str = "") -> str:
+                condition: str = "", each: bool = False) -> str:
     """The name of a parameterized test standing for tests named by `parts`; `parameters` are its parameters'
-    names (`percent`); `condition` what all its rows share that a sibling family's do not (`whenSetIsNull`)."""
+    names (`percent`); `condition` what all its rows share that a sibling family's do not (`whenSetIsNull`); `each`
+    says that its rows are what it is about where one outcome would name a single test (`returnsMoneyForEach..`)."""
     outcomes = {outcome for _, outcome in parts}
-    if len(outcomes) == 1:
-        return test_name([method, condition, outcomes.pop()], naming)
     subject = "And".join(camel(p) for p in parameters[:2]) or "Input"
+    if len(outcomes) == 1:
+        outcome = outcomes.pop()
+        return test_name([method, condition, f"{outcome}ForEach{subject}" if each else outcome], naming)
     if all(o.startswith(("rejects", "throws")) for o in outcomes):
         # Every row rejecting one argument (`rejectsACurrencyCode`, `rejectsEmptyCurrencyCode`) names that one,
         # not the first two parameters, which blames an argument for what another caused.

@@ -8,6 +8,7 @@ from junitbot.generation.template import ClassContext, ModuleContext
 from junitbot.generation.template.context import Style
 from junitbot.generation.template.families import Member, families
 from junitbot.generation.template.final import Written, _difference, final_tests
+from junitbot.generation.template.naming import family_name
 from junitbot.generation.template.observations import Observation, ObservedValue
 from junitbot.generation.template.probe import Scenario
 
@@ -452,3 +453,13 @@ def test_a_later_round_s_test_on_chosen_texts_takes_the_place_of_an_earlier_one_
     assert len(names) == 1 and names[0] in first.made_up
     later, added = final_tests([scenario("s2", "kitten")], seen, context=context, written=first)
     assert names[0] not in later.methods and added[0] in later.methods and not later.made_up
+
+
+
+def test_a_family_named_like_a_single_test_says_it_has_rows_not_a_number() -> None:
+    # joda-money's MoneyGeneratedTest: the coverage round's family `plus_withAmountToAdd_returnsMoney2` beside the
+    # first round's single `plus_withAmountToAdd_returnsMoney` (no value told them apart).
+    parts = [("withAmountToAdd", "returnsMoney"), ("withAmountToAdd", "returnsMoney")]
+    plain = family_name("plus", parts, ["amountToAddText"], "underscore")
+    rows = family_name("plus", parts, ["amountToAddText"], "underscore", each=True)
+    assert plain == "plus_returnsMoney" and rows == "plus_returnsMoneyForEachAmountToAddText", (plain, rows)

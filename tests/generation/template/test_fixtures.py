@@ -114,3 +114,10 @@ def test_a_second_factory_of_one_type_is_named_by_the_flag_its_call_sets_not_num
     fixtures = named_fixtures(methods, lookup={"Codec": codec}.get)
     names = sorted(h.split("(", 1)[0].rsplit(" ", 1)[-1] for h in fixtures.helpers)
     assert names == ["codec", "codecWithPlusForSpace"], fixtures.helpers
+
+
+def test_a_numbered_local_gives_its_value_the_type_s_name() -> None:
+    # joda-money's `Money money1 = Money.of(..)` (a parameter's name) made `MONEY1_EUR_ZERO`.
+    methods = [_test(n, 'Money money1 = Money.of(1250, "EUR");') for n in ("a", "b")]
+    assert named_fixtures(methods, lookup=_lookup).fields == (
+        'private static final Money MONEY = Money.of(1250, "EUR");',)
