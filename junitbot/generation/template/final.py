@@ -276,8 +276,8 @@ def _parameterized(tests: list[_Test], context: ClassContext, methods: dict[str,
             _difference(family.body, methods[name]) or _typed_difference(family.parameters, methods[name]))
         if condition is not None:  # a sibling family of the method: named by what it holds fixed, not numbered
             name = family_name(method, parts, parameters, style.naming, condition=condition)
-        elif name in methods:  # a single test of the method (an earlier round's) has the name: these are its rows
-            name = family_name(method, parts, parameters, style.naming, each=True)
+        if name in methods:  # a single test of the method (an earlier round's) has the name: these are its rows
+            name = family_name(method, parts, parameters, style.naming, condition=condition or "", each=True)
         name = _unique(name, methods)
         methods[name] = _method(list(family.annotations), name, ", ".join(family.parameters),
                                         list(family.body), style.assertions)
