@@ -10,7 +10,7 @@ classpath has junit-jupiter-params.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from junitbot.generation.style import AssertionStyle, test_name
@@ -36,11 +36,12 @@ class Written:
     outcomes: frozenset[tuple[str, str]] = frozenset()
     bodies: frozenset[str] = frozenset()
     made_up: Mapping[str, tuple[str, ...]] = field(default_factory=dict, hash=False)
+    chosen: frozenset[tuple[str, ...]] = frozenset()  # the shapes of tests that returned on chosen texts
 
     def keeping(self, names: set[str]) -> Written:
         """The same, with only the methods named `names` (what validation kept)."""
         return Written({n: text for n, text in self.methods.items() if n in names}, self.outcomes, self.bodies,
-                       {n: shape for n, shape in self.made_up.items() if n in names})
+                       {n: shape for n, shape in self.made_up.items() if n in names}, self.chosen)
 
 
 @dataclass(frozen=True)
@@ -103,7 +104,7 @@ def final_tests(
         results.add(result)
         bodies.add(normalized)
         tests.append(_Test(chosen, observed, body))
-    tests = _without_weaker(tests)
+    tests = _without_weaker(tests, earlier_chosen=written.chosen)
     chosen_shapes = {_shape(t.scenario) for t in tests if _chosen_texts(t)}
     made_up_before = {name: shape for name, shape in written.made_up.items() if shape not in chosen_shapes}
     for name in set(written.made_up) - set(made_up_before):
@@ -130,7 +131,8 @@ def final_tests(
         names.append(name)
         if test.observed.outcome == "returned" and _made_up_texts(test.scenario):
             made_up_before[name] = _shape(test.scenario)
-    return Written(methods, frozenset(outcomes), frozenset(bodies), made_up_before), names
+    return Written(methods, frozenset(outcomes), frozenset(bodies), made_up_before,
+                   written.chosen | chosen_shapes), names
 
 
 def _same_family_again(written: str | None, family: Family, name: str, style: AssertionStyle) -> str | None:
@@ -151,17 +153,18 @@ def _rebuilds_receiver(scenario: Scenario) -> bool:
     return scenario.subject is not None and any(line.startswith(f"{scenario.subject} = ") for line in scenario.arrange)
 
 
-def _without_weaker(tests: list[_Test]) -> list[_Test]:
+def _without_weaker(tests: list[_Test], earlier_chosen: Collection[tuple[str, ...]] = ()) -> list[_Test]:
     """The tests, less those that only say a method did not throw where another test of that method asserts what
     it did (issue 29: `assertDoesNotThrow` cannot fail for most mutants), those that only say a method returned
     something where a sequence goes on through it and asserts what the object it returned does, and those where a
     method handed a text argument back where another test of it computed a text, and those passing only made-up
-    texts where another test of the method passes a chosen one."""
+    texts where another test of the method passes a chosen one (this round's, or `earlier_chosen`: the shapes of an
+    earlier round's)."""
     asserted = {t.scenario.method for t in tests if not _only_does_not_throw(t.body)}
     continued = {method for t in tests for method in t.scenario.after}
     computed = [t for t in tests if _computed_text(t)]
     # Where a test of the same call on the same locals returned on texts nobody made up.
-    chosen = {_shape(t.scenario) for t in tests if _chosen_texts(t)}
+    chosen = {_shape(t.scenario) for t in tests if _chosen_texts(t)} | set(earlier_chosen)
     return [t for t in tests if not (_only_does_not_throw(t.body) and t.scenario.method in asserted)
             and not (not t.scenario.after and t.scenario.method in continued
                      and _only_returned_something(t.body, t.scenario.subject))

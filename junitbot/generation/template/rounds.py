@@ -180,7 +180,8 @@ def coverage_round(run: ModuleRun, plans: Sequence[ClassPlan], written: Mapping[
                 if v.target is not None and adds_to(v, verdicts[v.target], added.get(v.target, set()))}
     for fqn, previous in before.items():
         if fqn not in improved:  # the new tests added nothing: drop them
-            now[fqn] = Written(previous.methods, now[fqn].outcomes, now[fqn].bodies, previous.made_up)
+            now[fqn] = Written(previous.methods, now[fqn].outcomes, now[fqn].bodies, previous.made_up,
+                               previous.chosen)
     merged = tuple(improved.get(v.target or "", v) for v in validation.verdicts)
     # The lint's counts are the kept files', as they are after the round.
     review = review_sources(v.source for v in merged if v.kept and v.source is not None)

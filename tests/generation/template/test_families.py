@@ -463,3 +463,21 @@ def test_a_family_named_like_a_single_test_says_it_has_rows_not_a_number() -> No
     plain = family_name("plus", parts, ["amountToAddText"], "underscore")
     rows = family_name("plus", parts, ["amountToAddText"], "underscore", each=True)
     assert plain == "plus_returnsMoney" and rows == "plus_returnsMoneyForEachAmountToAddText", (plain, rows)
+
+
+def test_a_later_round_s_test_on_made_up_texts_gives_way_to_an_earlier_one_on_chosen_texts() -> None:
+    # commons-lang's DurationFormatUtils: the coverage round's `lexx("a longer text with several words")` stayed
+    # beside the first round's `lexx` on documented patterns.
+    text = TypeRef(text="String", name="String", fqn="java.lang.String")
+    size = MethodInfo(name="size", modifiers=("public", "static"), return_type=TypeRef(text="int", name="int"),
+                      parameters=(ParameterInfo(name="word", type=text),))
+    subject = ClassInfo(fqn="a.Words", name="Words", package="a", kind=TypeKind.CLASS, file="Words.java",
+                        modifiers=("public",), methods=(size,))
+    context = ClassContext(ModuleContext({subject.fqn: subject}.get), subject, ImportSet("a"), {})
+    chosen = Scenario(id="s1", method="size", hint="", call="Words.size(word)", arrange=('String word = "kitten";',))
+    made_up = chosen.model_copy(update={"id": "s2", "arrange": ('String word = "a longer text with several words";',)})
+    seen = {"s1": Observation(scenario="s1", outcome="returned", value=ObservedValue(t="Integer", v="6")),
+            "s2": Observation(scenario="s2", outcome="returned", value=ObservedValue(t="Integer", v="32"))}
+    first, _ = final_tests([chosen], seen, context=context, written=Written())
+    _, added = final_tests([made_up], seen, context=context, written=first)
+    assert added == []
