@@ -126,14 +126,18 @@ def test_two_families_of_one_method_are_named_by_what_each_holds_fixed_not_numbe
     assert 'String set = "a";' in written.methods["squeeze_whenSetIsA_returnsResultForEachStr"]
 
 
-def _letters() -> ClassContext:
-    """The context of `a.Letters`, whose static `int code(char c)` the scenarios call."""
-    char = TypeRef(text="char", name="char")
-    code = MethodInfo(name="code", modifiers=("public", "static"), return_type=TypeRef(text="int", name="int"),
-                      parameters=(ParameterInfo(name="c", type=char),))
-    subject = ClassInfo(fqn="a.Letters", name="Letters", package="a", kind=TypeKind.CLASS, file="Letters.java",
-                        modifiers=("public",), methods=(code,))
+def _one_method(owner: str, method: str, parameter: ParameterInfo) -> ClassContext:
+    """The context of `a.<owner>`, whose static `int <method>(<parameter>)` the scenarios call."""
+    member = MethodInfo(name=method, modifiers=("public", "static"), return_type=TypeRef(text="int", name="int"),
+                        parameters=(parameter,))
+    subject = ClassInfo(fqn=f"a.{owner}", name=owner, package="a", kind=TypeKind.CLASS, file=f"{owner}.java",
+                        modifiers=("public",), methods=(member,))
     return ClassContext(ModuleContext({subject.fqn: subject}.get), subject, ImportSet("a"), {})
+
+
+def _letters() -> ClassContext:
+    """`a.Letters`, whose static `int code(char c)` the scenarios call."""
+    return _one_method("Letters", "code", ParameterInfo(name="c", type=TypeRef(text="char", name="char")))
 
 
 def test_an_input_tried_for_a_change_is_written_even_where_its_outcome_repeats_another() -> None:
@@ -433,15 +437,16 @@ def test_a_behaviour_on_made_up_texts_gives_way_to_the_same_behaviour_on_chosen_
     assert '"kitten"' in bodies and '"karolin"' in bodies and '"text"' not in bodies, names
 
 
+def _words() -> ClassContext:
+    """`a.Words`, whose static `int size(String word)` the scenarios call."""
+    text = TypeRef(text="String", name="String", fqn="java.lang.String")
+    return _one_method("Words", "size", ParameterInfo(name="word", type=text))
+
+
 def test_a_later_round_s_test_on_chosen_texts_takes_the_place_of_an_earlier_one_on_made_up_texts() -> None:
     # commons-text's AlphabetConverter: `createConverterFromMap({2: "text"})` was written in the first round, the
     # coverage round's `createConverterFromMap({-1: " "})` in another call of final_tests, so the made-up one stayed.
-    text = TypeRef(text="String", name="String", fqn="java.lang.String")
-    size = MethodInfo(name="size", modifiers=("public", "static"), return_type=TypeRef(text="int", name="int"),
-                      parameters=(ParameterInfo(name="word", type=text),))
-    subject = ClassInfo(fqn="a.Words", name="Words", package="a", kind=TypeKind.CLASS, file="Words.java",
-                        modifiers=("public",), methods=(size,))
-    context = ClassContext(ModuleContext({subject.fqn: subject}.get), subject, ImportSet("a"), {})
+    context = _words()
 
     def scenario(number: str, word: str) -> Scenario:
         return Scenario(id=number, method="size", hint=f"when{number}", call="Words.size(word)",
@@ -468,12 +473,7 @@ def test_a_family_named_like_a_single_test_says_it_has_rows_not_a_number() -> No
 def test_a_later_round_s_test_on_made_up_texts_gives_way_to_an_earlier_one_on_chosen_texts() -> None:
     # commons-lang's DurationFormatUtils: the coverage round's `lexx("a longer text with several words")` stayed
     # beside the first round's `lexx` on documented patterns.
-    text = TypeRef(text="String", name="String", fqn="java.lang.String")
-    size = MethodInfo(name="size", modifiers=("public", "static"), return_type=TypeRef(text="int", name="int"),
-                      parameters=(ParameterInfo(name="word", type=text),))
-    subject = ClassInfo(fqn="a.Words", name="Words", package="a", kind=TypeKind.CLASS, file="Words.java",
-                        modifiers=("public",), methods=(size,))
-    context = ClassContext(ModuleContext({subject.fqn: subject}.get), subject, ImportSet("a"), {})
+    context = _words()
     chosen = Scenario(id="s1", method="size", hint="", call="Words.size(word)", arrange=('String word = "kitten";',))
     made_up = chosen.model_copy(update={"id": "s2", "arrange": ('String word = "a longer text with several words";',)})
     seen = {"s1": Observation(scenario="s1", outcome="returned", value=ObservedValue(t="Integer", v="6")),
