@@ -19,6 +19,7 @@ from junitbot.generation.literals import java_string
 from junitbot.generation.template.answers import NUMERIC
 from junitbot.generation.template.builder import LATE_IN_YEAR, LATE_START, is_span_start, millis_value
 from junitbot.generation.template.context import ClassContext
+from junitbot.generation.template.jdk_values import TEXT_TYPES
 from junitbot.generation.template.naming import camel, value_title
 from junitbot.generation.template.neighbours import single_element, with_argument
 from junitbot.generation.template.values import shipped_constants
@@ -41,18 +42,17 @@ def input_variants(method: MethodInfo, base: list[str], *, nulls: bool = False) 
     return found
 
 
-_TEXT_TYPES = frozenset({"String", "CharSequence", "java.lang.String", "java.lang.CharSequence"})
 
 
 def padded_text(method: MethodInfo, base: list[str]) -> list[tuple[str, list[str]]]:
     """A text method's first plain text argument padded with spaces and in mixed case: on a plain word a trim, a
     strip or a case change returns its input unchanged, so only such an input tells them from the identity (issue
     29: `rtrim("text")` equals "text" for any implementation)."""
-    if method.return_type is None or method.return_type.text not in _TEXT_TYPES:
+    if method.return_type is None or method.return_type.text not in TEXT_TYPES:
         return []
     for index, param in enumerate(method.parameters):
         value = base[index].split(" = ", 1)[1].rstrip(";") if " = " in base[index] else ""
-        if param.type.text in _TEXT_TYPES and re.fullmatch(r'"[A-Za-z][\w ]*"', value):
+        if param.type.text in TEXT_TYPES and re.fullmatch(r'"[A-Za-z][\w ]*"', value):
             padded = f'"  {value[1:2].upper()}{value[2:-1]}  "'
             return [(f"when{camel(param.name)}IsPadded", with_argument(base, index, padded))]
     return []
@@ -228,7 +228,7 @@ def documented_texts(context: ClassContext, method: MethodInfo, base: list[str])
 
 def _text_parameter(method: MethodInfo, base: list[str]) -> int | None:
     """The first text parameter that was given a value (not a mock)."""
-    return next((i for i, p in enumerate(method.parameters) if p.type.text in _TEXT_TYPES and " = " in base[i]), None)
+    return next((i for i, p in enumerate(method.parameters) if p.type.text in TEXT_TYPES and " = " in base[i]), None)
 
 
 def _values_around(literal: str, operator: str, param: ParameterInfo) -> list[str]:

@@ -16,10 +16,10 @@ from dataclasses import dataclass
 
 from junitbot.analysis import MethodInfo
 from junitbot.generation.literals import java_string
+from junitbot.generation.template.jdk_values import TEXT_TYPES
 from junitbot.generation.template.naming import camel, value_title
 from junitbot.generation.template.neighbours import with_argument
 
-_TEXT_TYPES = frozenset({"String", "CharSequence", "java.lang.String", "java.lang.CharSequence"})
 # Calls that read digits: the text gets digits where the code reads them.
 _DIGIT_READERS = frozenset({"isDigit", "isHex", "isHexDigit", "isAsciiNumeric", "digit", "parseInt", "parseLong",
                             "isLetterOrDigit", "isNumeric", "isCreatable"})
@@ -79,7 +79,7 @@ def _looked_for(method: MethodInfo, base: list[str]) -> tuple[int, str, list[_Pa
     looks for in it, and what stands before that (where the call says to start reading at `index`, what it looks
     for starts there: `translate(input, 1, writer)` reads `z&#x65;`)."""
     for index, param in enumerate(method.parameters):
-        if param.type.text not in _TEXT_TYPES or " = " not in base[index]:
+        if param.type.text not in TEXT_TYPES or " = " not in base[index]:
             continue
         parts = _parts(method, param.name)
         if parts:

@@ -19,7 +19,7 @@ from junitbot.generation.template.context import ClassContext
 from junitbot.generation.template.families import Family, Member, families, merged_source
 from junitbot.generation.template.feedback import Refinement, same_behaviour
 from junitbot.generation.template.identity import unchanged_input
-from junitbot.generation.template.jdk_values import STRINGS
+from junitbot.generation.template.jdk_values import MADE_UP_TEXTS
 from junitbot.generation.template.naming import family_name, name_parts, value_title
 from junitbot.generation.template.observations import Observation
 from junitbot.generation.template.probe import Scenario
@@ -172,8 +172,6 @@ def _without_weaker(tests: list[_Test], earlier_chosen: Collection[tuple[str, ..
             and not (t.observed.outcome == "returned" and _made_up_texts(t.scenario) and _shape(t.scenario) in chosen)]
 
 
-# The texts the generator makes up when nothing says what one should be (jdk_values.STRINGS' ordinary and long one).
-_MADE_UP = frozenset({STRINGS[0], STRINGS[3]})
 _STRING = re.compile(r'"((?:[^"\\]|\\.)*)"')
 _CONSTANT = re.compile(r" = (?:[\w$]+\.)*[A-Z][\w$]*\.[A-Z][A-Z0-9_]*;$")  # `= DurationFormatUtils.ISO_PATTERN;`
 
@@ -192,7 +190,7 @@ def _chosen_texts(test: _Test) -> bool:
     """Whether the call returned on texts nobody made up: a non-empty literal chosen by the class, its documentation
     or its tests, or a constant a class ships (not an empty list); no argument null."""
     texts, arrange = _texts(test.scenario), test.scenario.arrange
-    return (test.observed.outcome == "returned" and not set(texts) & _MADE_UP
+    return (test.observed.outcome == "returned" and not set(texts) & MADE_UP_TEXTS
             and (any(texts) or any(_CONSTANT.search(line) for line in arrange))
             and not any(line.endswith(" = null;") for line in arrange))
 
@@ -203,7 +201,7 @@ def _made_up_texts(scenario: Scenario) -> bool:
     (`lexx(ISO_EXTENDED_FORMAT_PATTERN)`), a reader learns nothing from it (issue 29: no kept method whose inputs are
     all placeholders). An empty side (`similarity(Map.of("text", 2), Map.of())`) is what such a test is about."""
     texts = _texts(scenario)
-    return (bool(texts) and all(text in _MADE_UP for text in texts)
+    return (bool(texts) and all(text in MADE_UP_TEXTS for text in texts)
             and not any(is_empty_container(line.rstrip(";").partition(" = ")[2]) for line in scenario.arrange))
 
 

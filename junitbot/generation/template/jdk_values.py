@@ -50,6 +50,10 @@ BOXES = {
 # punctuation alone), the inputs code that does arithmetic on characters or strips what is not a letter gets wrong
 # (commons-codec's CODEC-311 and CODEC-312).
 STRINGS = ("text", "", " ", "a longer text with several words", "\u00c9l\u00e8ve", ".,-")
+# The texts the generator makes up when nothing says what one should be: STRINGS' ordinary and long one.
+MADE_UP_TEXTS = frozenset({STRINGS[0], STRINGS[3]})
+# The parameter types a text literal is given to, as written or resolved.
+TEXT_TYPES = frozenset({"String", "CharSequence", "java.lang.String", "java.lang.CharSequence"})
 # Parameter-name words that ask for a string of a known shape; the first match wins.
 STRING_HINTS: tuple[tuple[frozenset[str], str], ...] = (
     # Two words read as one too (`newLineStr` → `newline`): the text a line break is written with.

@@ -14,11 +14,10 @@ import re
 from collections.abc import Sequence
 
 from junitbot.analysis import MethodInfo
-from junitbot.generation.template.jdk_values import STRINGS
+from junitbot.generation.template.jdk_values import MADE_UP_TEXTS, TEXT_TYPES
 from junitbot.generation.template.naming import camel
 from junitbot.generation.template.neighbours import with_argument
 
-_TEXT_TYPES = frozenset({"String", "CharSequence", "java.lang.String", "java.lang.CharSequence"})
 Pair = tuple[str, str, str]  # (what differs, first, second)
 # One length, and equal: what a method's first variants try (a limit of scenarios per method leaves room for its
 # checked nulls and emptied sides).
@@ -28,7 +27,6 @@ OTHER_LENGTHS: tuple[Pair, ...] = (("LongerSecond", "kitten", "sitting"), ("Long
 PAIRS = (*SAME_LENGTH, *OTHER_LENGTHS)
 _STRING_LITERAL = re.compile(r'"(?:[^"\\]|\\.)*"')
 _TEXT = "text"  # the kind of every text type
-_MADE_UP = frozenset({STRINGS[0], STRINGS[3]})  # the ordinary and the long text of jdk_values
 
 
 def differing_texts(method: MethodInfo, base: list[str], pairs: Sequence[Pair] = PAIRS) -> list[tuple[str, list[str]]]:
@@ -39,7 +37,7 @@ def differing_texts(method: MethodInfo, base: list[str], pairs: Sequence[Pair] =
             if (text := _held_text(p.type.text, base[i])) is not None]
     # Two of one kind: two texts, or two containers of one type (two vectors), not a text and the sink it is written
     # into.
-    kinds = [_TEXT if method.parameters[i].type.text in _TEXT_TYPES else method.parameters[i].type.text
+    kinds = [_TEXT if method.parameters[i].type.text in TEXT_TYPES else method.parameters[i].type.text
              for i, _ in held]
     if len(held) < 2 or held[0][1] != held[1][1] or kinds[0] != kinds[1]:
         return []
@@ -57,10 +55,10 @@ def _held_text(type_text: str, declaration: str) -> str | None:
     value = _value(declaration)
     if value is None:
         return None
-    if type_text in _TEXT_TYPES:
+    if type_text in TEXT_TYPES:
         return value if _STRING_LITERAL.fullmatch(value) else None
     found = _STRING_LITERAL.findall(value)
-    return found[0] if len(found) == 1 and found[0][1:-1] in _MADE_UP else None
+    return found[0] if len(found) == 1 and found[0][1:-1] in MADE_UP_TEXTS else None
 
 
 def _replaced(declaration: str, text: str, word: str) -> str:
