@@ -179,6 +179,7 @@ import java.io.IOException;
 
 public class Receipt {
     private int width = 1;
+    private char fill = '.';
 
     public int getWidth() {
         return width;
@@ -188,10 +189,18 @@ public class Receipt {
         this.width = width;
     }
 
+    public char getFillCharacter() {
+        return fill;
+    }
+
+    public void setFillCharacter(char fill) {
+        this.fill = fill;
+    }
+
     public void render(Appendable out, String item) throws IOException {
         out.append(item);
         for (int i = item.length(); i < width; i++) {
-            out.append('.');
+            out.append(fill);
         }
         out.append(';');
     }
@@ -349,6 +358,16 @@ def test_a_setter_is_read_back_through_its_getter(generated: tuple[GenerationRes
     for body in setters.values():
         # Even the value the object already held (1) is read back: no setter test only says it did not throw.
         assert "receipt.getWidth()" in body and "assertDoesNotThrow" not in body, body
+
+
+def test_a_property_is_read_back_through_a_getter_not_named_after_its_field(
+        generated: tuple[GenerationResult, str]) -> None:
+    # `fill` is read through `getFillCharacter()` (joda-money's `positiveCharacter` through
+    # `getPositiveSignCharacter()`): the setter's effect is asserted, not only that it did not throw.
+    methods = _methods(_kept(generated[0], "shop.Receipt"))
+    setters = [body for name, body in methods.items() if name.startswith("setFillCharacter")]
+    assert setters, list(methods)
+    assert all("receipt.getFillCharacter()" in body and "assertDoesNotThrow" not in body for body in setters), setters
 
 
 def test_a_query_is_asked_again_after_a_call_that_changed_the_object(generated: tuple[GenerationResult, str]) -> None:

@@ -248,37 +248,63 @@ public final class Recorder {
                 + (properties.isEmpty() ? "" : ",\"components\":" + properties) + "}";
     }
 
-    /** Values of the accessors of a value object: public no-argument methods named after its fields. */
+    /** Values of the accessors of a value object: public no-argument methods named after its fields, then its
+     * other getters of plain values. */
     private static String properties(Object value, Class<?> type, int depth) {
         StringBuilder out = new StringBuilder("{");
         int count = 0;
+        for (Method accessor : accessors(type)) {
+            String described;
+            try {
+                described = describe(accessor.invoke(value), depth + 1);
+            } catch (ReflectiveOperationException | RuntimeException e) {
+                continue;
+            }
+            out.append(count++ > 0 ? "," : "").append(quote(accessor.getName())).append(':').append(described);
+        }
+        return count == 0 ? "" : out.append('}').toString();
+    }
+
+    private static java.util.Collection<Method> accessors(Class<?> type) {
+        Map<String, Method> found = new java.util.LinkedHashMap<>();
         for (java.lang.reflect.Field field : type.getDeclaredFields()) {
-            if (java.lang.reflect.Modifier.isStatic(field.getModifiers()) || field.isSynthetic() || count >= MAX_ITEMS * 2) {
+            if (java.lang.reflect.Modifier.isStatic(field.getModifiers()) || field.isSynthetic()) {
                 continue;
             }
             String name = field.getName();
             String capitalised = Character.toUpperCase(name.charAt(0)) + name.substring(1);
             for (String candidate : new String[] {name, "get" + capitalised, "is" + capitalised}) {
-                Method accessor;
                 try {
-                    accessor = type.getMethod(candidate);
+                    Method accessor = type.getMethod(candidate);
+                    if (accessor.getReturnType() != void.class && accessor.getDeclaringClass() != Object.class) {
+                        found.putIfAbsent(candidate, accessor);
+                        break;
+                    }
                 } catch (NoSuchMethodException e) {
-                    continue;
+                    // not this spelling
                 }
-                if (accessor.getReturnType() == void.class || accessor.getDeclaringClass() == Object.class) {
-                    continue;
-                }
-                String described;
-                try {
-                    described = describe(accessor.invoke(value), depth + 1);
-                } catch (ReflectiveOperationException | RuntimeException e) {
-                    break;
-                }
-                out.append(count++ > 0 ? "," : "").append(quote(candidate)).append(':').append(described);
-                break;
             }
         }
-        return count == 0 ? "" : out.append('}').toString();
+        // Getters not named after a field (`getPositiveSignCharacter` over `positiveCharacter`, `getDescPadding`
+        // over `defaultDescPad`): a setter's or wither's property is read back through them. Only those of plain
+        // values, which are state, not work (a getter of a list may tokenize, of an object may build one).
+        Method[] getters = type.getMethods();
+        java.util.Arrays.sort(getters, java.util.Comparator.comparing(Method::getName));
+        for (Method getter : getters) {
+            String name = getter.getName();
+            if (getter.getParameterCount() == 0 && !java.lang.reflect.Modifier.isStatic(getter.getModifiers())
+                    && !getter.getDeclaringClass().getName().startsWith("java.")
+                    && name.matches("(get|is)[A-Z]\\w*") && plainValue(getter.getReturnType())) {
+                found.putIfAbsent(name, getter);
+            }
+        }
+        return found.values().stream().limit(MAX_ITEMS * 2).collect(java.util.stream.Collectors.toList());
+    }
+
+    private static boolean plainValue(Class<?> type) {
+        return type.isPrimitive() && type != void.class || type.isEnum() || type == String.class
+                || type == Character.class || type == Boolean.class || Number.class.isAssignableFrom(type)
+                && type.getName().startsWith("java.");
     }
 
     /** The elements of an array of primitives (up to MAX_ELEMENTS) or of strings (up to MAX_ITEMS): what a test
