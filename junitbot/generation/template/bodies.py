@@ -19,6 +19,7 @@ from junitbot.generation.template.context import ClassContext
 from junitbot.generation.template.expected import Expect
 from junitbot.generation.template.observations import Observation, ObservedCall
 from junitbot.generation.template.probe import Scenario
+from junitbot.generation.template.shared_state import shared_state_changers
 from junitbot.generation.template.stubs import stubbed_call, unused_stub
 
 _NPE = "java.lang.NullPointerException"
@@ -44,6 +45,17 @@ def accidental(scenario: Scenario, observed: Observation) -> bool:
     return False
 
 
+def changes_shared_state(scenario: Scenario, observed: Observation, context: ClassContext) -> bool:
+    """Whether the test would leave a change of the class's static state to every later test of its JVM: a
+    registry's `register..` that returned, or one in its arrange step (refusals change nothing and stay)."""
+    changers = shared_state_changers(context.subject)
+    if not changers:
+        return False
+    calls = re.compile(rf"\b{re.escape(context.subject.name)}\.({'|'.join(map(re.escape, changers))})\s*\(")
+    return any(calls.search(line) for line in scenario.arrange) or (
+        observed.outcome != "threw" and calls.search(scenario.call) is not None)
+
+
 def passes_null(scenario: Scenario) -> bool:
     """Whether the scenario hands the code a null: an argument declared `= null` or a literal `null` in the call."""
     arguments = scenario.call[scenario.call.find("("):]
@@ -67,6 +79,8 @@ def platform_breaks(scenario: Scenario, context: ClassContext) -> bool:
 def final_body(scenario: Scenario, observed: Observation, context: ClassContext) -> list[str] | None:
     """The statements of the final test (JUnit assertions), or None when there is nothing the code did to assert."""
     if observed.outcome not in ("returned", "void", "threw") or accidental(scenario, observed):
+        return None
+    if changes_shared_state(scenario, observed, context):
         return None
     imports = context.imports
     expect = context.expect(scenario)

@@ -22,6 +22,10 @@ _PARSED = {
     "java.time.Instant": "parse", "java.time.LocalDate": "parse", "java.time.LocalDateTime": "parse",
     "java.time.LocalTime": "parse", "java.time.Duration": "parse", "java.time.Period": "parse",
     "java.time.OffsetDateTime": "parse", "java.time.ZonedDateTime": "parse", "java.util.UUID": "fromString",
+    "java.time.Year": "parse", "java.time.YearMonth": "parse", "java.time.MonthDay": "parse",
+    # One instance per code, name or id, equal to what its text names (a `toCurrency()` asserted not null
+    # said nothing: joda-money's CurrencyUnit).
+    "java.util.Currency": "getInstance", "java.nio.charset.Charset": "forName", "java.net.URI": "create",
 }
 # What a constructor or factory parameter of a JDK type accepts from an observed shape.
 _SHAPES = {

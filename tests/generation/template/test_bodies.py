@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from junitbot.analysis import ClassInfo, FieldInfo, MethodInfo, ParameterInfo, TypeKind, TypeRef
+from junitbot.analysis import CallSite, ClassInfo, FieldInfo, MethodInfo, ParameterInfo, TypeKind, TypeRef
 from junitbot.generation.imports import ImportSet
 from junitbot.generation.template import ClassContext, ModuleContext, Scope
 from junitbot.generation.template.bodies import final_body, in_assertj
@@ -108,3 +108,56 @@ def test_a_constructor_with_nothing_to_read_and_a_fluent_setter() -> None:
     itself = built.model_copy(update={"itself": True})
     body = final_body(_scenario(call="shop.named(name)", method="named"), itself, _context())
     assert body is not None and body[-1] == "assertSame(shop, result);"
+
+
+def _registry() -> ClassInfo:
+    """joda-money's CurrencyUnit in small: a static map a `register..` method puts into, its 2-argument overload
+    calling the 3-argument one, and a lookup that only reads the map."""
+    text = TypeRef(text="String", name="String", fqn="java.lang.String")
+    unit = TypeRef(text="Unit", name="Unit", fqn="com.acme.Unit", in_repo=True)
+    put = CallSite(method="put", receiver="byCode", receiver_kind="field", arguments=2, line=3)
+    get = CallSite(method="get", receiver="byCode", receiver_kind="field", arguments=1, line=9)
+    nested = CallSite(method="register", receiver=None, receiver_kind="none", arguments=3, line=6)
+    code = ParameterInfo(name="code", type=text)
+    return ClassInfo(
+        fqn="com.acme.Unit", name="Unit", package="com.acme", kind=TypeKind.CLASS, file="Unit.java",
+        modifiers=("public",), fields=(FieldInfo(name="byCode", type=TypeRef(text="Map", name="Map"),
+                                                 modifiers=("private", "static", "final")),),
+        methods=(MethodInfo(name="register", modifiers=("public", "static"), return_type=unit, calls=(put,),
+                            parameters=(code, ParameterInfo(name="places", type=_INT),
+                                        ParameterInfo(name="force", type=TypeRef(text="boolean", name="boolean")))),
+                 MethodInfo(name="register", modifiers=("public", "static"), return_type=unit, calls=(nested,),
+                            parameters=(code, ParameterInfo(name="places", type=_INT))),
+                 MethodInfo(name="of", modifiers=("public", "static"), return_type=unit, calls=(get,),
+                            parameters=(code,))))
+
+
+def test_a_registry_change_that_returned_is_never_a_test_its_refusals_are() -> None:
+    registry = _registry()
+    context = ClassContext(ModuleContext({registry.fqn: registry}.get), registry, ImportSet("com.acme"))
+    returned = Observation(scenario="s", outcome="returned", value=ObservedValue(t="String", v="EUR"))
+    register = Scenario(id="s", method="register", hint="", arrange=('String code = "EUR";',),
+                        call="Unit.register(code, 2)")
+    # The euro re-registered would stay so for every later test of the JVM, through either overload.
+    assert final_body(register, returned, context) is None
+    refused = Observation(scenario="s", outcome="threw", exception="java.lang.IllegalArgumentException",
+                          message="Currency already registered: EUR")
+    body = final_body(register, refused, context)
+    assert body is not None and "assertThrows(IllegalArgumentException.class" in body[-2], body
+    # A lookup after a registration in its arrange step leaves the registration behind too; a lookup alone stays.
+    after = Scenario(id="s", method="of", hint="", arrange=('Unit.register("XTS", 2, true);',), call='Unit.of("XTS")')
+    assert final_body(after, returned, context) is None
+    lookup = Scenario(id="s", method="of", hint="", arrange=(), call='Unit.of("EUR")')
+    assert final_body(lookup, returned, context) is not None
+
+
+def test_a_jdk_value_is_compared_with_the_one_its_text_names() -> None:
+    # joda-money's `toCurrency()` was only asserted not null.
+    imports = ImportSet("com.acme")
+    scope = Scope(_CLASSES.get, imports)
+    for cls, text, expected in (("java.util.Currency", "EUR", 'Currency.getInstance("EUR")'),
+                                ("java.nio.charset.Charset", "UTF-8", 'Charset.forName("UTF-8")'),
+                                ("java.net.URI", "https://example.com/a?b=c", 'URI.create("https://example.com/a?b=c")')):
+        value = ObservedValue.model_validate({"t": "object", "class": cls, "text": text})
+        assert expected_value(value, scope) == expected
+    assert {"java.util.Currency", "java.nio.charset.Charset", "java.net.URI"} <= set(imports.imports)
