@@ -265,7 +265,7 @@ def _parameterized(tests: list[_Test], context: ClassContext, methods: dict[str,
     for family in families(members, imports=context.imports, is_enum=style.is_enum):
         grouped = [by_id[name] for name in family.members]
         parts = [name_parts(t.scenario, t.observed) for t in grouped]
-        parameters = list(family.arguments) or [p.rsplit(" ", 1)[1] for p in family.parameters]
+        parameters = list(family.arguments) or _inputs(family)
         method = grouped[0].scenario.method
         name = family_name(method, parts, parameters, style.naming)
         again = _same_family_again(methods.get(name), family, name, style.assertions)
@@ -285,6 +285,16 @@ def _parameterized(tests: list[_Test], context: ClassContext, methods: dict[str,
         covered.update(id(t) for t in grouped)
         names.append(name)
     return covered, names
+
+
+def _inputs(family: Family) -> list[str]:
+    """The parameters a family's rows vary as inputs: those its arrange and act lines read, not the expected
+    values only its assertions compare with (`getAmountMajor_returnsResultForEachBigMoneyText`, not `..AndExpected`);
+    all of them where every one is only asserted."""
+    names = [p.rsplit(" ", 1)[1] for p in family.parameters]
+    read = [name for name in names if any(re.search(rf"\b{name}\b", line) and not line.lstrip().startswith("assert")
+                                          for line in family.body)]
+    return read or names
 
 
 # `String set = null;`: a local given a value a name can say.

@@ -19,6 +19,7 @@ from junitbot.generation.template.expected import value_class
 
 _START = re.compile(r"(?<![\w.])(?:new\s+([A-Z][\w.]*)\s*\(|([A-Z]\w*(?:\.[A-Z]\w*)*)\.([a-z]\w*)\s*\()")
 _DECLARED = re.compile(r"^\s*(?:final\s+)?[\w.<>\[\]?, ]+?\s+(\w+)\s*=\s*(.+);\s*$")
+_TYPED_LOCAL = re.compile(r"^\s*(?:final\s+)?([\w.<>\[\]?, ]+?)\s+(\w+)\s*=\s*(.+);\s*$")
 _IMMUTABLE_JDK = frozenset({"BigDecimal", "BigInteger", "Instant", "LocalDate", "LocalDateTime", "LocalTime",
                             "Duration", "Period", "UUID", "ZonedDateTime", "OffsetDateTime"})
 _MIN_LENGTH = 20
@@ -53,7 +54,7 @@ def named_fixtures(methods: Sequence[str], *, lookup: TypeLookup) -> Fixtures:
         if chosen is None:
             break
         expression, type_name, immutable = chosen
-        local = _local_name(expression, texts) or type_name.rsplit(".", 1)[-1]
+        local = _local_name(expression, type_name, texts) or type_name.rsplit(".", 1)[-1]
         if immutable:
             base = _upper_snake(local)
             if base in taken | locals_:  # another value has that name: this one is named by what it holds
@@ -219,16 +220,19 @@ def _flag_set(expression: str, lookup: TypeLookup) -> str | None:
     return None
 
 
-def _local_name(expression: str, texts: Sequence[str]) -> str | None:
-    """The name the tests most often give the value (`Money price = <expression>;` → `price`)."""
+def _local_name(expression: str, type_name: str, texts: Sequence[str]) -> str | None:
+    """The name the tests most often give the value as a local of its own type (`Money price = <expression>;` →
+    `price`; not `BigMoneyProvider moneyProvider = <a BigMoney>`, whose name says what the parameter takes)."""
     names: Counter[str] = Counter()
+    simple = type_name.rsplit(".", 1)[-1]
     for text in texts:
         for line in text.splitlines():
-            match = _DECLARED.match(line)
+            match = _TYPED_LOCAL.match(line)
             # A numbered local (`money1`, a parameter's name) says no more than its type does.
-            if match and match[2].strip() == expression and match[1] not in _GENERIC_LOCALS \
-                    and not match[1][-1].isdigit():
-                names[match[1]] += 1
+            if match and match[3].strip() == expression and match[2] not in _GENERIC_LOCALS \
+                    and not match[2][-1].isdigit() and re.sub(r"<.*", "", match[1]).rsplit(".", 1)[-1] in (
+                        simple, "var"):
+                names[match[2]] += 1
     return names.most_common(1)[0][0] if names else None
 
 

@@ -6,8 +6,8 @@ from junitbot.analysis import ClassInfo, MethodInfo, ParameterInfo, TypeKind, Ty
 from junitbot.generation.imports import ImportSet
 from junitbot.generation.template import ClassContext, ModuleContext
 from junitbot.generation.template.context import Style
-from junitbot.generation.template.families import Member, families
-from junitbot.generation.template.final import Written, _difference, final_tests
+from junitbot.generation.template.families import Family, Member, families
+from junitbot.generation.template.final import Written, _difference, _inputs, final_tests
 from junitbot.generation.template.naming import family_name
 from junitbot.generation.template.observations import Observation, ObservedValue
 from junitbot.generation.template.probe import Scenario
@@ -481,3 +481,20 @@ def test_a_later_round_s_test_on_made_up_texts_gives_way_to_an_earlier_one_on_ch
     first, _ = final_tests([chosen], seen, context=context, written=Written())
     _, added = final_tests([made_up], seen, context=context, written=first)
     assert added == []
+
+
+def test_a_family_is_named_after_the_inputs_its_rows_vary_not_the_values_they_expect() -> None:
+    # joda-money's BigMoney: `getAmountMajor_returnsResultForEachBigMoneyTextAndExpected(bigMoneyText, expected)`.
+    body = ("// Arrange", "bigMoney = BigMoney.of(CurrencyUnit.USD, new BigDecimal(bigMoneyText));", "// Act",
+            "var result = bigMoney.getAmountMajor();", "// Assert", "assertEquals(new BigDecimal(expected), result);")
+    family = Family(members=("a", "b"), parameters=("String bigMoneyText", "String expected"), annotations=(),
+                    body=body)
+    assert _inputs(family) == ["bigMoneyText"]
+    parts = [("", "returnsResult"), ("", "returnsResult")]
+    assert family_name("getAmountMajor", parts, _inputs(family), "underscore", each=True) == \
+        "getAmountMajor_returnsResultForEachBigMoneyText"
+    # A refusal's message is asserted too; what was refused is the input.
+    thrown = ("IllegalArgumentException thrown = assertThrows(IllegalArgumentException.class, () -> "
+              "Money.parse(text));", "assertEquals(message, thrown.getMessage());")
+    assert _inputs(Family(members=("a", "b"), parameters=("String text", "String message"), annotations=(),
+                          body=thrown)) == ["text"]

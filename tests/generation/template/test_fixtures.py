@@ -121,3 +121,11 @@ def test_a_numbered_local_gives_its_value_the_type_s_name() -> None:
     methods = [_test(n, 'Money money1 = Money.of(1250, "EUR");') for n in ("a", "b")]
     assert named_fixtures(methods, lookup=_lookup).fields == (
         'private static final Money MONEY = Money.of(1250, "EUR");',)
+
+
+def test_a_local_of_a_supertype_does_not_name_the_value() -> None:
+    # joda-money's `BigMoneyProvider moneyProvider = BigMoney.of(..)` made `BigMoney MONEY_PROVIDER`.
+    methods = [_test(n, f'{kind} {local} = Money.of(1250, "EUR");')
+               for n, kind, local in (("a", "Amount", "amount"), ("b", "Amount", "amount"), ("c", "Money", "price"))]
+    assert named_fixtures(methods, lookup=_lookup).fields == (
+        'private static final Money PRICE = Money.of(1250, "EUR");',)
