@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from junitbot.validation.build.class_data import javac_archive_options
 from junitbot.validation.build.jdk import java_tool, javac_jvm_options
 from junitbot.validation.compiling.models import CompileResult, JavacOptions
 from junitbot.validation.models import Severity, ValidationIssue
@@ -108,6 +109,7 @@ def javac_command(
     # javac's parser recurses per nesting level: a generated file of thousands of nested terms overflows the
     # default stack and javac dies blaming no file, so every file of the batch would be lost with it (issue 27).
     command = [java_tool(options.java_home, "javac"), _JAVAC_STACK, *javac_jvm_options(),
+               *javac_archive_options(options.java_home),
                "-d", str(out_dir), "-encoding", "UTF-8", "-g",
                *processors,
                "-Xmaxerrs", "10000", "-Xlint:none", *implicit]

@@ -52,7 +52,13 @@ from junitbot.config import ValidationSettings
 from junitbot.errors import JunitbotError, ToolUnavailableError
 from junitbot.records import Record
 from junitbot.validation.build.frameworks import jar_version
-from junitbot.validation.build.jdk import QUICK_JVM_OPTIONS, default_jdk_version, java_tool, jdk_version
+from junitbot.validation.build.jdk import (
+    QUICK_JVM_OPTIONS,
+    SELF_ATTACH,
+    default_jdk_version,
+    java_tool,
+    jdk_version,
+)
 from junitbot.validation.build.models import Tool
 from junitbot.validation.build.tool_choice import is_console_launcher
 from junitbot.validation.build.tool_specs import PLATFORM_LAUNCHER
@@ -190,7 +196,7 @@ class _PitRun(Record):
             "--timeoutConst", str(_TIMEOUT_CONST_MS),
             "--timeoutFactor", str(_TIMEOUT_FACTOR),
             # Assertions on, as Surefire runs the tests.
-            "--jvmArgs", ",".join([f"-Xmx{self.settings.max_heap}", "-ea", *QUICK_JVM_OPTIONS]),
+            "--jvmArgs", ",".join([f"-Xmx{self.settings.max_heap}", "-ea", *QUICK_JVM_OPTIONS, SELF_ATTACH]),
             "--skipFailingTests", "true",  # one red test of a suite costs its own kills, not the whole run
             "--failWhenNoMutations", "false",  # an interface or a constant holder has none: not an error
             "--verbose", "false",

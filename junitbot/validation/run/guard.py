@@ -53,12 +53,11 @@ def guard_jvm_options(java_version: int | None, *, tmpdir: Path) -> list[str]:
     """JVM options of a guarded run whose java is `java_version` (None: unknown) and whose temporary files go to
     `tmpdir` (inside the work dir, so that /tmp stays outside what tests may write).
 
-    `jdk.attach.allowAttachSelf`: Mockito's inline mock maker attaches its agent to the JVM itself, which a JVM
-    allows only with this option; without it Byte Buddy starts a helper `java` process, which the guard refuses.
+    Every run allows Mockito's self-attach (`jdk.SELF_ATTACH`): without it Byte Buddy starts a helper `java`
+    process, which the guard refuses.
     """
     allow = java_version is not None and _ALLOW_OPTION_FROM <= java_version < SECURITY_MANAGER_REMOVED
-    return [*(["-Djava.security.manager=allow"] if allow else []), "-Djdk.attach.allowAttachSelf=true",
-            f"-Djava.io.tmpdir={tmpdir}"]
+    return [*(["-Djava.security.manager=allow"] if allow else []), f"-Djava.io.tmpdir={tmpdir}"]
 
 
 def guard_config(log_file: Path, roots: Sequence[Path], *, out_of_memory_extension: bool) -> dict[str, str]:

@@ -41,8 +41,9 @@ from pathlib import Path
 
 from junitbot.config import ValidationSettings
 from junitbot.errors import JunitbotError
+from junitbot.validation.build.class_data import launcher_archive_options
 from junitbot.validation.build.helpers import compiled_helper, helper_cache
-from junitbot.validation.build.jdk import QUICK_JVM_OPTIONS, java_tool, java_version
+from junitbot.validation.build.jdk import QUICK_JVM_OPTIONS, SELF_ATTACH, java_tool, java_version
 from junitbot.validation.build.models import ToolChoice
 from junitbot.validation.build.tool_choice import choose_launcher, is_console_launcher
 from junitbot.validation.process import run_process
@@ -146,6 +147,8 @@ def run_junit(
                 *_launcher_options(launcher, reports=reports, classpath=classpath, test_classes=test_classes,
                                    exclude_methods=exclude_methods, config=config)]
         java[0] = java_tool(launch.java_home, "java")
+        java[1:1] = launcher_archive_options(launch.java_home, launcher.path,
+                                             execute=_has_execute_command(launcher.version))
         readable = [launcher.path, *(Path(entry) for entry in classpath), *agent_jar,
                     *([launch.basedir] if launch.basedir is not None else [])]
         argv = sandboxed(java, workdir=workdir, isolation=launch.isolation, readable=readable,
@@ -189,6 +192,7 @@ def _jvm_argv(
         # Java `assert`s on, as Maven Surefire and Gradle run tests: a test expecting an AssertionError passes.
         "-ea",
         *QUICK_JVM_OPTIONS,
+        SELF_ATTACH,
         f"-Duser.timezone={conditions.timezone}",
         f"-Duser.language={language}",
         f"-Duser.country={country}",

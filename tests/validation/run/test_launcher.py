@@ -47,6 +47,21 @@ class AssertTest {
 }
 """
 
+# Mockito's inline mock maker attaches Byte Buddy's agent to the test JVM; where the JVM refuses a self-attach,
+# Byte Buddy starts a second `java` to attach from outside, once per run (and a guarded run refuses it).
+ATTACH_TEST = """
+package com.acme;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
+
+class AttachTest {
+    @Test void mocksAttachInProcess() {
+        assertTrue(Boolean.getBoolean("jdk.attach.allowAttachSelf"));
+    }
+}
+"""
+
 CALCULATOR_TEST = """
 package com.acme;
 
@@ -220,6 +235,7 @@ def classes(tmp_path_factory: pytest.TempPathFactory) -> Path:
         "com/acme/SandboxTest.java": SANDBOX_TEST,
         "com/acme/SecretTest.java": SECRET_TEST,
         "com/acme/AssertTest.java": ASSERT_TEST,
+        "com/acme/AttachTest.java": ATTACH_TEST,
     }
     return compile_java(sources, tmp_path_factory.mktemp("junit") / "classes")
 
@@ -283,6 +299,11 @@ def test_reports_each_method(classes: Path, tmp_path: Path, isolation: str, tool
 def test_java_assertions_are_on_as_in_maven_surefire(classes: Path, tmp_path: Path, isolation: str) -> None:
     result = _run(classes, ["com.acme.AssertTest"], tmp_path, isolation)
     assert _outcomes(result) == {("AssertTest", "halfOfAnOddNumberTripsTheAssertion"): ["passed"]}
+
+
+def test_a_run_lets_mockito_attach_to_its_own_jvm(classes: Path, tmp_path: Path, isolation: str) -> None:
+    result = _run(classes, ["com.acme.AttachTest"], tmp_path, isolation)
+    assert _outcomes(result) == {("AttachTest", "mocksAttachInProcess"): ["passed"]}
 
 
 def test_a_test_that_never_ends_times_out_alone(
