@@ -1,0 +1,114 @@
+"""Where a command's CPU goes, by kind of process: javac, the JUnit launcher, PIT, Maven, Python, git...
+
+Samples /proc every 0.2 s while the command runs and sums each process's CPU (user + system) by kind; a process
+that lives less than a sample may be missed, a JVM never is. The suite's and a run's time is mostly JVMs (issue
+27), and `time` counts only what its children reap, not the JVMs a sandbox starts: this counts every process.
+
+    python bench/cpu_by_process.py -- .venv/bin/python -m pytest -q tests/runs/test_pipeline.py -k people
+    python bench/cpu_by_process.py --show pit,maven -- make demo
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+_HZ = os.sysconf("SC_CLK_TCK")
+_SAMPLE_S = 0.2
+
+
+@dataclass
+class _Seen:
+    kind: str
+    command: str
+    start_cpu: float  # CPU the process had used when first seen, for those running before the command
+    cpu: float = 0.0
+
+
+def kind_of(command: str) -> str:
+    """The kind of a process by its command line."""
+    program = Path(command.split(" ", 1)[0]).name
+    if program == "javac" or "com.sun.tools.javac" in command:
+        return "javac"
+    if "junit-platform-console" in command:
+        return "junit launcher"
+    if "org.pitest" in command or "pitest-args" in command:
+        return "pit"
+    if "plexus-classworlds" in command:
+        return "maven"
+    if "net.bytebuddy.agent.attacher" in command:
+        return "byte buddy attach helper"
+    if program == "java":
+        return "java, other"
+    if program.startswith("python"):
+        return "python"
+    return program or "(no command line)"
+
+
+def _sample(seen: dict[tuple[str, str], _Seen], first: bool, me: int) -> None:
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) == me:
+            continue
+        try:
+            stat = Path(f"/proc/{entry}/stat").read_text()
+            command = Path(f"/proc/{entry}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+        fields = stat[stat.rfind(")") + 2:].split()
+        cpu = (int(fields[11]) + int(fields[12])) / _HZ
+        key = (entry, fields[19])  # pid and start time: a reused pid is another process
+        if key not in seen:
+            seen[key] = _Seen(kind_of(command.strip()), command.strip(), cpu if first else 0.0)
+        seen[key].cpu = max(seen[key].cpu, cpu - seen[key].start_cpu)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--show", default="", help="comma-separated kinds whose processes are listed one by one")
+    parser.add_argument("command", nargs=argparse.REMAINDER, help="the command to run, after --")
+    args = parser.parse_args()
+    command = args.command[1:] if args.command[:1] == ["--"] else args.command
+    if not command:
+        parser.error("no command given")
+    seen: dict[tuple[str, str], _Seen] = {}
+    _sample(seen, True, os.getpid())
+    started = time.perf_counter()
+    process = subprocess.Popen(command)
+    while process.poll() is None:
+        time.sleep(_SAMPLE_S)
+        _sample(seen, False, os.getpid())
+    wall = time.perf_counter() - started
+    totals: dict[str, float] = {}
+    counts: Counter[str] = Counter()
+    for process_seen in seen.values():
+        totals[process_seen.kind] = totals.get(process_seen.kind, 0.0) + process_seen.cpu
+        counts[process_seen.kind] += process_seen.cpu > 0
+    table = Table(title=f"CPU by kind of process ({wall:.1f} s wall, exit {process.returncode})")
+    table.add_column("kind")
+    table.add_column("CPU s", justify="right")
+    table.add_column("processes", justify="right")
+    for kind, cpu in sorted(totals.items(), key=lambda item: -item[1]):
+        if cpu >= 0.05:
+            table.add_row(kind, f"{cpu:.1f}", str(counts[kind]))
+    table.add_row("total", f"{sum(totals.values()):.1f}", "")
+    console = Console()
+    console.print(table)
+    shown = {kind.strip() for kind in args.show.split(",") if kind.strip()}
+    for process_seen in sorted(seen.values(), key=lambda s: -s.cpu):
+        if process_seen.kind in shown and process_seen.cpu >= 0.5:
+            console.print(f"{process_seen.cpu:6.1f} s  {process_seen.kind}: {process_seen.command[:300]}",
+                          markup=False, highlight=False)
+    return process.returncode
+
+
+if __name__ == "__main__":
+    sys.exit(main())
