@@ -34,24 +34,23 @@ class _Seen:
     cpu: float = 0.0
 
 
+# A text in the command line → the kind of process (the first that matches).
+_KINDS = (("com.sun.tools.javac", "javac"), ("junit-platform-console", "junit launcher"), ("org.pitest", "pit"),
+          ("pitest-args", "pit"), ("plexus-classworlds", "maven"),
+          ("net.bytebuddy.agent.attacher", "byte buddy attach helper"))
+
+
 def kind_of(command: str) -> str:
     """The kind of a process by its command line."""
     program = Path(command.split(" ", 1)[0]).name
-    if program == "javac" or "com.sun.tools.javac" in command:
+    if program == "javac":
         return "javac"
-    if "junit-platform-console" in command:
-        return "junit launcher"
-    if "org.pitest" in command or "pitest-args" in command:
-        return "pit"
-    if "plexus-classworlds" in command:
-        return "maven"
-    if "net.bytebuddy.agent.attacher" in command:
-        return "byte buddy attach helper"
+    found = next((kind for text, kind in _KINDS if text in command), None)
+    if found is not None:
+        return found
     if program == "java":
         return "java, other"
-    if program.startswith("python"):
-        return "python"
-    return program or "(no command line)"
+    return "python" if program.startswith("python") else program or "(no command line)"
 
 
 def _sample(seen: dict[tuple[str, str], _Seen], first: bool, me: int) -> None:
