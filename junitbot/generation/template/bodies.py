@@ -19,7 +19,6 @@ from junitbot.generation.template.context import ClassContext
 from junitbot.generation.template.expected import Expect
 from junitbot.generation.template.observations import Observation, ObservedCall
 from junitbot.generation.template.probe import Scenario
-from junitbot.generation.template.shared_state import shared_state_changers
 from junitbot.generation.template.stubs import stubbed_call, unused_stub
 
 _NPE = "java.lang.NullPointerException"
@@ -48,10 +47,10 @@ def accidental(scenario: Scenario, observed: Observation) -> bool:
 def changes_shared_state(scenario: Scenario, observed: Observation, context: ClassContext) -> bool:
     """Whether the test would leave a change of the class's static state to every later test of its JVM: a
     registry's `register..` that returned, or one in its arrange step (refusals change nothing and stay)."""
-    changers = shared_state_changers(context.subject)
+    changers = context.shared_state_changers
     if not changers:
         return False
-    calls = re.compile(rf"\b{re.escape(context.subject.name)}\.({'|'.join(map(re.escape, changers))})\s*\(")
+    calls = re.compile(rf"\b{re.escape(context.subject.name)}\.({'|'.join(map(re.escape, sorted(changers)))})\s*\(")
     return any(calls.search(line) for line in scenario.arrange) or (
         observed.outcome != "threw" and calls.search(scenario.call) is not None)
 
@@ -94,14 +93,8 @@ _LINE_BREAK_ARGUMENT = re.compile(r'(?:^|[\s(,=])"(?:\\r)?\\n"')
 def _writes_platform_breaks(scenario: Scenario, context: ClassContext) -> bool:
     """Whether the scenario's method (or a constructor, for a receiver it builds) writes `System.lineSeparator()`,
     itself or through other members of its class (`wrap(str, 1)` → `wrap(str, 1, null, false)`)."""
-    subject = context.subject
-    members = (*subject.methods, *subject.constructors)
-    writing = {member.name for member in members if any(
-        call.method == "lineSeparator" and call.receiver == "System" for call in member.calls)}
-    while more := {member.name for member in members if member.name not in writing and any(
-            call.method in writing and call.receiver_kind in ("none", "this", "type") for call in member.calls)}:
-        writing |= more
-    return scenario.method in writing or subject.name in writing
+    writers = context.line_break_writers
+    return scenario.method in writers or context.subject.name in writers
 
 
 def final_body(scenario: Scenario, observed: Observation, context: ClassContext) -> list[str] | None:

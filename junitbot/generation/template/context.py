@@ -14,6 +14,8 @@ from junitbot.generation.template.access import ClassLookup, Scope
 from junitbot.generation.template.expected import Expect, expectation
 from junitbot.generation.template.observations import ObservedValue
 from junitbot.generation.template.probe import Scenario
+from junitbot.generation.template.reach import members_reaching
+from junitbot.generation.template.shared_state import shared_state_changers
 from junitbot.validation import Frameworks
 from junitbot.validation.measure.models import CarvedCall
 
@@ -60,6 +62,18 @@ class ClassContext:
     subject: ClassInfo
     imports: ImportSet
     mocks: Mapping[str, str | None] = field(default_factory=dict, hash=False)
+
+    @functools.cached_property
+    def shared_state_changers(self) -> frozenset[str]:
+        """The class's static methods whose test would leave a registry change behind (`shared_state`)."""
+        return shared_state_changers(self.subject)
+
+    @functools.cached_property
+    def line_break_writers(self) -> frozenset[str]:
+        """The class's members that write `System.lineSeparator()`, themselves or through other members."""
+        writing = {member.name for member in (*self.subject.methods, *self.subject.constructors) if any(
+            call.method == "lineSeparator" and call.receiver == "System" for call in member.calls)}
+        return members_reaching(self.subject, writing)
 
     @property
     def lookup(self) -> ClassLookup:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from junitbot.analysis.models import ClassInfo, MethodInfo
+from junitbot.generation.template.reach import members_reaching
 
 # What a static collection or holder is asked to change (`currencies.put(..)`, `listeners.add(..)`).
 _MUTATORS = frozenset({"put", "putIfAbsent", "putAll", "remove", "add", "addAll", "clear", "set", "compute",
@@ -25,17 +26,13 @@ def shared_state_changers(subject: ClassInfo) -> frozenset[str]:
     mutator on one of its static fields, or another such method of the class (`registerCurrency(4 args)` → its
     5-argument overload), and static `void set..` methods."""
     static_fields = {field.name for field in subject.fields if "static" in field.modifiers}
-    statics = [method for method in subject.methods if "static" in method.modifiers and method.kind == "method"]
-    changing = {method.name for method in statics if _writes_static_field(method, static_fields) or (
-        re.fullmatch(r"set[A-Z]\w*", method.name) and method.return_type is not None
-        and method.return_type.name == "void")}
-    while True:  # the methods reaching a change through the class's own static methods
-        more = {method.name for method in statics if method.name not in changing and any(
-            call.method in changing and call.receiver_kind in ("none", "type") for call in method.calls)}
-        if not more:
-            break
-        changing |= more
-    return frozenset(name for name in changing if _CHANGING_NAME.fullmatch(name))
+    statics = {method.name for method in subject.methods if "static" in method.modifiers and method.kind == "method"}
+    changing = {method.name for method in subject.methods if method.name in statics and (
+        _writes_static_field(method, static_fields) or (
+            re.fullmatch(r"set[A-Z]\w*", method.name) and method.return_type is not None
+            and method.return_type.name == "void"))}
+    return frozenset(name for name in members_reaching(subject, changing)
+                     if name in statics and _CHANGING_NAME.fullmatch(name))
 
 
 def _writes_static_field(method: MethodInfo, static_fields: set[str]) -> bool:

@@ -265,7 +265,15 @@ public final class Recorder {
         return count == 0 ? "" : out.append('}').toString();
     }
 
+    /** A value's accessors by its class: found once per class, not per value described. */
+    private static final Map<Class<?>, java.util.Collection<Method>> ACCESSORS =
+            new java.util.concurrent.ConcurrentHashMap<>();
+
     private static java.util.Collection<Method> accessors(Class<?> type) {
+        return ACCESSORS.computeIfAbsent(type, Recorder::findAccessors);
+    }
+
+    private static java.util.Collection<Method> findAccessors(Class<?> type) {
         Map<String, Method> found = new java.util.LinkedHashMap<>();
         for (java.lang.reflect.Field field : type.getDeclaredFields()) {
             if (java.lang.reflect.Modifier.isStatic(field.getModifiers()) || field.isSynthetic()) {
