@@ -18,8 +18,8 @@ from junitbot.generation.style import fresh_name
 from junitbot.generation.template.expected import value_class
 
 _START = re.compile(r"(?<![\w.])(?:new\s+([A-Z][\w.]*)\s*\(|([A-Z]\w*(?:\.[A-Z]\w*)*)\.([a-z]\w*)\s*\()")
-_DECLARED = re.compile(r"^\s*(?:final\s+)?[\w.<>\[\]?, ]+?\s+(\w+)\s*=\s*(.+);\s*$")
-_TYPED_LOCAL = re.compile(r"^\s*(?:final\s+)?([\w.<>\[\]?, ]+?)\s+(\w+)\s*=\s*(.+);\s*$")
+# A local's declaration: (its type, its name, its value).
+_DECLARED = re.compile(r"^\s*(?:final\s+)?([\w.<>\[\]?, ]+?)\s+(\w+)\s*=\s*(.+);\s*$")
 _IMMUTABLE_JDK = frozenset({"BigDecimal", "BigInteger", "Instant", "LocalDate", "LocalDateTime", "LocalTime",
                             "Duration", "Period", "UUID", "ZonedDateTime", "OffsetDateTime"})
 _MIN_LENGTH = 20
@@ -48,7 +48,7 @@ def named_fixtures(methods: Sequence[str], *, lookup: TypeLookup) -> Fixtures:
     factories: list[tuple[str, str, str]] = []
     taken: set[str] = set()
     # A constant named like a method's local would be shadowed by it (`ProductId BOOK = BOOK;`, a seeded test's).
-    locals_ = {m[1] for text in texts for line in text.splitlines() if (m := _DECLARED.match(line))}
+    locals_ = {m[2] for text in texts for line in text.splitlines() if (m := _DECLARED.match(line))}
     while True:
         chosen = _most_repeated([*texts, *(e for _, _, e in constants), *(e for _, _, e in factories)], lookup)
         if chosen is None:
@@ -81,7 +81,7 @@ def _most_repeated(texts: Sequence[str], lookup: TypeLookup) -> tuple[str, str, 
     kinds: dict[str, tuple[str, bool]] = {}
     for text in texts:
         # A method's own locals, whatever their case (a human test's `BOOK` seeds one): no constant sees them.
-        own = {m[1] for line in text.splitlines() if (m := _DECLARED.match(line)) is not None}
+        own = {m[2] for line in text.splitlines() if (m := _DECLARED.match(line)) is not None}
         for expression, type_name in (e for line in _eligible(text) for e in _expressions(line)):
             if len(expression) < _MIN_LENGTH or _FREE_NAME.search(_blank_strings(expression)) or \
                     own & set(re.findall(r"(?<![\w.$])[A-Za-z_]\w*", _blank_strings(expression))):
@@ -227,7 +227,7 @@ def _local_name(expression: str, type_name: str, texts: Sequence[str]) -> str | 
     simple = type_name.rsplit(".", 1)[-1]
     for text in texts:
         for line in text.splitlines():
-            match = _TYPED_LOCAL.match(line)
+            match = _DECLARED.match(line)
             # A numbered local (`money1`, a parameter's name) says no more than its type does.
             if match and match[3].strip() == expression and match[2] not in _GENERIC_LOCALS \
                     and not match[2][-1].isdigit() and re.sub(r"<.*", "", match[1]).rsplit(".", 1)[-1] in (
