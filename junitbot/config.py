@@ -154,6 +154,11 @@ class LLMSettings(Record):
     dtype: Literal["auto", "float16", "bfloat16", "float32"] = Field(default="auto", description="weights dtype")
     quantization: str | None = Field(default=None, description="vLLM quantization: awq, gptq, fp8, ... (None: off)")
     gpu_memory_utilization: float = Field(default=0.85, gt=0.0, le=1.0, description="share of GPU memory vLLM takes")
+    kv_cache_gib: float | None = Field(default=None, gt=0.0,
+                                       description="vLLM's KV cache in GiB, instead of a share of the GPU's memory "
+                                                   "(the CPU engine's size of it; None: vLLM's default)")
+    enforce_eager: bool = Field(default=False,
+                                description="vLLM without compiled graphs: loads sooner, generates slower")
     max_model_len: int | None = Field(default=16384, ge=256, description="longest prompt + answer in tokens")
     enable_prefix_caching: bool = Field(default=True, description="vLLM reuses the shared system-prompt prefix")
     device: Literal["auto", "cpu", "cuda"] = Field(default="auto", description="transformers backend device")

@@ -21,7 +21,7 @@ from junitbot.generation import (
     remove_orphans,
     write_tests,
 )
-from junitbot.generation.llm import get_backend
+from junitbot.generation.llm import open_backend
 from junitbot.runs.changes import touched_methods
 from junitbot.runs.gate import apply_gate
 from junitbot.runs.history import load_coverage, record_coverage
@@ -57,12 +57,12 @@ def generate_for_plan(
     """Tests for `targets` from the plan's backend (`template`, or `auto` without a model: no model), with the
     plan's instructions for each target (the no-model generator does not read them)."""
     settings = config.generation.llm_settings().model_copy(update={"backend": plan.backend})
-    backend, choice = get_backend(settings)
     job = GenerationJob(root=root, graph=graph, config=config, state=state, commit=plan.head,
                         run_directory=run_directory(state, plan.run_id),
                         instructions=instructions_for(plan.instructions, (t.fqn for t in targets)),
                         **({"progress": progress} if progress else {}))
-    return generate(targets, job, backend).model_copy(update={"backend_reason": choice.source})
+    with open_backend(settings) as (backend, choice):
+        return generate(targets, job, backend).model_copy(update={"backend_reason": choice.source})
 
 
 def gate_in_build(root: Path, config: JunitbotConfig, state: StateDir, result: GenerationResult) -> GenerationResult:

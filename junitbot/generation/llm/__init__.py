@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from junitbot.generation.llm.backends import Backend, BackendChoice, LLMSettings, choose_backend, get_backend
+from junitbot.generation.llm.backends import (
+    Backend,
+    BackendChoice,
+    LLMSettings,
+    choose_backend,
+    get_backend,
+    open_backend,
+)
 from junitbot.generation.llm.loop import LoopContext, LoopTarget, Validate, run_llm_loop
 
 __all__ = [
@@ -14,5 +21,6 @@ __all__ = [
     "Validate",
     "choose_backend",
     "get_backend",
+    "open_backend",
     "run_llm_loop",
 ]

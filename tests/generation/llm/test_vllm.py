@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import runpy
 import sys
+import types
 from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 
 from junitbot.errors import ConfigError
-from junitbot.generation.llm.backends import ChatMessage, GenerationRequest, LLMSettings, VLLMBackend
+from junitbot.generation.llm.backends import ChatMessage, GenerationRequest, LLMSettings, VLLMBackend, open_backend
 from tests.generation.llm.conftest import GOOD_METHODS, PROSE
 from tests.generation.llm.doubles import FakeLLM, SamplingParams
 
@@ -78,3 +80,64 @@ def test_without_vllm_installed_the_error_names_the_config_key(monkeypatch: pyte
     monkeypatch.setitem(sys.modules, "vllm", None)
     with pytest.raises(ConfigError, match=r"generation.backend is 'vllm'.*junitbot\[gpu\]"):
         VLLMBackend(LLMSettings(backend="vllm"))
+
+
+class _EngineCore:
+    def __init__(self) -> None:
+        self.shutdowns = 0
+
+    def shutdown(self) -> None:
+        self.shutdowns += 1
+
+
+def _vllm_module(built: list[FakeLLM]) -> types.ModuleType:
+    """A stand-in `vllm` module: `LLM(**options)` builds an engine double with vLLM 0.32's shutdown path
+    (`llm.llm_engine.engine_core.shutdown()`), and `SamplingParams`."""
+
+    def llm(**options: object) -> FakeLLM:
+        engine = FakeLLM(_answers)
+        engine.options = options  # type: ignore[attr-defined]
+        engine.llm_engine = types.SimpleNamespace(engine_core=_EngineCore())  # type: ignore[attr-defined]
+        built.append(engine)
+        return engine
+
+    return types.SimpleNamespace(LLM=llm, SamplingParams=SamplingParams)  # type: ignore[return-value]
+
+
+def test_a_run_loads_one_engine_for_all_its_rounds_and_shuts_it_down(monkeypatch: pytest.MonkeyPatch) -> None:
+    built: list[FakeLLM] = []
+    monkeypatch.setitem(sys.modules, "vllm", _vllm_module(built))
+    with open_backend(LLMSettings(backend="vllm", model="local")) as (backend, choice):
+        assert backend is not None and choice.name == "vllm"
+        for _ in range(3):  # rounds
+            backend.generate([GenerationRequest(id="a", prompt="tests for good")])
+        assert len(built) == 1 and len(built[0].calls) == 3
+        assert built[0].llm_engine.engine_core.shutdowns == 0  # type: ignore[attr-defined]
+    assert built[0].llm_engine.engine_core.shutdowns == 1  # type: ignore[attr-defined]
+
+
+def test_the_engine_is_built_from_the_settings(monkeypatch: pytest.MonkeyPatch) -> None:
+    built: list[FakeLLM] = []
+    monkeypatch.setitem(sys.modules, "vllm", _vllm_module(built))
+    for settings in (LLMSettings(backend="vllm", model="/models/small", dtype="bfloat16", max_model_len=8192),
+                     LLMSettings(backend="vllm", model="m", kv_cache_gib=2, enforce_eager=True)):
+        VLLMBackend(settings).close()
+    first, second = (engine.options for engine in built)  # type: ignore[attr-defined]
+    assert (first["model"], first["dtype"], first["max_model_len"]) == ("/models/small", "bfloat16", 8192)
+    assert first["enable_prefix_caching"] is True and first["enforce_eager"] is False
+    assert "kv_cache_memory_bytes" not in first  # vLLM's own default
+    assert second["kv_cache_memory_bytes"] == 2 * 2**30 and second["enforce_eager"] is True
+
+
+def test_a_run_that_fails_still_shuts_its_engine_down(monkeypatch: pytest.MonkeyPatch) -> None:
+    built: list[FakeLLM] = []
+    monkeypatch.setitem(sys.modules, "vllm", _vllm_module(built))
+    with pytest.raises(KeyboardInterrupt), open_backend(LLMSettings(backend="vllm", model="local")):
+        raise KeyboardInterrupt
+    assert built[0].llm_engine.engine_core.shutdowns == 1  # type: ignore[attr-defined]
+
+
+def test_the_command_line_module_runs_nothing_when_a_spawned_process_imports_it() -> None:
+    # vLLM's engine processes start with `spawn`, which imports the parent's main module as `__mp_main__`.
+    namespace = runpy.run_module("junitbot", run_name="__mp_main__")
+    assert callable(namespace["main"])

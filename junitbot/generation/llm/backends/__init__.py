@@ -16,7 +16,7 @@ from junitbot.generation.llm.backends.base import (
     render_chat,
 )
 from junitbot.generation.llm.backends.openai import OpenAIBackend, server_from
-from junitbot.generation.llm.backends.select import BackendChoice, choose_backend, get_backend
+from junitbot.generation.llm.backends.select import BackendChoice, choose_backend, get_backend, open_backend
 from junitbot.generation.llm.backends.settings import BackendName, LLMSettings
 from junitbot.generation.llm.backends.transformers_backend import TransformersBackend, load_local_model
 from junitbot.generation.llm.backends.vllm import VLLMBackend
@@ -36,6 +36,7 @@ __all__ = [
     "choose_backend",
     "get_backend",
     "load_local_model",
+    "open_backend",
     "render_chat",
     "server_from",
 ]

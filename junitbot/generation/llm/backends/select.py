@@ -8,10 +8,11 @@ server URL configured (`generation.openai_base_url` or `OPENAI_BASE_URL`) → `o
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import logging
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Literal
 
 import httpx
@@ -81,6 +82,19 @@ def get_backend(
 
         return TransformersBackend(settings), choice
     return None, choice
+
+
+@contextlib.contextmanager
+def open_backend(settings: LLMSettings) -> Iterator[tuple[Backend | None, BackendChoice]]:
+    """`get_backend` for the length of a run: one engine (or client) for every target and round, closed when
+    the run ends, however it ends; vLLM's engine processes go with it."""
+    backend, choice = get_backend(settings)
+    try:
+        yield backend, choice
+    finally:
+        close = getattr(backend, "close", None)
+        if callable(close):
+            close()
 
 
 def _vllm_installed() -> bool:

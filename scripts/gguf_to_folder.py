@@ -1,0 +1,108 @@
+"""A GGUF checkpoint as a Hugging Face model folder (safetensors, tokenizer, chat template), written once.
+
+vLLM 0.32 no longer loads GGUF; transformers dequantizes it. The folder is written beside, under a temporary
+name, and renamed into place with a manifest of checksums (the GGUF's and every written file's), so a second run
+checks instead of converting and an interrupted run leaves no half-written folder.
+
+usage: gguf_to_folder.py MODEL.gguf FOLDER [--sha256 HEX] [--dtype bfloat16]
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import shutil
+import sys
+import time
+from pathlib import Path
+
+MANIFEST = "junitbot-manifest.json"
+FORMAT = 2  # raised when the conversion changes, so a folder written by an older one is written again
+
+
+def sha256_of(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def folder_is_current(folder: Path, source_sha: str) -> bool:
+    """The folder was written from this GGUF and no file of it changed since."""
+    try:
+        manifest = json.loads((folder / MANIFEST).read_text())
+    except (OSError, ValueError):
+        return False
+    if manifest.get("source_sha256") != source_sha or manifest.get("format") != FORMAT:
+        return False
+    files: dict[str, str] = manifest.get("files", {})
+    return bool(files) and all((folder / name).is_file() and sha256_of(folder / name) == sha
+                               for name, sha in files.items())
+
+
+def convert(gguf: Path, folder: Path, dtype: str, source_sha: str) -> int:
+    """Write the folder under a temporary name with its manifest, then rename it into place; the files written."""
+    import torch
+    from safetensors.torch import save_file
+    from transformers import AutoConfig, AutoModelForCausalLM, AutoTokenizer, GenerationConfig
+    from transformers.modeling_gguf_pytorch_utils import load_gguf_checkpoint
+
+    partial = folder.with_name(folder.name + ".partial")
+    shutil.rmtree(partial, ignore_errors=True)
+    partial.mkdir(parents=True)
+    torch_dtype = getattr(torch, dtype)
+    config = AutoConfig.from_pretrained(gguf.parent, gguf_file=gguf.name)
+    config.dtype = torch_dtype
+    # A model on the meta device names the parameters; transformers' own GGUF loading keeps them quantized and
+    # refuses to save them, so the tensors are dequantized here and written as they are.
+    with torch.device("meta"):
+        skeleton = AutoModelForCausalLM.from_config(config)
+    tensors = load_gguf_checkpoint(str(gguf), return_tensors=True, model_to_load=skeleton,
+                                   torch_dtype=torch_dtype)["tensors"]
+    expected = {name for name, _ in skeleton.named_parameters()} - _tied(config)
+    if missing := sorted(expected - set(tensors)):
+        raise SystemExit(f"gguf_to_folder: {len(missing)} parameters missing from the GGUF, e.g. {missing[:3]}")
+    save_file({name: tensors[name].to(torch_dtype).contiguous() for name in sorted(expected)},
+              str(partial / "model.safetensors"), metadata={"format": "pt"})
+    config.architectures = [type(skeleton).__name__]  # vLLM picks its model class by this name
+    config.save_pretrained(partial)
+    GenerationConfig.from_model_config(config).save_pretrained(partial)
+    AutoTokenizer.from_pretrained(gguf.parent, gguf_file=gguf.name).save_pretrained(partial)
+    files = {p.name: sha256_of(p) for p in sorted(partial.iterdir()) if p.is_file()}
+    manifest = {"format": FORMAT, "source": str(gguf), "source_sha256": source_sha, "dtype": dtype, "files": files}
+    (partial / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n")
+    shutil.rmtree(folder, ignore_errors=True)
+    partial.rename(folder)
+    return len(files)
+
+
+def _tied(config: object) -> set[str]:
+    """The output layer when it shares the input embedding's weights (not stored twice)."""
+    return {"lm_head.weight"} if getattr(config, "tie_word_embeddings", False) else set()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("gguf", type=Path)
+    parser.add_argument("folder", type=Path)
+    parser.add_argument("--sha256", help="the GGUF's expected checksum")
+    parser.add_argument("--dtype", default="bfloat16", choices=("bfloat16", "float16", "float32"))
+    args = parser.parse_args(argv)
+    source_sha = sha256_of(args.gguf)
+    if args.sha256 and source_sha != args.sha256:
+        print(f"gguf_to_folder: {args.gguf} has sha256 {source_sha}, expected {args.sha256}", file=sys.stderr)
+        return 1
+    if folder_is_current(args.folder, source_sha):
+        print(f"gguf_to_folder: {args.folder} is current", file=sys.stderr)
+        return 0
+    started = time.monotonic()
+    written = convert(args.gguf, args.folder, args.dtype, source_sha)
+    print(f"gguf_to_folder: wrote {args.folder} ({written} files) in {time.monotonic() - started:.0f} s",
+          file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
