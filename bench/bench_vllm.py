@@ -209,7 +209,11 @@ def classes_part(source: Path, work: Path, backend: str, settings: dict[str, obj
     seconds = time.perf_counter() - started
     if run.returncode != 0:
         return {"backend": backend, "rc": run.returncode, "error": errors[-3000:], "seconds": round(seconds)}
-    data = json.loads(text)
+    try:
+        data = json.loads(text)
+    except ValueError:  # something besides the report reached stdout: that is a finding, shown as such
+        return {"backend": backend, "rc": "not JSON", "error": f"stdout began: {text[:500]!r}",
+                "seconds": round(seconds)}
     report = RunReport.model_validate({k: v for k, v in data.items() if k != "dagster_run_id"})
     return {"backend": backend, "rc": 0, "seconds": round(seconds), "peak_pss_gib": round(memory.peak / 2**30, 2),
             "dagster_run_id": data.get("dagster_run_id"), "report": report,
@@ -247,6 +251,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--model-name", default="qwen2.5-coder-1.5b-instruct")
     parser.add_argument("--new-tokens", type=int, default=256, help="tokens per answer in the engine part")
     parser.add_argument("--parts", default="engine,kill,classes")
+    parser.add_argument("--backends", default="vllm,openai", help="the classes part's backends")
     parser.add_argument("--tools", type=Path, default=Path("/work/tools"))
     parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args(argv)
@@ -269,8 +274,9 @@ def main(argv: list[str] | None = None) -> int:
         results["kill"] = killed
         console.print(f"[bold]killed run[/]: {killed}")
     if "classes" in parts:
-        backends = ["vllm"] + (["openai"] if server_problem(args.base_url) is None else [])
-        if "openai" not in backends:
+        backends = args.backends.split(",")
+        if "openai" in backends and server_problem(args.base_url) is not None:
+            backends.remove("openai")
             console.print(f"no server at {args.base_url}: the openai path is skipped")
         runs = []
         for repo in repos:

@@ -35,7 +35,8 @@ class _Seen:
 
 
 # A text in the command line → the kind of process (the first that matches).
-_KINDS = (("com.sun.tools.javac", "javac"), ("junit-platform-console", "junit launcher"), ("org.pitest", "pit"),
+_KINDS = (("com.sun.tools.javac", "javac"), ("JavacServer", "javac (warm)"),
+          ("junit-platform-console", "junit launcher"), ("org.pitest", "pit"),
           ("pitest-args", "pit"), ("plexus-classworlds", "maven"),
           ("net.bytebuddy.agent.attacher", "byte buddy attach helper"))
 

@@ -10,23 +10,16 @@ usage: gguf_to_folder.py MODEL.gguf FOLDER [--sha256 HEX] [--dtype bfloat16]
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import shutil
 import sys
 import time
 from pathlib import Path
 
+from junitbot.validation.build.tool_manifest import file_sha256
+
 MANIFEST = "junitbot-manifest.json"
 FORMAT = 2  # raised when the conversion changes, so a folder written by an older one is written again
-
-
-def sha256_of(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def folder_is_current(folder: Path, source_sha: str) -> bool:
@@ -38,7 +31,7 @@ def folder_is_current(folder: Path, source_sha: str) -> bool:
     if manifest.get("source_sha256") != source_sha or manifest.get("format") != FORMAT:
         return False
     files: dict[str, str] = manifest.get("files", {})
-    return bool(files) and all((folder / name).is_file() and sha256_of(folder / name) == sha
+    return bool(files) and all((folder / name).is_file() and file_sha256(folder / name) == sha
                                for name, sha in files.items())
 
 
@@ -70,7 +63,7 @@ def convert(gguf: Path, folder: Path, dtype: str, source_sha: str) -> int:
     config.save_pretrained(partial)
     GenerationConfig.from_model_config(config).save_pretrained(partial)
     AutoTokenizer.from_pretrained(gguf.parent, gguf_file=gguf.name).save_pretrained(partial)
-    files = {p.name: sha256_of(p) for p in sorted(partial.iterdir()) if p.is_file()}
+    files = {p.name: file_sha256(p) for p in sorted(partial.iterdir()) if p.is_file()}
     manifest = {"format": FORMAT, "source": str(gguf), "source_sha256": source_sha, "dtype": dtype, "files": files}
     (partial / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n")
     shutil.rmtree(folder, ignore_errors=True)
@@ -90,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sha256", help="the GGUF's expected checksum")
     parser.add_argument("--dtype", default="bfloat16", choices=("bfloat16", "float16", "float32"))
     args = parser.parse_args(argv)
-    source_sha = sha256_of(args.gguf)
+    source_sha = file_sha256(args.gguf)
     if args.sha256 and source_sha != args.sha256:
         print(f"gguf_to_folder: {args.gguf} has sha256 {source_sha}, expected {args.sha256}", file=sys.stderr)
         return 1

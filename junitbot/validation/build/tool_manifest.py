@@ -62,11 +62,12 @@ def unpack_tar(archive: Path, into: Path) -> Path:
 
 def hashes(folder: Path) -> dict[str, str]:
     """SHA-256 of every file under `folder`, by path relative to it."""
-    return {path.relative_to(folder).as_posix(): _sha256(path) for path in sorted(folder.rglob("*"))
+    return {path.relative_to(folder).as_posix(): file_sha256(path) for path in sorted(folder.rglob("*"))
             if path.is_file() and not path.is_symlink()}
 
 
-def _sha256(path: Path) -> str:
+def file_sha256(path: Path) -> str:
+    """SHA-256 of a file, read a megabyte at a time."""
     digest = hashlib.sha256()
     with path.open("rb") as stream:
         for chunk in iter(lambda: stream.read(1 << 20), b""):
@@ -79,7 +80,7 @@ def matches(home: Path, files: Mapping[str, str]) -> bool:
     if not home.is_dir() or any(path.is_symlink() for path in home.rglob("*")):
         return False
     present = {path.relative_to(home).as_posix() for path in home.rglob("*") if path.is_file()}
-    return present == set(files) and all(_sha256(home / rel) == digest for rel, digest in files.items())
+    return present == set(files) and all(file_sha256(home / rel) == digest for rel, digest in files.items())
 
 
 def intact_jar(path: Path) -> bool:

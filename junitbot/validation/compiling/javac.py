@@ -14,6 +14,7 @@ from pathlib import Path
 from junitbot.validation.build.class_data import javac_archive_options
 from junitbot.validation.build.jdk import java_tool, javac_jvm_options
 from junitbot.validation.compiling.models import CompileResult, JavacOptions
+from junitbot.validation.compiling.warm_javac import warm_compile
 from junitbot.validation.models import Severity, ValidationIssue
 from junitbot.validation.process import run_process
 
@@ -132,8 +133,10 @@ def compile_batch(
     remaining = [f.resolve() for f in files]
     results: dict[Path, CompileResult] = {}
     while remaining:
-        result = run_process(javac_command(remaining, classpath=classpath, out_dir=out_dir, options=options),
-                             cwd=out_dir, timeout_s=options.timeout_s, max_output_bytes=options.max_output_bytes)
+        command = javac_command(remaining, classpath=classpath, out_dir=out_dir, options=options)
+        result = (warm_compile(command, timeout_s=options.timeout_s, max_output_bytes=options.max_output_bytes)
+                  or run_process(command, cwd=out_dir, timeout_s=options.timeout_s,
+                                 max_output_bytes=options.max_output_bytes))
         if result.timed_out:
             issue = ValidationIssue(severity=Severity.ERROR, pass_name="javac", category="compile-timeout",
                                     message=f"javac did not finish within {options.timeout_s:.0f} s")

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import runpy
+import subprocess
 import sys
 import types
 from collections.abc import Sequence
@@ -141,3 +143,27 @@ def test_the_command_line_module_runs_nothing_when_a_spawned_process_imports_it(
     # vLLM's engine processes start with `spawn`, which imports the parent's main module as `__mp_main__`.
     namespace = runpy.run_module("junitbot", run_name="__mp_main__")
     assert callable(namespace["main"])
+
+
+def test_the_engine_s_logs_and_processes_never_write_to_stdout(monkeypatch: pytest.MonkeyPatch,
+                                                                capfd: pytest.CaptureFixture[str]) -> None:
+    # A real `junitbot run --json` began with vLLM's log lines: vLLM logs to stdout, and its engine processes
+    # inherit it. Here the engine double starts a process that prints, as vLLM's engine core does.
+    seen: dict[str, str | None] = {}
+
+    def llm(**options: object) -> FakeLLM:
+        seen["stream"] = os.environ.get("VLLM_LOGGING_STREAM")
+        seen["level"] = os.environ.get("VLLM_LOGGING_LEVEL")
+        subprocess.run([sys.executable, "-c", "print('(EngineCore pid=1) INFO engine log line')"], check=True)
+        return FakeLLM(_answers)
+
+    monkeypatch.delenv("VLLM_LOGGING_STREAM", raising=False)
+    monkeypatch.delenv("VLLM_LOGGING_LEVEL", raising=False)
+    monkeypatch.setitem(sys.modules, "vllm", types.SimpleNamespace(LLM=llm, SamplingParams=SamplingParams))
+    backend = VLLMBackend(LLMSettings(backend="vllm", model="m"))
+    print("the command's own output")
+    backend.close()
+    out, err = capfd.readouterr()
+    assert out == "the command's own output\n"
+    assert "engine log line" in err
+    assert seen == {"stream": "ext://sys.stderr", "level": "WARNING"}  # junitbot's default verbosity

