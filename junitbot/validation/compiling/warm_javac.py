@@ -43,6 +43,9 @@ _STACK_BYTES = 64 * 1024 * 1024  # as the javac process's -J-Xss64m
 _MAX_COMPILES = 300
 _PATH_OPTIONS = {"-d", "-cp", "-classpath", "--class-path", "-sourcepath", "--source-path", "-processorpath"}
 _INT = struct.Struct(">i")
+# A compile of a large module's main classes grows the heap by a gigabyte or more; a process that stays should give
+# it back after the next collection rather than hold it for the rest of the run.
+_GIVE_BACK = ("-XX:MinHeapFreeRatio=10", "-XX:MaxHeapFreeRatio=30")
 
 
 class _Server:
@@ -52,7 +55,7 @@ class _Server:
         self.lock = threading.Lock()
         self.compiles = 0
         self.process = subprocess.Popen(
-            [str(java), *QUICK_JVM_OPTIONS, "-Dfile.encoding=UTF-8", "-cp", str(classes), "JavacServer",
+            [str(java), *QUICK_JVM_OPTIONS, *_GIVE_BACK, "-Dfile.encoding=UTF-8", "-cp", str(classes), "JavacServer",
              str(_STACK_BYTES)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
 
     def alive(self) -> bool:
@@ -108,7 +111,9 @@ class _Reader:
         return b"".join(chunks)
 
 
-_servers: dict[Path, _Server] = {}
+# Keyed by the process too: a forked child (the indexer's parse workers) inherits the dict and the pipes, and must
+# never write into its parent's server.
+_servers: dict[tuple[int, Path], _Server] = {}
 _servers_lock = threading.Lock()
 
 
@@ -163,15 +168,16 @@ def _text(data: bytes, limit: int) -> str:
 
 
 def _server_for(java: Path) -> _Server | None:
+    key = (os.getpid(), java)
     with _servers_lock:
-        server = _servers.get(java)
+        server = _servers.get(key)
         if server is not None and server.alive():
             return server
         classes = _server_classes(java)
         if classes is None:
             return None
         try:
-            server = _servers[java] = _Server(java, classes)
+            server = _servers[key] = _Server(java, classes)
         except OSError as e:
             log.debug("the warm javac did not start: %s", e)
             return None
@@ -179,9 +185,10 @@ def _server_for(java: Path) -> _Server | None:
 
 
 def _retire(java: Path, server: _Server) -> None:
+    key = (os.getpid(), java)
     with _servers_lock:
-        if _servers.get(java) is server:
-            del _servers[java]
+        if _servers.get(key) is server:
+            del _servers[key]
     server.stop()
 
 
@@ -189,7 +196,7 @@ def _retire(java: Path, server: _Server) -> None:
 def stop_servers() -> None:
     """Stop every warm javac of this process (they would also end with it: their stdin closes)."""
     with _servers_lock:
-        servers = list(_servers.values())
+        servers = [server for (pid, _), server in _servers.items() if pid == os.getpid()]
         _servers.clear()
     for server in servers:
         server.stop()

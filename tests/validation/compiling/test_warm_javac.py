@@ -3,6 +3,7 @@ javac process wherever the server must not or cannot take a compile."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -94,3 +95,14 @@ def test_processors_and_relative_paths_are_left_to_a_javac_process(tmp_path: Pat
     assert warm_javac._server_args(processors) is None
     relative = javac_command([file], classpath=["lib/a.jar"], out_dir=tmp_path, options=JavacOptions())
     assert warm_javac._server_args(relative) is None
+
+
+def test_a_forked_child_never_writes_into_its_parent_s_server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _compile(tmp_path / "parent")
+    ((pid, java), parent_server), = warm_javac._servers.items()
+    monkeypatch.setattr(os, "getpid", lambda: pid + 1)  # as a forked child sees itself, with the parent's dict
+    child_server = warm_javac._server_for(java)
+    assert child_server is not None and child_server is not parent_server
+    assert child_server.alive() and parent_server.alive()
+    monkeypatch.undo()
+    child_server.stop()
