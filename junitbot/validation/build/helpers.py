@@ -43,12 +43,15 @@ def compiled_helper(
     edit_source: Callable[[str], str] | None = None,
     services: Mapping[str, str] | None = None,
     source_file: Traversable | None = None,
+    javac: str = "javac",
 ) -> Path:
     """The folder holding `<name>.class` (and its nested classes), compiled from `java/<name>.java` against
     `classpath`, with the source as compiled beside it.
 
     `source_file`: a helper kept elsewhere in junitbot's package data; `name` is then its qualified class name
     (`junitbot.recorder.Recorder`), and its class file lies in the package's folders.
+
+    `javac`: the compiler, when the class must load on that JDK (an older one than the first javac on PATH).
 
     `edit_source` changes the source before compiling (e.g. imports pointed at a relocated package); it runs only
     when the folder is built, so it may be slow. `services`: {service interface: implementing class}, each written
@@ -61,7 +64,8 @@ def compiled_helper(
     class_file = Path(*name.split(".")).with_suffix(".class")
     entries = sorted((services or {}).items())
     jars = os.pathsep.join(str(jar) for jar in classpath)
-    key = hashlib.sha256("\0".join([source, jars, *(f"{k}={v}" for k, v in entries)]).encode()).hexdigest()[:12]
+    key = hashlib.sha256("\0".join([source, jars, *(f"{k}={v}" for k, v in entries),
+                                     *([javac] if javac != "javac" else [])]).encode()).hexdigest()[:12]
     target = cache_dir / f"{folder_prefix}-{key}"
     if (target / class_file).is_file():
         return target
@@ -73,7 +77,7 @@ def compiled_helper(
         try:
             java = build / f"{simple}.java"
             java.write_text(edit_source(source) if edit_source else source, encoding="utf-8")
-            result = run_process(["javac", *javac_jvm_options(), "-nowarn", "-cp", jars, "-d", str(build),
+            result = run_process([javac, *javac_jvm_options(), "-nowarn", "-cp", jars, "-d", str(build),
                                   str(java)], cwd=build, timeout_s=_TIMEOUT_S, max_output_bytes=200_000)
             if not result.ok:
                 raise JunitbotError(f"cannot compile junitbot's {name}.java: "

@@ -17,8 +17,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
-import hashlib
-import importlib.resources
+import functools
 import itertools
 import logging
 import os
@@ -26,16 +25,16 @@ import selectors
 import shutil
 import struct
 import subprocess
-import tempfile
 import threading
 import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from junitbot.atomic import exclusive
+from junitbot.errors import JunitbotError
 from junitbot.validation.build.class_data import cache_folder
+from junitbot.validation.build.helpers import compiled_helper
 from junitbot.validation.build.jdk import QUICK_JVM_OPTIONS
-from junitbot.validation.process import ProcessResult, run_process
+from junitbot.validation.process import ProcessResult
 
 log = logging.getLogger(__name__)
 
@@ -70,7 +69,8 @@ class _Server:
                 stream.close()
 
     def compile(self, args: Sequence[str], *, timeout_s: float) -> tuple[int, bytes, bytes] | None:
-        """javac's exit code, output and diagnostics; None when the server died or did not answer in time."""
+        """javac's exit code, output and diagnostics; None when the server died; TimeoutError when it did not answer
+        in time."""
         assert self.process.stdin is not None and self.process.stdout is not None
         request = bytearray(_INT.pack(len(args)))
         for arg in args:
@@ -83,7 +83,7 @@ class _Server:
             code = _INT.unpack(reader.read(4))[0]
             stdout = reader.read(_INT.unpack(reader.read(4))[0])
             stderr = reader.read(_INT.unpack(reader.read(4))[0])
-        except (OSError, TimeoutError, EOFError):
+        except (OSError, EOFError):
             return None
         self.compiles += 1
         return code, stdout, stderr
@@ -115,39 +115,49 @@ class _Reader:
 # never write into its parent's server.
 _servers: dict[tuple[int, Path], _Server] = {}
 _servers_lock = threading.Lock()
+_unservable: set[Path] = set()
 
 
 def warm_compile(command: Sequence[str], *, timeout_s: float, max_output_bytes: int) -> ProcessResult | None:
     """`command` (a javac command line) compiled by the warm server of its JDK; None when it cannot be (annotation
-    processors, a relative path, the server busy or failing to start): the caller then runs the javac process."""
+    processors, a relative path, the server busy, or one that cannot start on that JDK): the caller then runs the
+    javac process."""
     args = _server_args(command)
-    if args is None:
+    java = _java_beside(command[0]) if args is not None else None
+    if args is None or java is None or java in _unservable:
         return None
-    javac = shutil.which(command[0])
-    if javac is None:
-        return None
-    java = Path(javac).resolve().with_name("java")  # the javac's own JDK, not the first `java` on PATH
     server = _server_for(java)
     if server is None or not server.lock.acquire(blocking=False):
         return None
     started = time.perf_counter()
     try:
         answer = server.compile(args, timeout_s=timeout_s)
-        if answer is None or server.compiles >= _MAX_COMPILES:
-            _retire(java, server)
+    except TimeoutError:
+        _retire(java, server)
+        return ProcessResult(argv=tuple(command), exit_code=-9, stdout="", stderr="", timed_out=True,
+                             seconds=round(time.perf_counter() - started, 3))
     finally:
         server.lock.release()
-    seconds = round(time.perf_counter() - started, 3)
     if answer is None:
-        if seconds >= timeout_s:
-            return ProcessResult(argv=tuple(command), exit_code=-9, stdout="", stderr="", timed_out=True,
-                                 seconds=seconds)
-        log.debug("the warm javac failed; compiling with a javac process")
+        if server.compiles == 0:  # it never answered: this JDK cannot run it (too old, no compiler module)
+            _unservable.add(java)
+            log.warning("the warm javac does not run on %s; each compile starts a javac process", java)
+        _retire(java, server)
         return None
+    if server.compiles >= _MAX_COMPILES:
+        _retire(java, server)
     code, stdout, stderr = answer
     return ProcessResult(argv=tuple(command), exit_code=code, stdout=_text(stdout, max_output_bytes),
                          stderr=_text(stderr, max_output_bytes), stdout_truncated=len(stdout) > max_output_bytes,
-                         stderr_truncated=len(stderr) > max_output_bytes, seconds=seconds)
+                         stderr_truncated=len(stderr) > max_output_bytes,
+                         seconds=round(time.perf_counter() - started, 3))
+
+
+@functools.lru_cache(maxsize=16)
+def _java_beside(javac: str) -> Path | None:
+    """The `java` of the javac's own JDK (not the first on PATH), looked up once per javac."""
+    found = shutil.which(javac)
+    return Path(found).resolve().with_name("java") if found else None
 
 
 def _server_args(command: Sequence[str]) -> list[str] | None:
@@ -203,27 +213,11 @@ def stop_servers() -> None:
 
 
 def _server_classes(java: Path) -> Path | None:
-    """The folder of the compiled server for that JDK, compiled once into the user's cache (keyed by the source and
-    the JDK), moved into place whole; None when it cannot be compiled (the javac process is used then)."""
-    source = (importlib.resources.files("junitbot.validation") / "java" / "JavacServer.java").read_text("utf-8")
-    home = java.resolve().parent.parent
-    key = hashlib.sha256(f"{home}\0{source}".encode()).hexdigest()[:16]
-    folder = cache_folder().parent / "javac-server" / key
-    if (folder / "JavacServer.class").is_file():
-        return folder
+    """The folder of the compiled server, compiled once by that JDK's javac into the user's cache (the class then
+    loads on that JDK, however old); None when it cannot be compiled (the javac process is used then)."""
     try:
-        folder.parent.mkdir(parents=True, exist_ok=True)
-        with exclusive(folder.parent / f".{key}.lock"):
-            if not (folder / "JavacServer.class").is_file():
-                with tempfile.TemporaryDirectory(prefix=".build-", dir=folder.parent) as scratch:
-                    file = Path(scratch) / "JavacServer.java"
-                    file.write_text(source, encoding="utf-8")
-                    compiled = run_process([str(java.with_name("javac")), "-nowarn", "-d", str(Path(scratch) / "out"),
-                                            str(file)], cwd=Path(scratch), timeout_s=120, max_output_bytes=20_000)
-                    if not compiled.ok:
-                        raise OSError(compiled.stderr.strip()[:300] or "javac failed")
-                    os.replace(Path(scratch) / "out", folder)
-    except OSError as e:
+        return compiled_helper("JavacServer", classpath=[], cache_dir=cache_folder().parent / "javac-server",
+                               folder_prefix="javac-server", javac=str(java.with_name("javac")))
+    except (JunitbotError, OSError) as e:
         log.warning("the warm javac could not be compiled (%s); each compile starts a javac process", e)
         return None
-    return folder

@@ -43,6 +43,7 @@ class BadTest {
 def _own_servers(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """This test's servers only, stopped after it."""
     monkeypatch.setattr(warm_javac, "_servers", {})
+    monkeypatch.setattr(warm_javac, "_unservable", set())
     yield
     warm_javac.stop_servers()
 
@@ -106,3 +107,12 @@ def test_a_forked_child_never_writes_into_its_parent_s_server(tmp_path: Path, mo
     assert child_server.alive() and parent_server.alive()
     monkeypatch.undo()
     child_server.stop()
+
+
+def test_a_jdk_the_server_cannot_run_on_is_left_to_javac_processes(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    # A folder without the server's class: its JVM exits at once, as on a JDK too old for the class.
+    monkeypatch.setattr(warm_javac, "_server_classes", lambda java: tmp_path / "empty")
+    first, second = _compile(tmp_path / "first"), _compile(tmp_path / "second")
+    assert first == second and first["GoodTest"].compiled and not first["BadTest"].compiled
+    assert len(warm_javac._unservable) == 1 and not warm_javac._servers  # tried once, not at every compile
