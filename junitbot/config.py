@@ -170,6 +170,10 @@ class LLMSettings(Record):
     max_tokens: int = Field(default=2048, ge=16, description="tokens one answer may have")
     n: int = Field(default=1, ge=1, le=8, description="candidates per target and round")
     seed: int | None = Field(default=0, description="sampling seed, for repeatable runs (None: random)")
+    repetition_penalty: float | None = Field(
+        default=None, gt=0.0, le=2.0,
+        description="vLLM: penalty on tokens the prompt or answer already holds (1: none; None: the model's own, "
+                    "from its generation_config.json, with its top_k, min_p and other penalties)")
 
     openai_base_url: str | None = Field(default=None,
                                         description="chat-completions server, e.g. http://localhost:8000/v1 "

@@ -4,7 +4,10 @@ vLLM 0.32 no longer loads GGUF; transformers dequantizes it. The folder is writt
 name, and renamed into place with a manifest of checksums (the GGUF's and every written file's), so a second run
 checks instead of converting and an interrupted run leaves no half-written folder.
 
-usage: gguf_to_folder.py MODEL.gguf FOLDER [--sha256 HEX] [--dtype bfloat16]
+A GGUF carries no sampling defaults: `--sampling KEY=VALUE` writes the model's published ones (its
+`generation_config.json`: a repetition penalty, top_k...) into the folder, where vLLM and transformers read them.
+
+usage: gguf_to_folder.py MODEL.gguf FOLDER [--sha256 HEX] [--dtype bfloat16] [--sampling repetition_penalty=1.1 ...]
 """
 
 from __future__ import annotations
@@ -22,20 +25,21 @@ MANIFEST = "junitbot-manifest.json"
 FORMAT = 2  # raised when the conversion changes, so a folder written by an older one is written again
 
 
-def folder_is_current(folder: Path, source_sha: str) -> bool:
-    """The folder was written from this GGUF and no file of it changed since."""
+def folder_is_current(folder: Path, source_sha: str, sampling: dict[str, float]) -> bool:
+    """The folder was written from this GGUF with these sampling defaults and no file of it changed since."""
     try:
         manifest = json.loads((folder / MANIFEST).read_text())
     except (OSError, ValueError):
         return False
-    if manifest.get("source_sha256") != source_sha or manifest.get("format") != FORMAT:
+    if (manifest.get("source_sha256") != source_sha or manifest.get("format") != FORMAT
+            or manifest.get("sampling", {}) != sampling):
         return False
     files: dict[str, str] = manifest.get("files", {})
     return bool(files) and all((folder / name).is_file() and file_sha256(folder / name) == sha
                                for name, sha in files.items())
 
 
-def convert(gguf: Path, folder: Path, dtype: str, source_sha: str) -> int:
+def convert(gguf: Path, folder: Path, dtype: str, source_sha: str, sampling: dict[str, float]) -> int:
     """Write the folder under a temporary name with its manifest, then rename it into place; the files written."""
     import torch
     from safetensors.torch import save_file
@@ -61,10 +65,14 @@ def convert(gguf: Path, folder: Path, dtype: str, source_sha: str) -> int:
               str(partial / "model.safetensors"), metadata={"format": "pt"})
     config.architectures = [type(skeleton).__name__]  # vLLM picks its model class by this name
     config.save_pretrained(partial)
-    GenerationConfig.from_model_config(config).save_pretrained(partial)
+    generation = GenerationConfig.from_model_config(config)
+    if sampling:  # a model published with sampling defaults samples (transformers refuses top_k without it)
+        generation.update(do_sample=True, **sampling)
+    generation.save_pretrained(partial)
     AutoTokenizer.from_pretrained(gguf.parent, gguf_file=gguf.name).save_pretrained(partial)
     files = {p.name: file_sha256(p) for p in sorted(partial.iterdir()) if p.is_file()}
-    manifest = {"format": FORMAT, "source": str(gguf), "source_sha256": source_sha, "dtype": dtype, "files": files}
+    manifest = {"format": FORMAT, "source": str(gguf), "source_sha256": source_sha, "dtype": dtype,
+                "sampling": sampling, "files": files}
     (partial / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n")
     shutil.rmtree(folder, ignore_errors=True)
     partial.rename(folder)
@@ -82,16 +90,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("folder", type=Path)
     parser.add_argument("--sha256", help="the GGUF's expected checksum")
     parser.add_argument("--dtype", default="bfloat16", choices=("bfloat16", "float16", "float32"))
+    parser.add_argument("--sampling", action="append", default=[], metavar="KEY=VALUE",
+                        help="a sampling default of the model for its generation_config.json (repeatable)")
     args = parser.parse_args(argv)
+    try:
+        sampling = {key: float(value) for key, _, value in (item.partition("=") for item in args.sampling)}
+    except ValueError:
+        parser.error(f"--sampling takes KEY=NUMBER, got {args.sampling}")
+    sampling = {key: int(value) if key == "top_k" else value for key, value in sampling.items()}
     source_sha = file_sha256(args.gguf)
     if args.sha256 and source_sha != args.sha256:
         print(f"gguf_to_folder: {args.gguf} has sha256 {source_sha}, expected {args.sha256}", file=sys.stderr)
         return 1
-    if folder_is_current(args.folder, source_sha):
+    if folder_is_current(args.folder, source_sha, sampling):
         print(f"gguf_to_folder: {args.folder} is current", file=sys.stderr)
         return 0
     started = time.monotonic()
-    written = convert(args.gguf, args.folder, args.dtype, source_sha)
+    written = convert(args.gguf, args.folder, args.dtype, source_sha, sampling)
     print(f"gguf_to_folder: wrote {args.folder} ({written} files) in {time.monotonic() - started:.0f} s",
           file=sys.stderr)
     return 0

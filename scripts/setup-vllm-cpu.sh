@@ -53,7 +53,10 @@ if ! echo "$GGUF_SHA  $GGUF" | sha256sum -c - >/dev/null 2>&1; then
   echo "$GGUF_SHA  $GGUF.part" | sha256sum -c - >/dev/null || { echo "setup-vllm-cpu: weights checksum mismatch" >&2; exit 1; }
   mv "$GGUF.part" "$GGUF"
 fi
-"$VENV/bin/python" scripts/gguf_to_folder.py "$GGUF" "$FOLDER" --sha256 "$GGUF_SHA"
+# The sampling defaults of the model's published generation_config.json, which the GGUF does not carry: without the
+# repetition penalty vLLM's answers repeat to the token limit.
+"$VENV/bin/python" scripts/gguf_to_folder.py "$GGUF" "$FOLDER" --sha256 "$GGUF_SHA" \
+  --sampling repetition_penalty=1.1 --sampling top_k=20 --sampling top_p=0.8 --sampling temperature=0.7
 
 cat <<EOF
 # .junitbot.yml, then: $VENV/bin/junitbot run --backend vllm

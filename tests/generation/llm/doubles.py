@@ -181,14 +181,33 @@ class SamplingParams:
     max_tokens: int | None = 16
     stop: list[str] | None = None
     seed: int | None = None
+    repetition_penalty: float = 1.0
+    presence_penalty: float = 0.0
+    frequency_penalty: float = 0.0
+    top_k: int = 0
+    min_p: float = 0.0
+
+
+class ModelConfig:
+    """`vllm.LLM.model_config` as far as the backend reads it: the model's generation config, as vLLM's
+    `get_diff_sampling_param` gives it (what it sets, `max_new_tokens` as `max_tokens`)."""
+
+    def __init__(self, generation: dict[str, Any]) -> None:
+        self.generation = generation
+
+    def get_diff_sampling_param(self) -> dict[str, Any]:
+        return dict(self.generation)
 
 
 class FakeLLM:
     """`vllm.LLM` as far as the backend sees it; `answer(prompt, params)` scripts each completion text."""
 
     def __init__(self, answer: Callable[[str, SamplingParams], Sequence[str]], *, tokenizer: Any = None,
-                 fail_when: Callable[[Sequence[str]], bool] = lambda prompts: False) -> None:
+                 fail_when: Callable[[Sequence[str]], bool] = lambda prompts: False,
+                 generation: dict[str, Any] | None = None) -> None:
         self.answer = answer
+        if generation is not None:
+            self.model_config = ModelConfig(generation)
         self.tokenizer = tokenizer
         self.fail_when = fail_when
         self.calls: list[list[str]] = []

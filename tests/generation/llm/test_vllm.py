@@ -60,6 +60,30 @@ def test_sampling_params_come_from_each_request() -> None:
     assert seen == [SamplingParams(n=1, temperature=0.0, top_p=0.5, max_tokens=77, stop=["```"], seed=3)]
 
 
+def test_the_model_s_own_sampling_defaults_apply_where_requests_set_nothing() -> None:
+    # Qwen2.5-Coder's generation config: vLLM's LLM applies none of it by itself, and without the repetition
+    # penalty the real engine's answers repeated to the token limit. The request's own knobs stay the request's.
+    seen: list[SamplingParams] = []
+
+    def answer(prompt: str, params: SamplingParams) -> Sequence[str]:
+        seen.append(params)
+        return ["x"]
+
+    generation = {"repetition_penalty": 1.1, "top_k": 20, "temperature": 0.7, "top_p": 0.8, "max_tokens": 512}
+    request = GenerationRequest(id="a", prompt="p", temperature=0.2, top_p=0.95, max_tokens=2048, seed=1)
+    VLLMBackend(LLMSettings(), engine=FakeLLM(answer, generation=generation), sampling=SamplingParams).generate(
+        [request])
+    VLLMBackend(LLMSettings(repetition_penalty=1.3), engine=FakeLLM(answer, generation=generation),
+                sampling=SamplingParams).generate([request])
+    VLLMBackend(LLMSettings(), engine=FakeLLM(answer), sampling=SamplingParams).generate([request])
+
+    model, overridden, plain = seen
+    assert (model.repetition_penalty, model.top_k) == (1.1, 20)
+    assert (model.temperature, model.top_p, model.max_tokens, model.seed) == (0.2, 0.95, 2048, 1)
+    assert (overridden.repetition_penalty, overridden.top_k) == (1.3, 20)
+    assert (plain.repetition_penalty, plain.top_k) == (1.0, 0)
+
+
 def test_a_prompt_that_fails_the_whole_call_fails_alone() -> None:
     engine = FakeLLM(_answers, fail_when=lambda prompts: any("too long" in p for p in prompts))
     backend = VLLMBackend(LLMSettings(), engine=engine, sampling=SamplingParams)

@@ -73,6 +73,7 @@ class VLLMBackend:
                 engine = load_engine(settings)
         self._engine = engine
         self._sampling = sampling if sampling is not None else _vllm_sampling()
+        self._model_sampling = model_sampling(self._engine, settings)
         self._tokenizer: ChatTokenizer | None = _tokenizer_of(self._engine)
         self._closed = False
 
@@ -124,8 +125,33 @@ class VLLMBackend:
         return _response(request, outputs[0], time.perf_counter() - started)
 
     def _params(self, request: GenerationRequest) -> object:
-        return self._sampling(n=request.n, temperature=request.temperature, top_p=request.top_p,
-                              max_tokens=request.max_tokens, stop=list(request.stop) or None, seed=request.seed)
+        return self._sampling(**self._model_sampling, n=request.n, temperature=request.temperature,
+                              top_p=request.top_p, max_tokens=request.max_tokens, stop=list(request.stop) or None,
+                              seed=request.seed)
+
+
+# What a model's generation config sets that junitbot's requests leave to it. vLLM's `LLM` applies none of it to the
+# SamplingParams it is given (its server and transformers do): without Qwen2.5-Coder's repetition penalty (1.1) its
+# answers ran on, repeating, to the token limit.
+_MODEL_SAMPLING = ("repetition_penalty", "presence_penalty", "frequency_penalty", "top_k", "min_p")
+
+
+def model_sampling(engine: object, settings: LLMSettings) -> dict[str, object]:
+    """The sampling knobs of the engine's model config (`generation_config.json`) that requests do not set, with
+    `settings.repetition_penalty` over the model's; none where the engine has no model config to read."""
+    read = getattr(getattr(engine, "model_config", None), "get_diff_sampling_param", None)
+    found: dict[str, object] = {}
+    if read is not None:
+        try:
+            found = {key: value for key, value in read().items() if key in _MODEL_SAMPLING}
+        except Exception as e:  # an unreadable generation config: vLLM's neutral sampling, said once
+            log.warning("the model's sampling defaults cannot be read (%s: %s); sampling without them",
+                        type(e).__name__, e)
+    if settings.repetition_penalty is not None:
+        found["repetition_penalty"] = settings.repetition_penalty
+    if found:
+        log.info("sampling with the model's %s", ", ".join(f"{k}={v}" for k, v in sorted(found.items())))
+    return found
 
 
 def load_engine(settings: LLMSettings) -> Engine:
