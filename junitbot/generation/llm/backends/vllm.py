@@ -131,8 +131,8 @@ class VLLMBackend:
 
 
 # What a model's generation config sets that junitbot's requests leave to it. vLLM's `LLM` applies none of it to the
-# SamplingParams it is given (its server and transformers do): without Qwen2.5-Coder's repetition penalty (1.1) its
-# answers ran on, repeating, to the token limit.
+# SamplingParams it is given (its server and transformers do), so a model's repetition penalty and top_k never
+# reached the engine; its answers are now sampled as vLLM's server would sample them.
 _MODEL_SAMPLING = ("repetition_penalty", "presence_penalty", "frequency_penalty", "top_k", "min_p")
 
 
