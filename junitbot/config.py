@@ -174,6 +174,10 @@ class LLMSettings(Record):
         default=None, gt=0.0, le=2.0,
         description="vLLM: penalty on tokens the prompt or answer already holds (1: none; None: the model's own, "
                     "from its generation_config.json, with its top_k, min_p and other penalties)")
+    frequency_penalty: float | None = Field(
+        default=None, ge=-2.0, le=2.0,
+        description="vLLM: penalty growing with each time a token recurs in the answer (0: none; None: the "
+                    "model's own); unlike the repetition penalty it can stop a small model repeating a whole test")
 
     openai_base_url: str | None = Field(default=None,
                                         description="chat-completions server, e.g. http://localhost:8000/v1 "

@@ -67,4 +67,5 @@ generation:
     dtype: bfloat16
     max_model_len: 8192
     kv_cache_gib: 2        # the CPU engine's KV cache (memory)
+    # frequency_penalty: 0.5   # stops this model's runaway answers, at the price of some broken lines
 EOF

@@ -73,15 +73,16 @@ def test_the_model_s_own_sampling_defaults_apply_where_requests_set_nothing() ->
     request = GenerationRequest(id="a", prompt="p", temperature=0.2, top_p=0.95, max_tokens=2048, seed=1)
     VLLMBackend(LLMSettings(), engine=FakeLLM(answer, generation=generation), sampling=SamplingParams).generate(
         [request])
-    VLLMBackend(LLMSettings(repetition_penalty=1.3), engine=FakeLLM(answer, generation=generation),
-                sampling=SamplingParams).generate([request])
+    VLLMBackend(LLMSettings(repetition_penalty=1.3, frequency_penalty=0.5),
+                engine=FakeLLM(answer, generation=generation), sampling=SamplingParams).generate([request])
     VLLMBackend(LLMSettings(), engine=FakeLLM(answer), sampling=SamplingParams).generate([request])
 
     model, overridden, plain = seen
     assert (model.repetition_penalty, model.top_k) == (1.1, 20)
     assert (model.temperature, model.top_p, model.max_tokens, model.seed) == (0.2, 0.95, 2048, 1)
-    assert (overridden.repetition_penalty, overridden.top_k) == (1.3, 20)
-    assert (plain.repetition_penalty, plain.top_k) == (1.0, 0)
+    assert (overridden.repetition_penalty, overridden.frequency_penalty, overridden.top_k) == (1.3, 0.5, 20)
+    assert (plain.repetition_penalty, plain.frequency_penalty, plain.top_k) == (1.0, 0.0, 0)
+    assert model.frequency_penalty == 0.0
 
 
 def test_a_prompt_that_fails_the_whole_call_fails_alone() -> None:

@@ -138,7 +138,8 @@ _MODEL_SAMPLING = ("repetition_penalty", "presence_penalty", "frequency_penalty"
 
 def model_sampling(engine: object, settings: LLMSettings) -> dict[str, object]:
     """The sampling knobs of the engine's model config (`generation_config.json`) that requests do not set, with
-    `settings.repetition_penalty` over the model's; none where the engine has no model config to read."""
+    the settings' repetition and frequency penalties over the model's; none where the engine has no model config
+    to read and the settings set none."""
     read = getattr(getattr(engine, "model_config", None), "get_diff_sampling_param", None)
     found: dict[str, object] = {}
     if read is not None:
@@ -147,8 +148,8 @@ def model_sampling(engine: object, settings: LLMSettings) -> dict[str, object]:
         except Exception as e:  # an unreadable generation config: vLLM's neutral sampling, said once
             log.warning("the model's sampling defaults cannot be read (%s: %s); sampling without them",
                         type(e).__name__, e)
-    if settings.repetition_penalty is not None:
-        found["repetition_penalty"] = settings.repetition_penalty
+    chosen = {"repetition_penalty": settings.repetition_penalty, "frequency_penalty": settings.frequency_penalty}
+    found |= {key: value for key, value in chosen.items() if value is not None}
     if found:
         log.info("sampling with the model's %s", ", ".join(f"{k}={v}" for k, v in sorted(found.items())))
     return found
