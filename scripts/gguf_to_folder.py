@@ -19,31 +19,44 @@ import sys
 import time
 from pathlib import Path
 
+from junitbot.atomic import write_atomically
 from junitbot.validation.build.tool_manifest import file_sha256
 
 MANIFEST = "junitbot-manifest.json"
 FORMAT = 2  # raised when the conversion changes, so a folder written by an older one is written again
 
 
-def folder_is_current(folder: Path, source_sha: str, sampling: dict[str, float]) -> bool:
-    """The folder was written from this GGUF with these sampling defaults and no file of it changed since."""
+def written_weights(folder: Path, source_sha: str) -> dict[str, object] | None:
+    """The folder's manifest when it was written from this GGUF and no file of it changed since, else None."""
     try:
-        manifest = json.loads((folder / MANIFEST).read_text())
+        manifest: dict[str, object] = json.loads((folder / MANIFEST).read_text())
     except (OSError, ValueError):
-        return False
-    if (manifest.get("source_sha256") != source_sha or manifest.get("format") != FORMAT
-            or manifest.get("sampling", {}) != sampling):
-        return False
-    files: dict[str, str] = manifest.get("files", {})
-    return bool(files) and all((folder / name).is_file() and file_sha256(folder / name) == sha
-                               for name, sha in files.items())
+        return None
+    if manifest.get("source_sha256") != source_sha or manifest.get("format") != FORMAT:
+        return None
+    files = manifest.get("files")
+    if not isinstance(files, dict) or not files or not all(
+            (folder / name).is_file() and file_sha256(folder / name) == sha for name, sha in files.items()):
+        return None
+    return manifest
+
+
+def write_sampling(folder: Path, manifest: dict[str, object], sampling: dict[str, float]) -> None:
+    """Only the sampling defaults changed: rewrite `generation_config.json` and the manifest, not the weights."""
+    from transformers import AutoConfig
+
+    generation = generation_config(AutoConfig.from_pretrained(folder), sampling)
+    write_atomically(folder / "generation_config.json", generation.to_json_string())
+    files = dict(manifest["files"])  # type: ignore[call-overload]
+    files["generation_config.json"] = file_sha256(folder / "generation_config.json")
+    write_atomically(folder / MANIFEST, json.dumps({**manifest, "sampling": sampling, "files": files}, indent=2) + "\n")
 
 
 def convert(gguf: Path, folder: Path, dtype: str, source_sha: str, sampling: dict[str, float]) -> int:
     """Write the folder under a temporary name with its manifest, then rename it into place; the files written."""
     import torch
     from safetensors.torch import save_file
-    from transformers import AutoConfig, AutoModelForCausalLM, AutoTokenizer, GenerationConfig
+    from transformers import AutoConfig, AutoModelForCausalLM, AutoTokenizer
     from transformers.modeling_gguf_pytorch_utils import load_gguf_checkpoint
 
     partial = folder.with_name(folder.name + ".partial")
@@ -65,10 +78,7 @@ def convert(gguf: Path, folder: Path, dtype: str, source_sha: str, sampling: dic
               str(partial / "model.safetensors"), metadata={"format": "pt"})
     config.architectures = [type(skeleton).__name__]  # vLLM picks its model class by this name
     config.save_pretrained(partial)
-    generation = GenerationConfig.from_model_config(config)
-    if sampling:  # a model published with sampling defaults samples (transformers refuses top_k without it)
-        generation.update(do_sample=True, **sampling)
-    generation.save_pretrained(partial)
+    generation_config(config, sampling).save_pretrained(partial)
     AutoTokenizer.from_pretrained(gguf.parent, gguf_file=gguf.name).save_pretrained(partial)
     files = {p.name: file_sha256(p) for p in sorted(partial.iterdir()) if p.is_file()}
     manifest = {"format": FORMAT, "source": str(gguf), "source_sha256": source_sha, "dtype": dtype,
@@ -77,6 +87,18 @@ def convert(gguf: Path, folder: Path, dtype: str, source_sha: str, sampling: dic
     shutil.rmtree(folder, ignore_errors=True)
     partial.rename(folder)
     return len(files)
+
+
+def generation_config(config: object, sampling: dict[str, float]) -> object:
+    """The model config's generation config with `sampling` set, every key (`update` would drop those it does not
+    know, a frequency penalty among them); a model published with sampling defaults samples (transformers refuses a
+    top_k without it)."""
+    from transformers import GenerationConfig
+
+    generation = GenerationConfig.from_model_config(config)
+    for key, value in {**({"do_sample": True} if sampling else {}), **sampling}.items():
+        setattr(generation, key, value)
+    return generation
 
 
 def _tied(config: object) -> set[str]:
@@ -93,17 +115,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sampling", action="append", default=[], metavar="KEY=VALUE",
                         help="a sampling default of the model for its generation_config.json (repeatable)")
     args = parser.parse_args(argv)
-    try:
-        sampling = {key: float(value) for key, _, value in (item.partition("=") for item in args.sampling)}
+    try:  # top_k=20 stays a whole number, temperature=0.7 a fraction
+        sampling = {key: int(value) if value.lstrip("-").isdigit() else float(value)
+                    for key, _, value in (item.partition("=") for item in args.sampling)}
     except ValueError:
         parser.error(f"--sampling takes KEY=NUMBER, got {args.sampling}")
-    sampling = {key: int(value) if key == "top_k" else value for key, value in sampling.items()}
     source_sha = file_sha256(args.gguf)
     if args.sha256 and source_sha != args.sha256:
         print(f"gguf_to_folder: {args.gguf} has sha256 {source_sha}, expected {args.sha256}", file=sys.stderr)
         return 1
-    if folder_is_current(args.folder, source_sha, sampling):
+    manifest = written_weights(args.folder, source_sha)
+    if manifest is not None and manifest.get("sampling", {}) == sampling:
         print(f"gguf_to_folder: {args.folder} is current", file=sys.stderr)
+        return 0
+    if manifest is not None:
+        write_sampling(args.folder, manifest, sampling)
+        print(f"gguf_to_folder: {args.folder}: sampling defaults {sampling}", file=sys.stderr)
         return 0
     started = time.monotonic()
     written = convert(args.gguf, args.folder, args.dtype, source_sha, sampling)
