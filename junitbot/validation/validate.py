@@ -58,7 +58,7 @@ from junitbot.validation.run.launcher import repeat_conditions
 from junitbot.validation.run.models import JvmLaunch, TestCaseResult
 from junitbot.validation.run.sandbox import describe_isolation
 from junitbot.validation.run.side_by_side import side_by_side
-from junitbot.validation.static import KnownTypes, error_scope, run_static_checks
+from junitbot.validation.static import KnownTypes, broken_tests, error_scope, run_static_checks
 
 log = logging.getLogger(__name__)
 
@@ -190,9 +190,14 @@ def _prepare(
         except JunitbotError as e:
             rejected.append(_rejected(candidate, "input", "bad-candidate", str(e)))
             continue
-        issues = run_static_checks(candidate, subject=subject, context=test_context,
-                                   frameworks=context.module.frameworks, settings=context.settings, known=known)
-        scope = error_scope(candidate.source, issues)
+        check = functools.partial(run_static_checks, subject=subject, context=test_context,
+                                  frameworks=context.module.frameworks, settings=context.settings, known=known)
+        checked, issues = candidate.source, check(candidate)
+        broken = broken_tests(checked) if any(i.category == "syntax-error" for i in issues) else {}
+        if broken:  # a syntax error inside a test method costs that method; the rest is checked without it
+            checked = prune_tests(checked, broken)
+            issues = [*broken.values(), *check(candidate.model_copy(update={"source": checked}))]
+        scope = error_scope(checked, issues)
         dropped = {method: f"static check: {issue.message}" for method, issue in scope.methods.items()}
         names = parse_test_class(candidate.source).test_names
         if scope.file is not None or not set(names) - set(dropped):
@@ -202,7 +207,7 @@ def _prepare(
                                     methods=tuple(MethodVerdict(name=m, kept=False, reason=whole or dropped[m])
                                                   for m in names)))
             continue
-        source = prune_tests(candidate.source, dropped) if dropped else candidate.source
+        source = prune_tests(checked, dropped) if dropped else checked
         file = context.scratch / "src" / relative
         file.parent.mkdir(parents=True, exist_ok=True)
         file.write_text(source, encoding="utf-8")

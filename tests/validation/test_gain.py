@@ -19,10 +19,11 @@ from junitbot.analysis import CodeGraph, update_graph
 from junitbot.config import load_config
 from junitbot.state import StateDir
 from junitbot.validation import IndexedRepo, TestCandidate, ValidationReport, validate_candidates
-from junitbot.validation.judge.keep import settled_methods, within_budget
-from junitbot.validation.judge.selection import NOTHING_NEW
+from junitbot.validation.judge.keep import _judged, settled_methods, within_budget
+from junitbot.validation.judge.models import Candidacy
+from junitbot.validation.judge.selection import COVERED_BY_EXISTING, COVERED_UNMEASURED, NOTHING_NEW, adds_nothing
 from junitbot.validation.measure.baseline import Baseline
-from junitbot.validation.measure.models import MutationReport, PitOptions
+from junitbot.validation.measure.models import Mutant, MutationReport, PitOptions
 from tests.conftest import EXAMPLE, commit_all, own_baselines
 
 HEADER = """package com.acme.shop.domain;
@@ -181,6 +182,24 @@ def test_a_class_its_own_tests_already_cover_gets_nothing_and_says_so(report: Va
     # What its existing tests reach is still reported: a benchmark sums the human suite over every class.
     assert verdict.gain is None and verdict.baseline is not None
     assert verdict.baseline.lines.covered > 0 and verdict.baseline.mutants is not None
+
+
+def test_a_class_judged_by_coverage_alone_does_not_claim_its_mutants_are_killed(tmp_path: Path) -> None:
+    # commons-text's StringTokenizer: PIT ran out of its budget on 106 methods and a large suite, and the reason said
+    # "cover and kill" of mutants nobody measured.
+    source = "class MoneyGeneratedTest {\n    @Test\n    void adds() {\n    }\n}\n"
+    candidacy = Candidacy(candidate=TestCandidate(path="src/test/java/MoneyGeneratedTest.java", source=source,
+                                                  target="com.acme.Money"),
+                          test_class="MoneyGeneratedTest", file=tmp_path / "MoneyGeneratedTest.java", source=source)
+    baseline = Baseline(target="com.acme.Money", tests=("com.acme.MoneyTest",))
+    killed = Mutant(class_name="com.acme.Money", method="add", line=3, mutator="MathMutator", status="KILLED",
+                    killing_tests=("com.acme.MoneyTest#add",))
+    unmeasured = _judged(candidacy, {}, baseline, (), "com.acme.Money", prune=True)
+    measured = _judged(candidacy, {}, baseline.model_copy(update={"mutants_killed": (killed.key,),
+                                                                  "mutants_total": 1}),
+                       (killed,), "com.acme.Money", prune=True)
+    assert unmeasured.failure == COVERED_UNMEASURED and "kill" not in COVERED_UNMEASURED
+    assert measured.failure == COVERED_BY_EXISTING and adds_nothing(unmeasured.failure)
 
 
 def test_a_persons_tests_are_judged_not_pruned(report: ValidationReport) -> None:

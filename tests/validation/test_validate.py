@@ -158,6 +158,13 @@ class OrderLineMockTest {{
         System.exit(3);
     }
 """),
+    # A syntax error inside one method costs that method too, when the class parses without it.
+    "syntax_in_one_method": _money_test("MoneyOneSyntaxTest", GOOD_METHOD + """
+    @Test
+    void broken() {
+        Money sum = money() { @Override public String toString() { return ""; } };
+    }
+"""),
     # ... but one in the set-up would run before every method: the class goes.
     "exit_in_set_up": _money_test("MoneySetUpExitTest", GOOD_METHOD + """
     @org.junit.jupiter.api.BeforeEach
@@ -271,6 +278,15 @@ def test_a_static_error_costs_its_method_and_the_siblings_are_kept(report: Valid
     assert methods["exits"].reason == "static check: System.exit stops the JVM that runs the tests"
     assert "system-exit" in _categories(verdict)
     assert verdict.source is not None and "System.exit" not in verdict.source and "add_sumsAmounts" in verdict.source
+
+
+def test_a_syntax_error_inside_a_method_costs_that_method(report: ValidationReport) -> None:
+    verdict = _verdict(report, "syntax_in_one_method")
+    assert verdict.kept
+    assert [(m.name, m.kept) for m in verdict.methods] == [("add_sumsAmounts", True), ("broken", False)]
+    assert next(m for m in verdict.methods if m.name == "broken").reason.startswith("static check: ")
+    assert "syntax-error" in _categories(verdict)
+    assert verdict.source is not None and "broken" not in verdict.source
 
 
 def test_a_static_error_in_the_set_up_rejects_the_class(report: ValidationReport) -> None:

@@ -27,6 +27,9 @@ _GENERIC_LOCALS = frozenset({"expected", "result", "thrown", "value", "other"}) 
 # A name a constant could not see: a local or parameter (lower case, not a member after a dot, not a call).
 _FREE_NAME = re.compile(r"(?<![\w.$])(?!(?:new|true|false|null)\b)[a-z_]\w*\b(?!\s*\()")
 _MIN_USES = 2
+# What follows a constructor call that declares an anonymous class (`new Tokenizer("a b") { .. }`): the call is not
+# a value of its own, and naming it would leave the class body behind (a syntax error that cost a whole class).
+_CLASS_BODY = re.compile(r"\s*\{")
 
 TypeLookup = Callable[[str], ClassInfo | None]
 """A type as a test writes it (`Money`, `Order.Line`) or its FQN → its ClassInfo, or None outside the repo."""
@@ -122,8 +125,9 @@ def _replaced(text: str, expression: str, reference: str) -> str:
 
 def _written_as(text: str, expression: str, reference: str) -> str:
     """`text` with each whole occurrence of `expression` written as `reference`: not inside a longer name
-    (joda-money: `Money.parse("GBP 1")` inside `BigMoney.parse("GBP 1")` made `BigMONEY22`, which cost the class)."""
-    return re.sub(rf"(?<![\w.$]){re.escape(expression)}", lambda _: reference, text)
+    (joda-money: `Money.parse("GBP 1")` inside `BigMoney.parse("GBP 1")` made `BigMONEY22`, which cost the class),
+    nor the start of an anonymous class's declaration."""
+    return re.sub(rf"(?<![\w.$]){re.escape(expression)}(?!{_CLASS_BODY.pattern})", lambda _: reference, text)
 
 
 def _blank_strings(text: str) -> str:
@@ -132,11 +136,11 @@ def _blank_strings(text: str) -> str:
 
 def _expressions(text: str) -> list[tuple[str, str]]:
     """Each constructor call or static factory chain in `text` (`new X(..)`, `X.of(..)`, `X.builder()..build()`)
-    with the type it starts from."""
+    with the type it starts from; not one that declares an anonymous class."""
     found = []
     for match in _START.finditer(text):
         end = closing_bracket(text, match.end() - 1)
-        if end < 0:
+        if end < 0 or (match[1] and _CLASS_BODY.match(text, end + 1)):
             continue
         while (chained := re.match(r"\.\s*(\w+)\s*\(", text[end + 1:])) is not None:
             close = closing_bracket(text, end + 1 + chained.end() - 1)

@@ -17,7 +17,12 @@ from junitbot.analysis import CodeGraph, parse_test_class
 from junitbot.errors import JunitbotError
 from junitbot.validation.context import ValidationContext
 from junitbot.validation.judge.models import Candidacy, SuiteFigures, SuiteGain
-from junitbot.validation.judge.selection import COVERED_BY_EXISTING, NOTHING_NEW, select_methods
+from junitbot.validation.judge.selection import (
+    COVERED_BY_EXISTING,
+    COVERED_UNMEASURED,
+    NOTHING_NEW,
+    select_methods,
+)
 from junitbot.validation.measure.baseline import Baseline, measure_baselines
 from junitbot.validation.measure.jacoco import analyze_coverage
 from junitbot.validation.measure.models import ClassCoverage, Counter, Mutant, MutationReport, PitOptions, ProbeHits
@@ -123,7 +128,7 @@ def _judged(
     before = None if baseline.empty else _figures(
         baseline.coverage, len(baseline.mutants_killed) if total and known else None, total)
     if not adds and prune:
-        failure = COVERED_BY_EXISTING if not baseline.empty else NOTHING_NEW
+        failure = NOTHING_NEW if baseline.empty else COVERED_BY_EXISTING if mine else COVERED_UNMEASURED
         return candidacy.model_copy(update={"dropped": dropped, "adds": adds, "failure": failure,
                                             "baseline": before})
     kept_ids = {f"{test_class}#{m}" for m in methods if m not in dropped}

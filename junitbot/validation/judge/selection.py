@@ -14,12 +14,14 @@ from junitbot.validation.measure.models import ProbeHits
 
 NOTHING_NEW = "adds no line, branch or killed mutant beyond the existing tests and the methods kept before it"
 COVERED_BY_EXISTING = "its existing tests already cover and kill everything these tests do"
+# Where no mutant of the class was measured (mutation off, PIT failed or ran out of its budget) only coverage judged.
+COVERED_UNMEASURED = "its existing tests already cover everything these tests do (their mutants were not measured)"
 
 
 def adds_nothing(reason: str | None) -> bool:
     """Whether a method was dropped only for adding nothing to the suite (it passed): a test that catches a change
     is such a method too."""
-    return reason in (NOTHING_NEW, COVERED_BY_EXISTING)
+    return reason in (NOTHING_NEW, COVERED_BY_EXISTING, COVERED_UNMEASURED)
 
 
 class MethodGain(Record):

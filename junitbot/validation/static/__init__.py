@@ -21,7 +21,7 @@ from junitbot.validation.static.nodes import (
     variable_name,
 )
 from junitbot.validation.static.passes import PASSES, passed, run_static_checks
-from junitbot.validation.static.scope import ErrorScope, error_scope
+from junitbot.validation.static.scope import ErrorScope, broken_tests, error_scope
 
 __all__ = [
     "PASSES",
@@ -33,6 +33,7 @@ __all__ = [
     "annotation_names",
     "arguments_of",
     "assertion_calls",
+    "broken_tests",
     "compact",
     "enclosing",
     "error_scope",

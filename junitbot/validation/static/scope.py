@@ -2,7 +2,8 @@
 
 A finding costs the method it is in, never its siblings (issue 18). What runs for every test (a field initializer,
 a constructor, a `@BeforeEach`/`@BeforeAll` method, a helper they call, an annotation on the class) or what
-makes the source unreadable (a syntax error) concerns the whole file.
+makes the source unreadable (a syntax error) concerns the whole file, except a syntax error inside a test method
+whose removal leaves a source that parses cleanly (`broken_tests`): that costs the method.
 """
 
 from __future__ import annotations
@@ -10,10 +11,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import NamedTuple
 
-from junitbot.analysis import Node, member_node
+from junitbot.analysis import Node, member_node, prune_tests
 from junitbot.validation.models import Severity, ValidationIssue
 from junitbot.validation.static.facts import ParsedTest, parse_test
 from junitbot.validation.static.nodes import name_of, text_of
+from junitbot.validation.static.structure import syntax_issues
+
+_SALVAGE_ROUNDS = 4
 
 
 class ErrorScope(NamedTuple):
@@ -39,6 +43,26 @@ def error_scope(source: str, issues: Iterable[ValidationIssue]) -> ErrorScope:
         for name in concerned:
             methods.setdefault(name, issue)
     return ErrorScope(methods=methods, file=None)
+
+
+def broken_tests(source: str) -> dict[str, ValidationIssue]:
+    """The test methods of `source` that hold its syntax errors, each with its first one, when `source` without
+    them parses cleanly; empty when it does not (an error outside every test method, or one that hid where a
+    method ends) or there is no syntax error."""
+    found: dict[str, ValidationIssue] = {}
+    # A few rounds: the syntax pass reports the first errors only, and removing a method can show the next.
+    for _ in range(_SALVAGE_ROUNDS):
+        test = parse_test(source)
+        errors = syntax_issues(test.tree)
+        if not errors:
+            return found
+        for issue in errors:
+            member = test.test_class.method_at(issue.line) if issue.line is not None else None
+            if member is None or not member.is_test:
+                return {}
+            found.setdefault(member.name, issue.model_copy(update={"method": member.name}))
+        source = prune_tests(source, found)
+    return {}
 
 
 def _methods_at(test: ParsedTest, line: int | None, reached: Mapping[str, tuple[bool, set[str]]]) -> list[str] | None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import PurePosixPath
 
-from junitbot.analysis import Node, syntax_errors
+from junitbot.analysis import Node, Tree, syntax_errors
 from junitbot.validation.models import ValidationIssue
 from junitbot.validation.static.facts import CheckInput, assertion_calls
 from junitbot.validation.static.nodes import (
@@ -38,10 +38,15 @@ _JUNIT4_TO_5 = {
 # -- pass 1: syntax ----------------------------------------------------------------------------------
 
 
+def syntax_issues(tree: Tree) -> list[ValidationIssue]:
+    """The first few places where `tree`'s source does not parse, as the syntax pass's ERRORs."""
+    return [issue_at("syntax", ERROR, "syntax-error", message, line, "fix the Java syntax at this line")
+            for line, message in syntax_errors(tree)]
+
+
 def check_syntax(inp: CheckInput) -> list[ValidationIssue]:
     """The source parses cleanly, declares exactly one top-level class, in the subject's package."""
-    issues = [issue_at("syntax", ERROR, "syntax-error", message, line, "fix the Java syntax at this line")
-              for line, message in syntax_errors(inp.test.tree)]
+    issues = syntax_issues(inp.test.tree)
     tops = inp.test.nodes("top_type")
     classes = [n for n in tops if n.type == "class_declaration"]
     stem = PurePosixPath(inp.candidate.path).stem

@@ -129,3 +129,16 @@ def test_a_local_of_a_supertype_does_not_name_the_value() -> None:
                for n, kind, local in (("a", "Amount", "amount"), ("b", "Amount", "amount"), ("c", "Money", "price"))]
     assert named_fixtures(methods, lookup=_lookup).fields == (
         'private static final Money PRICE = Money.of(1250, "EUR");',)
+
+
+def test_a_constructor_call_that_declares_an_anonymous_class_is_never_named() -> None:
+    # commons-text's StringTokenizerTest subclasses the tokenizer in place; naming `new StringTokenizer("a b c")`
+    # left `tokenizer() { @Override .. }` behind, a syntax error that cost all 107 methods of the class.
+    anonymous = ("Customer customer = new Customer(\"jane@example.com\") "
+                 "{ @Override public String toString() { return \"\"; } };")
+    plain = "Customer customer = new Customer(\"jane@example.com\");"
+    twice = named_fixtures([_test("a", anonymous), _test("b", anonymous)], lookup=_lookup)
+    assert twice.methods == (_test("a", anonymous), _test("b", anonymous)) and not twice.helpers
+    mixed = named_fixtures([_test("a", plain), _test("b", plain), _test("c", anonymous)], lookup=_lookup)
+    assert all("Customer customer = customer();" in m for m in mixed.methods[:2])
+    assert mixed.methods[2] == _test("c", anonymous)

@@ -1,9 +1,11 @@
-"""error_scope: a static ERROR costs the method it is in, the tests that reach its helper, or the whole file."""
+"""error_scope: a static ERROR costs the method it is in, the tests that reach its helper, or the whole file;
+broken_tests: a syntax error inside a test method costs that method when the rest parses without it."""
 
 from __future__ import annotations
 
-from junitbot.validation.static import error_scope
-from tests.validation.test_static.conftest import NULL_COMMAND, T1, T2, T3, Repo, variant
+from junitbot.analysis import parse_java, syntax_errors
+from junitbot.validation.static import broken_tests, error_scope
+from tests.validation.test_static.conftest import GOOD, NULL_COMMAND, PLACE, T1, T2, T3, Repo, variant
 
 EXIT = "        System.exit(1);\n"
 HELPER = "    private PlaceOrderCommand command("
@@ -67,3 +69,20 @@ def test_each_test_keeps_its_own_first_error(shop: Repo) -> None:
     scope = error_scope(source, shop.check(source))
     assert {name: issue.category for name, issue in scope.methods.items()} == {T1: "thread-sleep", T3: "system-exit"}
     assert T2 not in scope.methods
+
+
+def test_a_syntax_error_inside_a_test_costs_that_test_when_the_rest_parses_without_it() -> None:
+    # commons-text: a named fixture left an anonymous class's body behind in one of 107 methods, which cost them all.
+    source = variant(NULL_COMMAND, NULL_COMMAND + "        Runnable r = task() { @Override public void run() { } };\n")
+    source = variant(PLACE, PLACE + "\n        assertEquals(1, ;", source)
+    assert syntax_errors(parse_java(source.encode()))
+    broken = broken_tests(source)
+    assert sorted(broken) == sorted([T1, T3])
+    assert all(i.category == "syntax-error" and i.method == name for name, i in broken.items())
+    assert broken_tests(GOOD) == {}
+
+
+def test_a_syntax_error_outside_every_test_is_the_file_s() -> None:
+    field = "    private final TimeSource time = () -> NOW;\n"
+    assert broken_tests(variant(field, field + "    private int broken = ;\n")) == {}
+    assert broken_tests(variant(HELPER, "    private void half( {\n    }\n\n" + HELPER)) == {}
