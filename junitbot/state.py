@@ -53,6 +53,12 @@ class StateDir:
         return self.root / "tools"
 
     @property
+    def classpaths(self) -> Path:
+        """The Maven classpaths resolved here, one file per poms (with Maven's config and local repository) and
+        main sources: going back to a branch finds its resolution again."""
+        return self.root / "build" / "maven-classpaths"
+
+    @property
     def baselines(self) -> Path:
         """What the repository's own tests cover and kill, per target, keyed by everything it depends on (the
         baseline), and PIT's history of those runs."""

@@ -60,18 +60,22 @@ def session_tools_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session", autouse=True)
 def _shared_caches(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     """Every state directory of a test uses the session's tools cache (with junitbot's compiled helpers), its
-    baseline cache and its vector cache, as runners sharing a cache do: all are keyed by their content (tools
-    checksummed; a baseline by the sources it ran and the classpath; a vector by model and text), so sharing changes
-    no outcome and saves a Maven run, the helpers' javac, the human suite's JUnit and PIT runs and the encoding of
-    the example's chunks per test. Tests of a cache itself pass their own folder or `own_baselines`; the retrieval
-    tests count what the model encodes, so they keep their own vector cache. Session-scoped, so module-scoped
-    fixtures get it too."""
+    baseline cache, its Maven classpath cache and its vector cache, as runners sharing a cache do: all are keyed by
+    their content (tools checksummed; a baseline by the sources it ran and the classpath; a classpath by the poms,
+    checked against the main sources' sizes and times, which a copy of the example keeps, and the main classes
+    Maven compiled in the first copy serve the others; a vector by model and text), so sharing changes no outcome
+    and saves Maven runs, the helpers' javac, the human suite's JUnit and PIT runs and the encoding of the example's
+    chunks per test. Tests of a cache itself pass their own folder or `own_baselines`; the retrieval tests count
+    what the model encodes, so they keep their own vector cache. Session-scoped, so module-scoped fixtures get it
+    too."""
     tools = session_tools_dir(tmp_path_factory)
     baselines = tools.parent / "junitbot-baselines"
     vectors = tools.parent / "junitbot-vectors.sqlite"
+    classpaths = tools.parent / "junitbot-classpaths"
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(StateDir, "tools", property(lambda self: tools))
         patch.setattr(StateDir, "baselines", property(lambda self: baselines))
+        patch.setattr(StateDir, "classpaths", property(lambda self: classpaths))
         patch.setattr(StateDir, "vector_cache", property(lambda self: vectors))
         yield
 

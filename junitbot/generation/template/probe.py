@@ -185,9 +185,10 @@ def _mockito_for_the_recorder(classpath: Sequence[str]) -> list[str]:
 
 
 def run_probes(probes: Sequence[ProbeClass], run: ProbeRun) -> tuple[dict[str, Observation], dict[str, str]]:
-    """Compile the probes in one javac and run them twice, in a scratch folder of their own under
-    `run.scratch_root`; (stable observations, probes that failed to build). The recorder is compiled apart by the
-    default JDK: javac reads its class files at any `--release`, and every JVM that runs probes is as new."""
+    """Compile the probes in one javac and run them as validation runs a test (twice by default), in a scratch
+    folder of their own under `run.scratch_root`; (stable observations, probes that failed to build). The recorder
+    is compiled apart by the default JDK: javac reads its class files at any `--release`, and every JVM that runs
+    probes is as new."""
     if not probes:
         return {}, {}
     scratch = Path(tempfile.mkdtemp(prefix="generate-", dir=run.scratch_root))
@@ -245,10 +246,15 @@ def _compile_and_run(probes: Sequence[ProbeClass], run: ProbeRun,
         observed = workdir / _OBSERVATIONS
         return (parse_observations(observed.read_text(encoding="utf-8")) if observed.is_file() else {}), ran
 
-    (first, ran), (second, _) = side_by_side(
-        [functools.partial(observe, index, conditions)
-         for index, conditions in enumerate(repeat_conditions(max(2, settings.repetitions))[:2], 1)],
-        settings.parallel_runs)
+    # As often as validation runs a test, at most twice: a second run (reversed order, another zone, locale and
+    # charset) keeps only what both agree on; with `validation.repetitions: 1` nothing is checked for agreement.
+    runs = side_by_side([functools.partial(observe, index, conditions)
+                         for index, conditions in enumerate(repeat_conditions(settings.repetitions)[:2], 1)],
+                        settings.parallel_runs)
+    first, ran = runs[0]
     if ran is not None:
         failed.update(_failing_set_ups(ran.cases, runnable))
+    if len(runs) == 1:
+        return first, failed
+    second = runs[1][0]
     return {scenario: stable(seen, second.get(scenario)) for scenario, seen in first.items()}, failed

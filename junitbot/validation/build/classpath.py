@@ -69,8 +69,7 @@ def _maven_classpaths(
     root: Path, settings: ValidationSettings, state: StateDir, timeout_s: float, runner: Runner
 ) -> ProjectClasspath | str:
     modules = read_modules(root)
-    cache_file = state.root / "build" / "maven-classpath.json"
-    cached = cached_classpaths(root, modules, settings=settings, cache_file=cache_file)
+    cached = cached_classpaths(root, modules, settings=settings, cache_dir=state.classpaths)
     if cached is not None:
         return cached
     try:
@@ -78,7 +77,7 @@ def _maven_classpaths(
     except JunitbotError as e:
         return f"no usable Maven: {e}"
     build = MavenRun(root=root, maven=maven, settings=settings, runner=runner, timeout_s=timeout_s)
-    return resolve_maven_classpaths(modules, build=build, cache_file=cache_file)
+    return resolve_maven_classpaths(modules, build=build, cache_dir=state.classpaths)
 
 
 def system_jars() -> list[str]:

@@ -48,6 +48,9 @@ _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 _MAX_OUTPUT_BYTES = 400_000
 
 
+_CACHED_BUILDS = 16
+
+
 class _Cached(Record):
     """What the state directory keeps of one resolution."""
 
@@ -58,13 +61,14 @@ class _Cached(Record):
 
 
 def cached_classpaths(
-    root: Path, modules: Sequence[MavenModule], *, settings: ValidationSettings, cache_file: Path,
+    root: Path, modules: Sequence[MavenModule], *, settings: ValidationSettings, cache_dir: Path,
 ) -> ProjectClasspath | None:
-    """The modules' classpaths as the last resolution left them, when neither the poms nor any main source
-    changed since and everything they name is still there; no process runs."""
+    """The modules' classpaths as a resolution of these poms and main sources left them in `cache_dir`, when
+    everything they name is still there; no process runs."""
     started = time.perf_counter()
     coded = [m for m in modules if m.has_code]
-    cached = _load(cache_file, _key(root, modules, settings), _stamps(root, coded))
+    key, stamps = _key(root, modules, settings), _stamps(root, coded)
+    cached = _load(_cache_file(cache_dir, key, stamps), key, stamps)
     if cached is None:
         return None
     return ProjectClasspath(modules=cached.modules, resolution="cached", maven=cached.maven,
@@ -84,9 +88,10 @@ class MavenRun:
 
 
 def resolve_maven_classpaths(
-    modules: Sequence[MavenModule], *, build: MavenRun, cache_file: Path | None,
+    modules: Sequence[MavenModule], *, build: MavenRun, cache_dir: Path | None,
 ) -> ProjectClasspath | str:
-    """The modules' classpaths from the build, or why Maven could not give them; a compiled result is cached."""
+    """The modules' classpaths from the build, or why Maven could not give them; a compiled result is cached in
+    `cache_dir`."""
     started = time.perf_counter()
     root, settings = build.root, build.settings
     coded = [m for m in modules if m.has_code]
@@ -109,10 +114,11 @@ def resolve_maven_classpaths(
         log.warning("Maven wrote no classpath for %s (the build failed there; their classes are left out): %s",
                     ", ".join(missing), why)
         notes.append(f"no classpath for {', '.join(missing)}: Maven could not build them")
-    elif compiled and cache_file is not None:
+    elif compiled and cache_dir is not None:
         # Stamped after the run: the sources Maven compiled are the ones a later call compares with.
-        _store(cache_file, _Cached(key=_key(root, modules, settings), stamps=_stamps(root, coded),
-                                   modules=classpaths, maven=build.maven))
+        key, stamps = _key(root, modules, settings), _stamps(root, coded)
+        _store(cache_dir, _cache_file(cache_dir, key, stamps),
+               _Cached(key=key, stamps=stamps, modules=classpaths, maven=build.maven))
     return ProjectClasspath(modules=classpaths, resolution=resolution, maven=build.maven, notes=tuple(notes),
                             unbuilt=dict.fromkeys((m for m in missing if m != "."), why[:600]),
                             seconds=round(time.perf_counter() - started, 3))
@@ -207,6 +213,14 @@ def _processor_path(module: MavenModule, entries: Sequence[str], settings: Valid
     return tuple(e for e in entries if Path(e).name.startswith("lombok") and e.endswith(".jar"))
 
 
+def _cache_file(cache_dir: Path, key: str, stamps: dict[str, str]) -> Path:
+    """One file per poms and main sources: going back to a branch's sources finds its resolution again."""
+    digest = hashlib.sha256(key.encode())
+    for module, stamp in sorted(stamps.items()):
+        digest.update(f"\0{module}\0{stamp}".encode())
+    return cache_dir / f"{digest.hexdigest()[:32]}.json"
+
+
 def _key(root: Path, modules: Sequence[MavenModule], settings: ValidationSettings) -> str:
     """What the resolution depends on besides the sources: the poms, Maven's own config, the local repository.
     Not which Maven ran: any Maven that can build the poms resolves the same classpath."""
@@ -260,6 +274,17 @@ def _load(cache_file: Path, key: str, stamps: dict[str, str]) -> _Cached | None:
     return cached
 
 
-def _store(cache_file: Path, cached: _Cached) -> None:
-    """Written via a temporary file and a rename: a killed run never leaves half a cache."""
+def _store(cache_dir: Path, cache_file: Path, cached: _Cached) -> None:
+    """Written via a temporary file and a rename: a killed run never leaves half a cache. The newest
+    `_CACHED_BUILDS` stay: every edit of a main source makes a new one."""
     write_atomically(cache_file, cached.model_dump_json())
+    files = sorted(cache_dir.glob("*.json"), key=_modified, reverse=True)
+    for old in files[_CACHED_BUILDS:]:
+        old.unlink(missing_ok=True)
+
+
+def _modified(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return 0.0

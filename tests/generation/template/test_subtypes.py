@@ -172,3 +172,56 @@ def test_a_class_junitbot_cannot_write_costs_that_class_never_the_run(tmp_path: 
         assert skip.reason.endswith("a bug, please report it")
         assert result.validation is not None
         assert [v.target for v in result.validation.verdicts if v.kept] == ["com.acme.convert.Field"]
+
+
+_ZONES = """package com.acme.zones;
+
+public final class Zones {
+    private Zones() {
+    }
+
+    public static String zone() {
+        return java.util.TimeZone.getDefault().getID();
+    }
+
+    public static int twice(int value) {
+        return value * 2;
+    }
+}
+"""
+
+
+def test_probes_run_as_often_as_validation_runs_a_test(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Twice by default: the second run, in another zone, keeps the zone's name out of the assertions. With
+    # `validation.repetitions: 1` a user accepts one run of each test, and the probes run once too.
+    import junitbot.generation.template.probe as probe
+
+    runs: list[str] = []
+
+    def counted(**kwargs: object) -> object:
+        runs.append(str(kwargs["conditions"]))
+        return run_junit(**kwargs)  # type: ignore[arg-type]
+
+    run_junit = probe.run_junit
+    monkeypatch.setattr(probe, "run_junit", counted)
+    sources = {}
+    for repetitions in (2, 1):
+        root = tmp_path / f"zones{repetitions}"
+        write_files(root, {"src/main/java/com/acme/zones/Zones.java": _ZONES,
+                           ".junitbot.yml": flow_only_yaml({"validation.repetitions": repetitions,
+                                                            "validation.require_gain": False})})
+        runs.clear()
+        for repo in index(root, use_git=False):
+            info = repo.info("com.acme.zones.Zones")
+            job = GenerationJob(root=repo.root, graph=repo.graph, config=repo.config, state=repo.state)
+            jars = system_jars()
+            classpath = Classpath(entries=tuple(jars), source="system", frameworks=detect_frameworks(jars))
+            result = generate_tests([Target(fqn=info.fqn, file=info.file, reason="named")], job, classpath=classpath)
+            assert result.validation is not None
+            (verdict,) = result.validation.verdicts
+            assert verdict.kept, verdict
+            sources[repetitions] = (len(runs), verdict.source or "")
+    (twice_runs, checked), (once_runs, unchecked) = sources[2], sources[1]
+    assert twice_runs == 2 * once_runs and once_runs >= 1
+    assert "Zones.twice(value)" in checked and "Zones.twice(value)" in unchecked
+    assert "Zones.zone()" not in checked and 'assertEquals("UTC", result)' in unchecked

@@ -152,6 +152,13 @@ def test_an_unchanged_build_runs_no_maven_and_an_edit_runs_it_offline(two_module
     edited = _discover(two_modules, state, runner)
     assert edited.resolution == "offline" and runner.maven_runs == 1
     assert all("-o" in argv for argv in runner.argvs if any("build-classpath" in p for p in argv))
+    # Another branch's poms get a cache file of their own: back on these poms, nothing runs again.
+    pom = two_modules / "core/pom.xml"
+    original = pom.read_text()
+    pom.write_text(original.replace("</project>", "<description>another branch</description>\n</project>"))
+    assert _discover(two_modules, state, runner).resolution == "offline" and runner.maven_runs == 2
+    pom.write_text(original)
+    assert _discover(two_modules, state, runner).resolution == "cached" and runner.maven_runs == 2
 
 
 def test_tests_of_a_lombok_module_validate_at_its_release(two_modules: Path, tmp_path: Path) -> None:
