@@ -10,7 +10,7 @@ import pytest
 from junitbot.generation import GenerationJob, ImportSet, Target
 from junitbot.generation.template import ClassContext, ModuleContext, Scope, generate_tests, value_expression
 from junitbot.generation.template.subtypes import instantiable, receivers, subject_bindings
-from junitbot.validation import Classpath, detect_frameworks
+from junitbot.validation import Classpath, Verdict, detect_frameworks
 from junitbot.validation.build.classpath import system_jars
 from tests.conftest import flow_only_yaml
 from tests.generation.conftest import Indexed, index, write_files
@@ -84,6 +84,19 @@ def test_one_receiver_per_implementation_that_can_be_built(boxes: Indexed) -> No
     assert [(r.name, r.title, r.arrange, r.bindings) for r in alone] == [("fixedBox", "", (), None)]
 
 
+def _generated(repo: Indexed, fqn: str) -> Verdict:
+    """The verdict on the template generator's tests of `fqn`, on Debian's JUnit and Mockito jars."""
+    info = repo.info(fqn)
+    job = GenerationJob(root=repo.root, graph=repo.graph, config=repo.config, state=repo.state)
+    jars = system_jars()
+    classpath = Classpath(entries=tuple(jars), source="system", frameworks=detect_frameworks(jars))
+    result = generate_tests([Target(fqn=info.fqn, file=info.file, reason="named")], job, classpath=classpath)
+    assert not result.skipped, result.skipped
+    assert result.validation is not None
+    (verdict,) = result.validation.verdicts
+    return verdict
+
+
 _CONVERTER = """package com.acme.convert;
 
 @FunctionalInterface
@@ -120,14 +133,7 @@ def test_a_functional_interface_without_implementations_is_tested_through_its_ow
                        "src/main/java/com/acme/convert/Field.java": _FIELD,
                        ".junitbot.yml": flow_only_yaml()})
     for repo in index(root, use_git=False):
-        info = repo.info("com.acme.convert.Converter")
-        job = GenerationJob(root=repo.root, graph=repo.graph, config=repo.config, state=repo.state)
-        jars = system_jars()
-        classpath = Classpath(entries=tuple(jars), source="system", frameworks=detect_frameworks(jars))
-        result = generate_tests([Target(fqn=info.fqn, file=info.file, reason="named")], job, classpath=classpath)
-        assert not result.skipped, result.skipped
-        assert result.validation is not None
-        (verdict,) = result.validation.verdicts
+        verdict = _generated(repo, "com.acme.convert.Converter")
         assert verdict.kept, verdict
         source = verdict.source or ""
         # Its lambdas are called, on their own or handed to its static method (never a mock of the interface).
@@ -212,13 +218,7 @@ def test_probes_run_as_often_as_validation_runs_a_test(tmp_path: Path, monkeypat
                                                             "validation.require_gain": False})})
         runs.clear()
         for repo in index(root, use_git=False):
-            info = repo.info("com.acme.zones.Zones")
-            job = GenerationJob(root=repo.root, graph=repo.graph, config=repo.config, state=repo.state)
-            jars = system_jars()
-            classpath = Classpath(entries=tuple(jars), source="system", frameworks=detect_frameworks(jars))
-            result = generate_tests([Target(fqn=info.fqn, file=info.file, reason="named")], job, classpath=classpath)
-            assert result.validation is not None
-            (verdict,) = result.validation.verdicts
+            verdict = _generated(repo, "com.acme.zones.Zones")
             assert verdict.kept, verdict
             sources[repetitions] = (len(runs), verdict.source or "")
     (twice_runs, checked), (once_runs, unchecked) = sources[2], sources[1]
