@@ -11,6 +11,7 @@ When the compile fails (a broken class), the classpath alone is resolved and jun
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import logging
 import os
@@ -46,9 +47,7 @@ _MISSING = re.compile(r"offline mode|has not been downloaded|Could not resolve|C
 _LEVEL = re.compile(r"^(?:\[(?:ERROR|FATAL)\]\s*)+")
 _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 _MAX_OUTPUT_BYTES = 400_000
-
-
-_CACHED_BUILDS = 16
+_CACHED_BUILDS = 16  # resolutions kept, the most recently used: each edit of a main source makes one
 
 
 class _Cached(Record):
@@ -271,12 +270,14 @@ def _load(cache_file: Path, key: str, stamps: dict[str, str]) -> _Cached | None:
              for p in (*m.entries, *m.processor_path, *([m.main_classes] if m.main_classes else []))]
     if not all(Path(p).exists() for p in paths):
         return None
+    with contextlib.suppress(OSError):
+        os.utime(cache_file)  # used: the last to go when the folder is trimmed
     return cached
 
 
 def _store(cache_dir: Path, cache_file: Path, cached: _Cached) -> None:
-    """Written via a temporary file and a rename: a killed run never leaves half a cache. The newest
-    `_CACHED_BUILDS` stay: every edit of a main source makes a new one."""
+    """Written via a temporary file and a rename: a killed run never leaves half a cache. The `_CACHED_BUILDS`
+    most recently used stay."""
     write_atomically(cache_file, cached.model_dump_json())
     files = sorted(cache_dir.glob("*.json"), key=_modified, reverse=True)
     for old in files[_CACHED_BUILDS:]:
