@@ -12,6 +12,14 @@ AssertionStyle = Literal["junit", "assertj"]
 NamingStyle = Literal["underscore", "camel"]
 _ASSERTJ = b"org.assertj.core.api"
 _JUNIT = b"org.junit.jupiter.api.Assertions"
+# Java's reserved words and literals (with the contextual `record`, `var`, `yield`): never a name junitbot gives.
+JAVA_KEYWORDS = frozenset({
+    "abstract", "assert", "boolean", "break", "byte", "case", "catch", "char", "class", "const", "continue",
+    "default", "do", "double", "else", "enum", "extends", "false", "final", "finally", "float", "for", "goto", "if",
+    "implements", "import", "instanceof", "int", "interface", "long", "native", "new", "null", "package", "private",
+    "protected", "public", "record", "return", "short", "static", "strictfp", "super", "switch", "synchronized",
+    "this", "throw", "throws", "transient", "true", "try", "var", "void", "volatile", "while", "yield",
+})
 
 
 def assertion_style(graph: CodeGraph, frameworks: Frameworks) -> AssertionStyle:

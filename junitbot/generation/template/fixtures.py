@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from junitbot.analysis import ClassInfo, TypeKind
 from junitbot.analysis.brackets import closing_bracket, split_arguments
-from junitbot.generation.style import fresh_name
+from junitbot.generation.style import JAVA_KEYWORDS, fresh_name
 from junitbot.generation.template.expected import value_class
 
 _START = re.compile(r"(?<![\w.])(?:new\s+([A-Z][\w.]*)\s*\(|([A-Z]\w*(?:\.[A-Z]\w*)*)\.([a-z]\w*)\s*\()")
@@ -196,13 +196,34 @@ def immutable(info: ClassInfo, lookup: TypeLookup, seen: frozenset[str] = frozen
 
 
 def _factory_name(expression: str, name: str, taken: set[str], lookup: TypeLookup) -> str:
-    """`name` (`percentCodec`), or where another factory has it, named by the flag this one's call sets
-    (`percentCodecWithPlusForSpace` for `new PercentCodec(null, true)`); numbered only where no flag says it."""
+    """Named by how the call builds the value: after the static factory it calls (`csvInstance` for
+    `StringTokenizer.getCSVInstance()`), else `name` (`percentCodec`); where another factory has that, by the flag
+    the call sets (`percentCodecWithPlusForSpace` for `new PercentCodec(null, true)`) or `default` for a constructor
+    given nothing (`defaultStringTokenizer`); numbered only where none of these is free (commons-text had
+    `stringTokenizer2()` to `stringTokenizer5()`)."""
+    match = _START.match(expression.strip())
+    factory = _factory_method_name(match[3]) if match is not None and match[3] else None
+    if factory is not None:
+        return fresh_name(factory, taken)
     if name in taken:
         flag = _flag_set(expression, lookup)
-        if flag:
-            name = f"{name}With{flag[:1].upper()}{flag[1:]}"
+        given_nothing = re.fullmatch(r"new\s+[\w.]+\s*\(\s*\)", expression.strip()) is not None
+        described = (f"{name}With{flag[:1].upper()}{flag[1:]}" if flag else None,
+                     f"default{name[:1].upper()}{name[1:]}" if given_nothing else None)
+        name = next((d for d in described if d and d not in taken), name)
     return fresh_name(name, taken)
+
+
+def _factory_method_name(method: str) -> str | None:
+    """A static factory's name as its value's, the verb left out: `getCSVInstance` → `csvInstance`,
+    `newDefaultTokenizer` → `defaultTokenizer`; None for a name that says nothing of the value (`of`, `parse`,
+    `getInstance`, a builder's chain)."""
+    words = re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z0-9]+", method)
+    if len(words) < 2 or words[0] not in ("get", "new", "create", "make") or \
+            [w.lower() for w in words[1:]] in (["instance"], ["default"], ["new"]):
+        return None
+    name = words[1].lower() + "".join(w[:1].upper() + w[1:] for w in words[2:])
+    return None if name in JAVA_KEYWORDS else name
 
 
 def _flag_set(expression: str, lookup: TypeLookup) -> str | None:

@@ -15,6 +15,7 @@ from junitbot.analysis import ClassInfo, TestContext, TypeKind, type_visible
 from junitbot.generation.imports import ImportSet
 from junitbot.generation.javatypes import class_bindings
 from junitbot.generation.models import Skip, TestShell
+from junitbot.generation.style import JAVA_KEYWORDS
 from junitbot.generation.template.access import ClassLookup, is_inner
 from junitbot.generation.template.context import ModuleContext
 from junitbot.generation.template.instance import Parts, SubjectBuild, build_subject
@@ -23,13 +24,6 @@ from junitbot.generation.template.subtypes import instantiable, subject_bindings
 from junitbot.generation.template.values import own_constants
 
 _JUNIT = "org.junit.jupiter.api"
-_JAVA_KEYWORDS = frozenset({
-    "abstract", "assert", "boolean", "break", "byte", "case", "catch", "char", "class", "const", "continue",
-    "default", "do", "double", "else", "enum", "extends", "false", "final", "finally", "float", "for", "goto", "if",
-    "implements", "import", "instanceof", "int", "interface", "long", "native", "new", "null", "package", "private",
-    "protected", "public", "record", "return", "short", "static", "strictfp", "super", "switch", "synchronized",
-    "this", "throw", "throws", "transient", "true", "try", "var", "void", "volatile", "while", "yield",
-})
 
 
 def test_shell(subject: ClassInfo, context: TestContext, module: ModuleContext, *, test_class_name: str,
@@ -119,7 +113,7 @@ def _subject_field(subject: ClassInfo, context: TestContext) -> str:
     lead = caps - 1 if 1 < caps < len(name) else caps
     candidate = name[:lead].lower() + name[lead:] if lead else name
     taken = {c.name for c in context.collaborators} | {"mocks", "result", "thrown"}  # locals the tests declare
-    return "subject" if candidate in taken or candidate in _JAVA_KEYWORDS else candidate
+    return "subject" if candidate in taken or candidate in JAVA_KEYWORDS else candidate
 
 
 # -- the Mockito set-up and the finished shell ----------------------------------------------------------

@@ -116,6 +116,30 @@ def test_a_second_factory_of_one_type_is_named_by_the_flag_its_call_sets_not_num
     assert names == ["codec", "codecWithPlusForSpace"], fixtures.helpers
 
 
+def test_other_factories_of_one_type_are_named_by_the_static_factory_or_as_the_default_not_numbered() -> None:
+    # commons-text's StringTokenizerGeneratedTest: `stringTokenizer4()` for `StringTokenizer.getCSVInstance()` and
+    # `stringTokenizer5()` for `new StringTokenizer()`.
+    tokenizer_ref = TypeRef(text="StringTokenizer", name="StringTokenizer", fqn="a.StringTokenizer", in_repo=True)
+    tokenizer = ClassInfo(fqn="a.StringTokenizer", name="StringTokenizer", package="a", kind=TypeKind.CLASS,
+                          file="StringTokenizer.java", modifiers=("public",),
+                          fields=(FieldInfo(name="pos", type=TypeRef(text="int", name="int")),),
+                          methods=(MethodInfo(name="getCSVInstance", modifiers=("public", "static"),
+                                              return_type=tokenizer_ref),
+                                   MethodInfo(name="getClassic", modifiers=("public", "static"),
+                                              return_type=tokenizer_ref)))
+    methods = [_test(name, line) for name, line in (
+        ("a", 'tok = new StringTokenizer("a b c");'), ("b", 'tok = new StringTokenizer("a b c");'),
+        ("c", "tok = StringTokenizer.getCSVInstance();"), ("d", "tok = StringTokenizer.getCSVInstance();"),
+        ("e", "tok = new StringTokenizer();"), ("f", "tok = new StringTokenizer();"),
+        ("g", "tok = StringTokenizer.getClassic();"), ("h", "tok = StringTokenizer.getClassic();"))]
+    fixtures = named_fixtures(methods, lookup={"StringTokenizer": tokenizer}.get)
+    names = {h.split("(", 1)[0].rsplit(" ", 1)[-1]: h.split("return ", 1)[1].split(";", 1)[0] for h in fixtures.helpers}
+    assert names == {"stringTokenizer": 'new StringTokenizer("a b c")',
+                     "csvInstance": "StringTokenizer.getCSVInstance()",
+                     "defaultStringTokenizer": "new StringTokenizer()",
+                     "classic": "StringTokenizer.getClassic()"}, names
+
+
 def test_a_numbered_local_gives_its_value_the_type_s_name() -> None:
     # joda-money's `Money money1 = Money.of(..)` (a parameter's name) made `MONEY1_EUR_ZERO`.
     methods = [_test(n, 'Money money1 = Money.of(1250, "EUR");') for n in ("a", "b")]
