@@ -202,6 +202,25 @@ def test_a_class_judged_by_coverage_alone_does_not_claim_its_mutants_are_killed(
     assert measured.failure == COVERED_BY_EXISTING and adds_nothing(unmeasured.failure)
 
 
+def test_where_pit_failed_on_the_existing_tests_a_generated_kill_is_not_counted_as_new(tmp_path: Path) -> None:
+    # commons-text's StringTokenizer: PIT's minion died on its own suite, every mutant the 106 generated methods killed
+    # counted as new, and 32 were kept beside a suite covering 222 of its 223 lines.
+    source = "class MoneyGeneratedTest {\n    @Test\n    void adds() {\n    }\n}\n"
+    candidacy = Candidacy(candidate=TestCandidate(path="src/test/java/MoneyGeneratedTest.java", source=source,
+                                                  target="com.acme.Money"),
+                          test_class="MoneyGeneratedTest", file=tmp_path / "MoneyGeneratedTest.java", source=source)
+    killed = Mutant(class_name="com.acme.Money", method="add", line=3, mutator="MathMutator", status="KILLED",
+                    killing_tests=("MoneyGeneratedTest#adds",))
+    failed = Baseline(target="com.acme.Money", tests=("com.acme.MoneyTest",), note="PIT: minion exited abnormally")
+    judged = _judged(candidacy, {}, failed, (killed,), "com.acme.Money", prune=True)
+    assert judged.dropped == {"adds": NOTHING_NEW} and judged.failure == COVERED_UNMEASURED
+    # Measured, the same kill is new where the existing tests leave that mutant alive, and without existing tests.
+    measured = failed.model_copy(update={"mutants_total": 1, "mutants_alive": ("add@3: math",)})
+    for baseline in (measured, Baseline(target="com.acme.Money")):
+        kept = _judged(candidacy, {}, baseline, (killed,), "com.acme.Money", prune=True)
+        assert kept.failure is None and kept.adds == {"adds": "kills 1 mutant"}
+
+
 def test_a_persons_tests_are_judged_not_pruned(report: ValidationReport) -> None:
     verdict = next(v for v in report.verdicts if v.path == BY_HAND.path)
     assert [m.name for m in verdict.methods if m.kept] == [

@@ -107,8 +107,12 @@ def _judged(
     baseline's: methods whose every mutant the existing tests kill were not mutated (`settled_methods`), so the
     class's total is the baseline's and what the generated tests kill alone is not known."""
     partial = baseline.mutants_total is not None and 0 < len(mine) < baseline.mutants_total
+    # Without the existing tests' mutants (none, or PIT failed on them) only the generated alone are known.
+    known = baseline.empty or baseline.mutants_total is not None
     kills: dict[str, set[str]] = defaultdict(set)
-    for mutant in mine:
+    # A kill counts as new only against kills that were measured: where PIT failed on the existing tests, every
+    # mutant a generated test kills may be one they kill too, so such a class is judged by its coverage alone.
+    for mutant in mine if known else ():
         for test in mutant.killing_tests:
             kills[test].add(mutant.key)
     test_class, dropped = candidacy.test_class, dict(candidacy.dropped)
@@ -123,12 +127,10 @@ def _judged(
         elif prune:
             dropped[method] = NOTHING_NEW
     total = baseline.mutants_total if partial else len(mine) if mine else None
-    # Without the existing tests' mutants (none, or PIT failed on them) only the generated alone are known.
-    known = baseline.empty or baseline.mutants_total is not None
     before = None if baseline.empty else _figures(
         baseline.coverage, len(baseline.mutants_killed) if total and known else None, total)
     if not adds and prune:
-        failure = NOTHING_NEW if baseline.empty else COVERED_BY_EXISTING if mine else COVERED_UNMEASURED
+        failure = NOTHING_NEW if baseline.empty else COVERED_BY_EXISTING if mine and known else COVERED_UNMEASURED
         return candidacy.model_copy(update={"dropped": dropped, "adds": adds, "failure": failure,
                                             "baseline": before})
     kept_ids = {f"{test_class}#{m}" for m in methods if m not in dropped}

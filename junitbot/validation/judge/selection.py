@@ -14,7 +14,8 @@ from junitbot.validation.measure.models import ProbeHits
 
 NOTHING_NEW = "adds no line, branch or killed mutant beyond the existing tests and the methods kept before it"
 COVERED_BY_EXISTING = "its existing tests already cover and kill everything these tests do"
-# Where no mutant of the class was measured (mutation off, PIT failed or ran out of its budget) only coverage judged.
+# Where the existing tests' mutants were not measured (mutation off, PIT failed or ran out of its budget on them),
+# a generated test's kills cannot be told new: coverage alone judged.
 COVERED_UNMEASURED = "its existing tests already cover everything these tests do (their mutants were not measured)"
 
 

@@ -18,13 +18,14 @@ import logging
 import os
 import shutil
 import tempfile
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from pathlib import Path
 
 from pydantic import Field, ValidationError
 
 from junitbot.analysis import CodeGraph, DependencyAnalyzer, TypeRow
 from junitbot.analysis.marker import generated_target
+from junitbot.analysis.naming import class_named_by_test
 from junitbot.atomic import write_atomically
 from junitbot.errors import JunitbotError
 from junitbot.records import Record
@@ -42,8 +43,9 @@ from junitbot.validation.run.models import JavaAgent, RunConditions
 
 log = logging.getLogger(__name__)
 
-_FORMAT = 6  # bump when what a cached baseline holds changes (2: carved calls; 3: carved objects; 4: bytes as text;
-# 5: new arguments before more receivers of the same; 6: the mutants left alive, described)
+_FORMAT = 7  # bump when what a cached baseline holds changes (2: carved calls; 3: carved objects; 4: bytes as text;
+# 5: new arguments before more receivers of the same; 6: the mutants left alive, described; 7: a failed PIT run
+# again with the targets' own test classes)
 _BASELINE_BUDGET_FACTOR = 4
 
 
@@ -223,17 +225,22 @@ def _measure(
         carved = carved_calls(scratch / "carved.jsonl", targets) if carver else {}
         hits = per_test_hits(per_test)
         owners = per_test_owners(per_test)
-        mutants = run_mutation_analysis(
-            target_classes=list(targets), test_classes=runnable, classpath=test_cp, workdir=scratch / "pit",
-            settings=settings, options=PitOptions(
-                tools_dir=context.tools_dir, java_home=classpath.java_home, isolation=context.isolation,
-                history_file=context.baseline_dir / "pit-history.bin",
-                # A human suite runs many more tests per mutant than the generated one, once (then cached).
-                budget_s=_BASELINE_BUDGET_FACTOR * settings.mutation_budget_s_per_class * len(targets) + 30,
-                full_matrix=False),  # which mutants die is all a baseline keeps
-        ) if mutation else None
+        pit = PitOptions(
+            tools_dir=context.tools_dir, java_home=classpath.java_home, isolation=context.isolation,
+            history_file=context.baseline_dir / "pit-history.bin",
+            # A human suite runs many more tests per mutant than the generated one, once (then cached).
+            budget_s=_BASELINE_BUDGET_FACTOR * settings.mutation_budget_s_per_class * len(targets) + 30,
+            full_matrix=False)  # which mutants die is all a baseline keeps
+
+        def mutate(tests: Sequence[str], folder: str) -> MutationReport:
+            return run_mutation_analysis(target_classes=list(targets), test_classes=tests, classpath=test_cp,
+                                         workdir=scratch / folder, settings=settings, options=pit)
+
+        mutants = _mutants_by_target(mutate, runnable, tests_by_target, rows) if mutation else {}
         for binary, target in targets.items():
             tests = tuple(tests_by_target[target])
+            report, note = mutants.get(target, (None, None))
+            note = _joined(notes.get(target), note)
             mine = [owner for owner in hits if owner.split("#")[0] in tests]
             probes = ProbeHits()
             for owner in mine:
@@ -244,8 +251,7 @@ def _measure(
             result[target] = Baseline(target=target, tests=tests, probes=probes, coverage=coverage,
                                       exec_file=str(exec_file) if exec_file else None,
                                       carved=carved.get(target, ()),
-                                      note=_mutation_note(mutants, notes.get(target)),
-                                      **_mutant_fields(mutants, binary))
+                                      note=_mutation_note(report, note), **_mutant_fields(report, binary))
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     return result
@@ -306,8 +312,39 @@ def _mutant_fields(report: MutationReport | None, binary: str) -> dict[str, obje
                                    for m in sorted(mine, key=lambda m: (m.line, m.key)) if not m.detected)}
 
 
+def _mutants_by_target(
+    mutate: Callable[[Sequence[str], str], MutationReport], runnable: Sequence[str],
+    tests_by_target: Mapping[str, Sequence[str]], rows: Mapping[str, TypeRow],
+) -> dict[str, tuple[MutationReport, str | None]]:
+    """Each target's PIT report (one run of every `runnable` test) and what to note of it. One test of a wide suite
+    can end PIT's minion (commons-text's TextStringBuilderTest allocates GiB arrays to expect an OutOfMemoryError,
+    and StringTokenizer's baseline lost every kill): where PIT failed, the test classes named after the targets run
+    again alone, and a target with one says what its own tests kill."""
+    report = mutate(runnable, "pit")
+    simple = {target.rsplit(".", 1)[-1] for target in tests_by_target}
+    named = [t for t in runnable if class_named_by_test(rows[t].name) in simple]
+    result: dict[str, tuple[MutationReport, str | None]] = {t: (report, None) for t in tests_by_target}
+    if not report.error or report.timed_out or not 0 < len(named) < len(runnable):
+        return result
+    log.info("mutation analysis of the existing tests failed (%s); again with the %d test classes named after the "
+             "targets", report.error, len(named))
+    again = mutate(named, "pit-named")
+    if again.error:
+        return result
+    for target, tests in tests_by_target.items():
+        own = [t.rsplit(".", 1)[-1] for t in tests if t in named]
+        if own:
+            result[target] = (again, f"its mutants measured with {', '.join(own)} alone (PIT failed on all "
+                                     f"{len(tests)} of its test classes: {report.error})")
+    return result
+
+
+def _joined(note: str | None, more: str | None) -> str | None:
+    return f"{note}; {more}" if note and more else note or more
+
+
 def _mutation_note(report: MutationReport | None, note: str | None) -> str | None:
     if report is not None and (report.error or report.timed_out):
         why = report.error or "PIT ran out of its time budget"
-        return f"{note + '; ' if note else ''}mutation score of the existing tests not measured: {why}"
+        return _joined(note, f"mutation score of the existing tests not measured: {why}")
     return note
