@@ -77,6 +77,7 @@ from junitbot.analysis.testclass import (
     remove_statements,
     rename_class,
 )
+from junitbot.analysis.tidy import tidy_generated
 from junitbot.analysis.typeref import type_ref
 from junitbot.analysis.unused import (
     prune_tests,
@@ -171,6 +172,7 @@ __all__ = [
     "resolve_samples",
     "resolve_supertypes",
     "syntax_errors",
+    "tidy_generated",
     "to_dot",
     "to_graphml",
     "type_declaration",

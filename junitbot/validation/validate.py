@@ -29,6 +29,7 @@ from junitbot.analysis import (
     parse_test_class,
     prune_tests,
     remove_unused_imports,
+    tidy_generated,
 )
 from junitbot.config import JunitbotConfig, ValidationSettings
 from junitbot.errors import JunitbotError, UnknownClassError
@@ -321,8 +322,7 @@ def _tidy(classes: Sequence[Candidacy], context: ValidationContext) -> list[Cand
     # An import only a dropped method used, or one the class never used (`Mockito.*` in a class
     # without mocks), is left out of the kept class (issue "Real Maven builds ...": lint and review).
     # A fixture only dropped methods used goes with them.
-    tidied = [c.model_copy(update={"source": prune_tests(c.source, set(c.dropped)) if c.dropped
-                                   else remove_unused_imports(c.source)}) for c in classes]
+    tidied = [c.model_copy(update={"source": _tidied(c)}) for c in classes]
     changed = [t for t, c in zip(tidied, classes, strict=True) if t.source != c.source]
     for candidacy in changed:
         candidacy.file.write_text(candidacy.source, encoding="utf-8")
@@ -330,6 +330,14 @@ def _tidy(classes: Sequence[Candidacy], context: ValidationContext) -> list[Cand
     failed = {c.file for c in changed if not results[c.file].compiled}
     return [c.model_copy(update={"failure": "does not compile once failing methods and unused imports are removed"})
             if c.file in failed else c for c in tidied]
+
+
+def _tidied(candidacy: Candidacy) -> str:
+    """The class's source without its dropped methods and what only they used; junitbot's own with a value helper
+    that now serves one test put back where it is used, and no numbered helper name where a lower one is free."""
+    source = (prune_tests(candidacy.source, set(candidacy.dropped)) if candidacy.dropped
+              else remove_unused_imports(candidacy.source))
+    return tidy_generated(source) if candidacy.candidate.written_by == "junitbot" else source
 
 
 def _measure(
