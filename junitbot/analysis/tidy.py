@@ -7,8 +7,9 @@ every test left builds again before using it; a maintainer would write none of t
 used once back where it is used, gives a numbered helper the lowest number still free (none for the first), and
 removes a `@BeforeEach` whose every assignment each test overwrites before reading. Each edit keeps what the tests
 check: a helper goes only where it is a private static method without parameters whose body returns one expression,
-called once, as the whole value of an assignment or of a declared (not `var`) local; a name changes only where every
-use of it is a plain call; a set-up goes only where it does nothing but assign fields of the class.
+called once and named nowhere else (no `@MethodSource`), as the whole value of an assignment or of a declared (not
+`var`) local; a name changes only where every use of it is a plain call; a set-up goes only where it does nothing but
+assign fields of the class and no other member reads them.
 """
 
 from __future__ import annotations
@@ -118,7 +119,8 @@ def _inline_single_uses(source: str) -> str:
     if parsed.syntax_errors:
         return source
     data = source.encode("utf-8")
-    inlined = [h for h in _helpers(parsed.members, tree, data) if len(h.calls) == 1 and _inlinable_at(h.calls[0])]
+    inlined = [h for h in _helpers(parsed.members, tree, data)
+               if len(h.calls) == 1 and _inlinable_at(h.calls[0]) and _only_called(h, data)]
     if not inlined:
         return source
     edits = [(h.calls[0].start_byte, h.calls[0].end_byte, _as_value(h.returned)) for h in inlined]

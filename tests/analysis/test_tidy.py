@@ -114,6 +114,9 @@ def test_a_value_that_needs_them_keeps_parentheses_and_a_file_that_does_not_pars
 }
 """
     assert "boolean flag = (1 > 2 || 2 > 1);" in tidy_generated(source)
+    # Named in a `@MethodSource` too, the helper is more than its one call: it stays.
+    sourced = source.replace("    @Test\n", '    @Test\n    @MethodSource("either")\n')
+    assert tidy_generated(sourced) == sourced
     broken = source.replace("assertTrue(flag);", "assertTrue(flag")
     assert tidy_generated(broken) == broken
 
