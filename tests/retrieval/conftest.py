@@ -19,10 +19,14 @@ from junitbot.state import StateDir
 from tests.conftest import EXAMPLE, commit_all
 
 
+def _in_own_state(state: StateDir) -> Path:
+    return state.root / "vectors.sqlite"
+
+
 @pytest.fixture(autouse=True)
 def _own_vector_cache(monkeypatch: pytest.MonkeyPatch) -> None:
     """Each state directory keeps its own vector cache: these tests count what the model is asked to encode."""
-    monkeypatch.setattr(StateDir, "vector_cache", property(lambda self: self.root / "vectors.sqlite"))
+    monkeypatch.setattr(StateDir, "vector_cache", property(_in_own_state))
 
 
 @pytest.fixture(scope="session")
@@ -75,7 +79,11 @@ def _indexed_shop_template(tmp_path_factory: pytest.TempPathFactory,
     config = load_config(root, environ={})
     state = StateDir.for_repo(root, config)
     update_graph(root, state, config)
-    update_index(state, config, embedder=embedder)
+    # Session fixtures come before the autouse one above: the example's vectors go to its own state here too, as a
+    # user's do, so each copy starts with them.
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(StateDir, "vector_cache", property(_in_own_state))
+        update_index(state, config, embedder=embedder)
     repo.close()
     return root
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import shutil
+import sqlite3
+from contextlib import closing
 from pathlib import Path
 
 import numpy as np
@@ -32,7 +34,13 @@ def _snapshot(state: StateDir) -> tuple[dict[int, str], set[int]]:
 
 
 def _full_rebuild(indexed: IndexedRepo, embedder: object, tmp_path: Path) -> tuple[dict[int, str], set[int]]:
+    """A rebuild from nothing into a fresh state directory, its vectors from a copy of the indexed state's vector cache
+    (keyed by model and text): what is compared is the chunks and ids, not how a vector was had."""
     fresh = StateDir(tmp_path / "fresh-state")
+    fresh.vector_cache.parent.mkdir(parents=True, exist_ok=True)
+    with closing(sqlite3.connect(indexed.state.vector_cache)) as cache, \
+            closing(sqlite3.connect(fresh.vector_cache)) as copy:
+        cache.backup(copy)
     update_graph(indexed.root, fresh, indexed.config)
     update_index(fresh, indexed.config, embedder=embedder)  # type: ignore[arg-type]
     return _snapshot(fresh)
