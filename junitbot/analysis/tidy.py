@@ -9,7 +9,7 @@ removes a `@BeforeEach` whose every assignment each test overwrites before readi
 check: a helper goes only where it is a private static method without parameters whose body returns one expression,
 called once and named nowhere else (no `@MethodSource`), as the whole value of an assignment or of a declared (not
 `var`) local; a name changes only where every use of it is a plain call; a set-up goes only where it does nothing but
-assign fields of the class and no other member reads them.
+assign fields of the class, from values that read no field (a mock's), and no other member reads them.
 """
 
 from __future__ import annotations
@@ -64,13 +64,15 @@ def _without_dead_set_up(source: str) -> str:
 
 
 def _assigned_fields(method: Node, fields: set[str]) -> set[str]:
-    """The fields a method's body does nothing but assign (`field = ...;` or `this.field = ...;` statements that
-    read no field assigned); empty where it does anything else."""
+    """The fields a method's body does nothing but assign (`field = ...;` or `this.field = ...;` statements whose
+    values read no field: a value built from a mock could have told the mock something a test verifies); empty where
+    it does anything else."""
     body = method.child_by_field_name("body")
     assigned: set[str] = set()
     for statement in body.named_children if body is not None else []:
         name = _assigned(statement)
-        if name is None or name not in fields:
+        right = statement.named_children[0].child_by_field_name("right") if name is not None else None
+        if name is None or name not in fields or right is None or _mentions(right, fields):
             return set()
         assigned.add(name)
     return assigned

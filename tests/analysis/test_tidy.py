@@ -169,5 +169,8 @@ def test_a_set_up_a_test_still_reads_or_that_does_more_than_assign_stays() -> No
                                "    void setUp() throws Exception {\n        Locale.setDefault(Locale.ROOT);\n")
     helper = SET_UP.replace("\n}\n", "\n\n    private int size() {\n        return stringTokenizer.size();\n    }\n}\n")
     nested = SET_UP.replace("\n}\n", "\n\n    @Nested\n    class WhenEmpty {\n    }\n}\n")
-    for source in (reads, reads_on_the_right, compound, does_more, helper, nested):
+    from_a_mock = SET_UP.replace("new char[] { 'a', ' ', 'b' }, ' ', '\"'", "matcher, ' ', '\"'").replace(
+        "    private StringTokenizer stringTokenizer;\n", "    private StringTokenizer stringTokenizer;\n\n"
+                                                        "    @Mock\n    private StringMatcher matcher;\n")
+    for source in (reads, reads_on_the_right, compound, does_more, helper, nested, from_a_mock):
         assert "@BeforeEach" in tidy_generated(source)
