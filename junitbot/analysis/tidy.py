@@ -36,7 +36,7 @@ _PRIMARY = frozenset({
 class _Helper:
     member: ClassMember
     returned: Node  # the expression the body returns
-    calls: tuple[Node, ...]  # every `name()` in the class outside the helper
+    calls: tuple[Node, ...]  # every `name()` in the file outside the helper
 
 
 def tidy_generated(source: str) -> str:
@@ -164,6 +164,7 @@ def _renumbered(source: str) -> str:
 def _helpers(members: tuple[ClassMember, ...], tree: Tree, data: bytes) -> Iterator[_Helper]:
     """The top-level class's private static methods without parameters whose body is `return <expression>;`."""
     top = [m for m in members if "." not in m.owner]
+    calls = _plain_calls(tree.root_node)  # one walk of the file for every helper
     for member in top:
         if member.kind != "method" or member.is_test or not {"private", "static"} <= set(member.modifiers):
             continue
@@ -175,23 +176,23 @@ def _helpers(members: tuple[ClassMember, ...], tree: Tree, data: bytes) -> Itera
         statements = body.named_children
         if len(statements) != 1 or statements[0].type != "return_statement" or not statements[0].named_children:
             continue
-        calls = tuple(_calls_of(member.name, tree.root_node, skip=node))
-        yield _Helper(member=member, returned=statements[0].named_children[0], calls=calls)
+        outside = tuple(c for c in calls.get(member.name, ()) if not node.start_byte <= c.start_byte < node.end_byte)
+        yield _Helper(member=member, returned=statements[0].named_children[0], calls=outside)
 
 
-def _calls_of(name: str, root: Node, *, skip: Node) -> Iterator[Node]:
-    """`name()` calls without a receiver or arguments, outside `skip`."""
+def _plain_calls(root: Node) -> dict[str, list[Node]]:
+    """The calls without a receiver or arguments (`name()`) in the file, by name, in source order (iterative: a
+    generated expression nests as deep as it likes)."""
+    found: dict[str, list[Node]] = {}
     pending = [root]
     while pending:
         node = pending.pop()
-        if node.start_byte == skip.start_byte and node.end_byte == skip.end_byte and node.type == skip.type:
-            continue
-        if (node.type == "method_invocation" and node.child_by_field_name("object") is None
-                and node_text(node.child_by_field_name("name")) == name):
+        if node.type == "method_invocation" and node.child_by_field_name("object") is None:
             arguments = node.child_by_field_name("arguments")
             if arguments is not None and not arguments.named_child_count:
-                yield node
+                found.setdefault(node_text(node.child_by_field_name("name")), []).append(node)
         pending.extend(reversed(node.children))
+    return found
 
 
 def _inlinable_at(call: Node) -> bool:

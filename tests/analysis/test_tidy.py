@@ -174,3 +174,13 @@ def test_a_set_up_a_test_still_reads_or_that_does_more_than_assign_stays() -> No
                                                         "    @Mock\n    private StringMatcher matcher;\n")
     for source in (reads, reads_on_the_right, compound, does_more, helper, nested, from_a_mock):
         assert "@BeforeEach" in tidy_generated(source)
+
+
+def test_a_10000_term_expression_is_walked_without_recursion() -> None:
+    long = " + ".join(f'"t{i}"' for i in range(10_000))
+    source = SET_UP.replace('new StringTokenizer("a  b c")', f"new StringTokenizer({long})")
+    source = source.replace("\n}\n", f"\n\n    private static String joined() {{\n        return {long};\n    }}\n}}\n")
+    source = source.replace("int before = 0;", "String text = joined();\n        int before = 0;")
+    tidied = tidy_generated(source)
+    assert "@BeforeEach" not in tidied and "joined()" not in tidied
+    assert f"String text = ({long});" in tidied

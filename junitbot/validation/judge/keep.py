@@ -107,11 +107,11 @@ def _judged(
     baseline's: methods whose every mutant the existing tests kill were not mutated (`settled_methods`), so the
     class's total is the baseline's and what the generated tests kill alone is not known."""
     partial = baseline.mutants_total is not None and 0 < len(mine) < baseline.mutants_total
-    # Without the existing tests' mutants (none, or PIT failed on them) only the generated alone are known.
+    # Whether the existing tests' kills are known (none, or PIT measured them). A kill counts as new only against
+    # kills that were measured: where PIT failed on the existing tests, every mutant a generated test kills may be
+    # one they kill too, so such a class is judged by its coverage alone.
     known = baseline.empty or baseline.mutants_total is not None
     kills: dict[str, set[str]] = defaultdict(set)
-    # A kill counts as new only against kills that were measured: where PIT failed on the existing tests, every
-    # mutant a generated test kills may be one they kill too, so such a class is judged by its coverage alone.
     for mutant in mine if known else ():
         for test in mutant.killing_tests:
             kills[test].add(mutant.key)
