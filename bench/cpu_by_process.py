@@ -6,12 +6,19 @@ that lives less than a sample may be missed, a JVM never is. The suite's and a r
 
     python bench/cpu_by_process.py -- .venv/bin/python -m pytest -q tests/runs/test_pipeline.py -k people
     python bench/cpu_by_process.py --show pit,maven -- make demo
+    python bench/cpu_by_process.py --by-test -- .venv/bin/python -m pytest -n 2 --dist loadgroup -q
+
+`--by-test` also sums the CPU of every process but Python's by the pytest folder it works in (its working
+directory or a path in its command line: `popen-gw0/test_run_removes_the_generated0` is that test's, `maven-jars` a
+session fixture's): where the suite's JVMs go, test by test (session 22 found two session fixtures run once per
+worker that way).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import re
 import subprocess
 import sys
 import time
@@ -26,12 +33,17 @@ _HZ = os.sysconf("SC_CLK_TCK")
 _SAMPLE_S = 0.2
 
 
+# The folder pytest made for a test or a fixture (`tmp_path`, `tmp_path_factory.mktemp`), numbers dropped.
+_PYTEST_FOLDER = re.compile(r"/pytest-\d+/(?:popen-gw\d+/)?([A-Za-z_][^/ ]*?)\d*(?:/| |$)")
+
+
 @dataclass
 class _Seen:
     kind: str
     command: str
     start_cpu: float  # CPU the process had used when first seen, for those running before the command
     cpu: float = 0.0
+    folder: str = ""
 
 
 # A text in the command line → the kind of process (the first that matches).
@@ -67,13 +79,42 @@ def _sample(seen: dict[tuple[str, str], _Seen], first: bool, me: int) -> None:
         cpu = (int(fields[11]) + int(fields[12])) / _HZ
         key = (entry, fields[19])  # pid and start time: a reused pid is another process
         if key not in seen:
-            seen[key] = _Seen(kind_of(command.strip()), command.strip(), cpu if first else 0.0)
+            seen[key] = _Seen(kind_of(command.strip()), command.strip(), cpu if first else 0.0,
+                              folder=_folder(entry, command))
         seen[key].cpu = max(seen[key].cpu, cpu - seen[key].start_cpu)
+
+
+def _folder(pid: str, command: str) -> str:
+    """The pytest folder a process works in, by its working directory, else its command line; "" for none."""
+    try:
+        where = os.readlink(f"/proc/{pid}/cwd")
+    except OSError:
+        where = ""
+    found = _PYTEST_FOLDER.search(where) or _PYTEST_FOLDER.search(command)
+    return found.group(1) if found else ""
+
+
+def _by_folder(seen: dict[tuple[str, str], _Seen], rows: int = 40) -> Table:
+    """The CPU of every process but Python's, by pytest folder, the largest first."""
+    totals: dict[str, dict[str, float]] = {}
+    for process_seen in seen.values():
+        if process_seen.kind != "python":
+            kinds = totals.setdefault(process_seen.folder or "(no pytest folder)", {})
+            kinds[process_seen.kind] = kinds.get(process_seen.kind, 0.0) + process_seen.cpu
+    table = Table(title="CPU of processes but Python's, by pytest folder")
+    table.add_column("folder")
+    table.add_column("CPU s", justify="right")
+    table.add_column("by kind")
+    for folder, kinds in sorted(totals.items(), key=lambda item: -sum(item[1].values()))[:rows]:
+        largest = sorted(kinds.items(), key=lambda item: -item[1])[:4]
+        table.add_row(folder, f"{sum(kinds.values()):.1f}", ", ".join(f"{kind} {cpu:.0f}" for kind, cpu in largest))
+    return table
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--show", default="", help="comma-separated kinds whose processes are listed one by one")
+    parser.add_argument("--by-test", action="store_true", help="also sum the CPU by the pytest folder it ran in")
     parser.add_argument("command", nargs=argparse.REMAINDER, help="the command to run, after --")
     args = parser.parse_args()
     command = args.command[1:] if args.command[:1] == ["--"] else args.command
@@ -102,6 +143,8 @@ def main() -> int:
     table.add_row("total", f"{sum(totals.values()):.1f}", "")
     console = Console()
     console.print(table)
+    if args.by_test:
+        console.print(_by_folder(seen))
     shown = {kind.strip() for kind in args.show.split(",") if kind.strip()}
     for process_seen in sorted(seen.values(), key=lambda s: -s.cpu):
         if process_seen.kind in shown and process_seen.cpu >= 0.5:

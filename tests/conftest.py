@@ -18,6 +18,7 @@ import git
 import pytest
 import yaml
 
+from junitbot.atomic import exclusive
 from junitbot.config import JunitbotConfig, load_config
 from junitbot.state import StateDir
 
@@ -155,13 +156,22 @@ def state_for(tmp_path: Path) -> Callable[[Path], StateDir]:
 
 @pytest.fixture(scope="session")
 def maven_tools(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A tools folder with Maven 3.9, after one online build of the tiny Maven projects (`tests/maven_builds.py`)
-    put their artifacts into the local repository: the build gate's runs in the tests then work offline."""
+    """The session's tools folder (Maven 3.9 among them), after one online build of the tiny Maven projects
+    (`tests/maven_builds.py`) put their artifacts into the local repository: the build gate's runs in the tests
+    then work offline. Once per session: the first pytest-xdist worker builds under a lock, the others find its
+    mark."""
     from tests.maven_builds import resolve_online
 
-    tools = tmp_path_factory.mktemp("maven-tools")
-    maven, seconds = resolve_online(tmp_path_factory.mktemp("maven-resolve"), tools)
-    logging.getLogger(__name__).info("tiny Maven builds resolved online with %s in %.1f s", maven.label, seconds)
+    tools = session_tools_dir(tmp_path_factory)
+    done = tools.parent / "maven-resolved"
+    with exclusive(tools.parent / "maven-resolve.lock"):
+        if not done.is_file():
+            scratch = tools.parent / "maven-resolve"
+            shutil.rmtree(scratch, ignore_errors=True)  # what a killed build left
+            maven, seconds = resolve_online(scratch, tools)
+            logging.getLogger(__name__).info("tiny Maven builds resolved online with %s in %.1f s", maven.label,
+                                             seconds)
+            done.touch()
     return tools
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from junitbot.atomic import exclusive
 from junitbot.config import ValidationSettings
 from junitbot.validation import TOOLS, ensure_tools
 from junitbot.validation.process import run_process
@@ -28,28 +29,32 @@ def fetched(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def maven_jars(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], list[str]]:
     """maven_jars("org.junit.jupiter:junit-jupiter:5.11.4") -> that artifact's jars and its runtime dependencies,
-    resolved from Maven Central by Maven (once per session and coordinates), as a project's classpath has them."""
-    root = tmp_path_factory.mktemp("maven-jars")
-    resolved: dict[str, list[str]] = {}
+    resolved from Maven Central by Maven once per test session and coordinates, as a project's classpath has them.
+    The folder is the session's, beside its tools: pytest-xdist's workers share it, one resolving under a lock
+    while the others wait, then reading what it copied."""
+    root = session_tools_dir(tmp_path_factory).parent / "maven-jars"
+    root.mkdir(exist_ok=True)
 
     def jars(coordinates: str) -> list[str]:
-        if coordinates not in resolved:
-            group, artifact, version = coordinates.split(":")
-            folder = root / f"{artifact}-{version}"
-            folder.mkdir()
-            (folder / "pom.xml").write_text(
-                '<project xmlns="http://maven.apache.org/POM/4.0.0"><modelVersion>4.0.0</modelVersion>'
-                "<groupId>junitbot.tests</groupId><artifactId>jars</artifactId><version>0</version>"
-                f"<dependencies><dependency><groupId>{group}</groupId><artifactId>{artifact}</artifactId>"
-                f"<version>{version}</version></dependency></dependencies></project>\n", encoding="utf-8")
-            mvn = shutil.which("mvn")
-            assert mvn is not None, "Maven is needed to resolve test jars (scripts/setup.sh installs it)"
-            result = run_process([mvn, "-B", "-q", f"{_DEPENDENCY_PLUGIN}:copy-dependencies",
-                                  "-DincludeScope=runtime", f"-DoutputDirectory={folder / 'jars'}"],
-                                 cwd=folder, timeout_s=600, max_output_bytes=200_000)
-            assert result.ok, result.stdout + result.stderr
-            resolved[coordinates] = sorted(str(jar) for jar in (folder / "jars").glob("*.jar"))
-        return resolved[coordinates]
+        group, artifact, version = coordinates.split(":")
+        folder = root / f"{artifact}-{version}"
+        with exclusive(root / f"{artifact}-{version}.lock"):
+            if not (folder / "resolved").is_file():
+                shutil.rmtree(folder, ignore_errors=True)  # what a killed resolution left
+                folder.mkdir()
+                (folder / "pom.xml").write_text(
+                    '<project xmlns="http://maven.apache.org/POM/4.0.0"><modelVersion>4.0.0</modelVersion>'
+                    "<groupId>junitbot.tests</groupId><artifactId>jars</artifactId><version>0</version>"
+                    f"<dependencies><dependency><groupId>{group}</groupId><artifactId>{artifact}</artifactId>"
+                    f"<version>{version}</version></dependency></dependencies></project>\n", encoding="utf-8")
+                mvn = shutil.which("mvn")
+                assert mvn is not None, "Maven is needed to resolve test jars (scripts/setup.sh installs it)"
+                result = run_process([mvn, "-B", "-q", f"{_DEPENDENCY_PLUGIN}:copy-dependencies",
+                                      "-DincludeScope=runtime", f"-DoutputDirectory={folder / 'jars'}"],
+                                     cwd=folder, timeout_s=600, max_output_bytes=200_000)
+                assert result.ok, result.stdout + result.stderr
+                (folder / "resolved").touch()
+        return sorted(str(jar) for jar in (folder / "jars").glob("*.jar"))
 
     return jars
 
