@@ -126,7 +126,9 @@ def final_body(scenario: Scenario, observed: Observation, context: ClassContext)
         return None
     source = next((call for call in observed.calls if call.stubbed and call.result), None)
     if observed.itself and scenario.subject:
+        # A fluent setter: returning itself says nothing of what it set, so a value it held already is read back.
         assertions = [f"assertSame({scenario.subject}, result);"]
+        state = state or _read_back(scenario, observed, asserting)
     elif source is not None:
         arrange, assertions = _same_as_stubbed(arrange, source, observed, context, taken)
     else:

@@ -180,6 +180,7 @@ import java.io.IOException;
 public class Receipt {
     private int width = 1;
     private char fill = '.';
+    private int copies = 1;
 
     public int getWidth() {
         return width;
@@ -195,6 +196,15 @@ public class Receipt {
 
     public void setFillCharacter(char fill) {
         this.fill = fill;
+    }
+
+    public int getCopies() {
+        return copies;
+    }
+
+    public Receipt setCopies(int copies) {
+        this.copies = copies;
+        return this;
     }
 
     public void render(Appendable out, String item) throws IOException {
@@ -368,6 +378,16 @@ def test_a_property_is_read_back_through_a_getter_not_named_after_its_field(
     setters = [body for name, body in methods.items() if name.startswith("setFillCharacter")]
     assert setters, list(methods)
     assert all("receipt.getFillCharacter()" in body and "assertDoesNotThrow" not in body for body in setters), setters
+
+
+def test_a_fluent_setter_is_read_back_through_its_getter_too(generated: tuple[GenerationResult, str]) -> None:
+    # `setCopies` returns the receipt itself (StringSubstitutor's setters): that it did says nothing of what it set,
+    # so each test reads the property back, the value the receipt already held (1) too.
+    (candidate,) = [c for c in generated[0].candidates if c.target == "shop.Receipt"]
+    setters = {name: body for name, body in _methods(candidate.source).items() if name.startswith("setCopies")}
+    assert setters, list(_methods(candidate.source))
+    for body in setters.values():
+        assert "assertSame(receipt, result);" in body and "receipt.getCopies()" in body, body
 
 
 def test_a_query_is_asked_again_after_a_call_that_changed_the_object(generated: tuple[GenerationResult, str]) -> None:
