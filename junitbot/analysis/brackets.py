@@ -38,6 +38,22 @@ def closing_bracket(text: str, start: int, opening: str = "(", closing: str = ")
     return -1
 
 
+def opening_bracket(text: str, closing: int) -> int:
+    """The index of the `(` that the `)` at `closing` closes (string and char literals skipped), or -1."""
+    openings: list[int] = []
+    for index, char in _code(text):
+        if char == "(":
+            openings.append(index)
+        elif char == ")":
+            if index == closing:
+                return openings[-1] if openings else -1
+            if openings:
+                openings.pop()
+        if index >= closing:
+            break
+    return -1
+
+
 def split_arguments(text: str, *, angles: bool = False) -> list[str]:
     """Top-level, comma-separated arguments of a call, respecting nesting and string and char literals; with
     `angles`, type arguments nest too (`Map<K,V>,V` is two parameters)."""

@@ -23,6 +23,7 @@ from junitbot.generation.template.jdk_values import MADE_UP_TEXTS
 from junitbot.generation.template.naming import family_name, name_parts, value_title
 from junitbot.generation.template.observations import Observation
 from junitbot.generation.template.probe import Scenario
+from junitbot.generation.template.wrapping import wrapped
 from junitbot.validation.review.inputs import is_empty_container
 
 
@@ -406,7 +407,8 @@ def _kind(observed: Observation) -> str:
 def _method(annotations: list[str], name: str, parameters: str, body: list[str], style: AssertionStyle) -> str:
     lines = in_assertj(body) if style == "assertj" else body
     head = "".join(f"{a}\n" for a in annotations)
-    return f"{head}void {name}({parameters}) {{\n" + "".join(f"    {line}\n" for line in lines) + "}\n"
+    return f"{head}void {name}({parameters}) {{\n" + "".join(f"    {piece}\n" for line in lines
+                                                            for piece in wrapped(line)) + "}\n"
 
 
 def _normalized(body: list[str]) -> str:
