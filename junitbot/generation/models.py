@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from junitbot.analysis import CodeGraph
 from junitbot.config import JunitbotConfig
 from junitbot.generation.imports import ImportSet
+from junitbot.generation.wrapping import wrapped
 from junitbot.records import Record
 from junitbot.state import StateDir
 from junitbot.validation import (
@@ -140,7 +141,8 @@ class TestShell(Record):
         lines: list[str] = []
         if self.set_up:
             throws = " throws Exception" if self.set_up_throws else ""
-            lines += [self.before_each_annotation, f"void setUp(){throws} {{", *(f"    {s}" for s in self.set_up), "}"]
+            lines += [self.before_each_annotation, f"void setUp(){throws} {{",
+                      *(f"    {piece}" for s in self.set_up for piece in wrapped(s)), "}"]
         if self.tear_down:
             throws = " throws Exception" if self.tear_down_throws else ""
             lines += [*([""] if lines else []), self.after_each_annotation, f"void tearDown(){throws} {{",

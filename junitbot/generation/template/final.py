@@ -23,7 +23,7 @@ from junitbot.generation.template.jdk_values import MADE_UP_TEXTS
 from junitbot.generation.template.naming import family_name, name_parts, value_title
 from junitbot.generation.template.observations import Observation
 from junitbot.generation.template.probe import Scenario
-from junitbot.generation.template.wrapping import wrapped
+from junitbot.generation.wrapping import wrapped
 from junitbot.validation.review.inputs import is_empty_container
 
 

@@ -7,7 +7,8 @@ import re
 import pytest
 
 from junitbot.analysis.brackets import opening_bracket
-from junitbot.generation.template.wrapping import CONTINUATION, MAX_COLUMNS, STATEMENT_INDENT, wrapped
+from junitbot.generation.models import TestShell
+from junitbot.generation.wrapping import CONTINUATION, MAX_COLUMNS, STATEMENT_INDENT, wrapped
 
 # WordUtils' kept bound check (session 21): 130 columns at a test method's indentation.
 ABBREVIATE = ('assertThrows(IllegalArgumentException.class, () -> WordUtils.abbreviate("0123456789", 9, 5, ""), '
@@ -65,6 +66,18 @@ def test_a_statement_inside_a_block_keeps_its_indentation_and_counts_it() -> Non
     lines = wrapped(statement)
     assert lines[0].startswith("    assertThrows(") and lines[1].startswith(" " * (4 + CONTINUATION) + '"')
     assert all(STATEMENT_INDENT + len(line) <= MAX_COLUMNS for line in lines)
+
+
+def test_a_long_set_up_line_is_wrapped_too() -> None:
+    # commons-text's StringSubstitutor set-up (123 columns in a generated class).
+    line = ('stringSubstitutor = new StringSubstitutor(Collections.singletonMap("text", "text"), "a, b ,,c", "text", '
+            "'\\\\', \",\");")
+    shell = TestShell(target="org.apache.commons.text.StringSubstitutor", package="org.apache.commons.text",
+                      class_name="StringSubstitutorGeneratedTest", header_comment="", imports=(), static_imports=(),
+                      claims=(), set_up=(line,))
+    rendered = shell.render(["@Test\nvoid replaces() {\n}\n"])
+    assert max(len(text) for text in rendered.splitlines() if "//" not in text) <= MAX_COLUMNS, rendered
+    assert _unwrapped(rendered.split("void setUp()", 1)[1].split("}", 1)[0].splitlines()) == "{" + _unwrapped([line])
 
 
 def test_the_bracket_a_closing_one_closes_skips_literals() -> None:

@@ -1,4 +1,5 @@
-"""Long statements of a generated test broken after their outermost call's commas, as formatters wrap (pure).
+"""Long statements of a generated test (its methods, its set-up) broken after their outermost call's commas, as
+formatters wrap them (pure).
 
 Session 21's WordUtils test had a 130-column `assertThrows(IllegalArgumentException.class, () -> ...)`: most
 builds' checkstyle stops at 120, and a reviewer reads a wrapped call more easily than one that runs off the screen.
