@@ -20,16 +20,16 @@ def wrapped(line: str, indent: int = STATEMENT_INDENT) -> list[str]:
     """`line` (one statement, without its indentation) as lines that fit `MAX_COLUMNS` at `indent`: broken after
     the commas between the arguments of the call that ends the statement, greedily, each continuation indented
     `CONTINUATION` more. A statement that fits, has no such call or only one argument, or holds a text block, stays
-    one line; an argument longer than a line stays whole."""
-    if indent + len(line) <= MAX_COLUMNS or not line.endswith(");") or '"""' in line:
+    one line (so does one of several lines); an argument longer than a line stays whole."""
+    if indent + len(line) <= MAX_COLUMNS or not line.endswith(");") or '"""' in line or "\n" in line:
         return [line]
-    indent += len(line) - len(line.lstrip(" "))  # a statement inside a block of the body
     opening = opening_bracket(line, len(line) - 2)
     if opening < 0:
         return [line]
     arguments = split_arguments(line[opening + 1:-2])
     if len(arguments) < 2:
         return [line]
+    # A statement inside a block of the body keeps its own indentation (counted in its length) and continues deeper.
     pad = " " * (len(line) - len(line.lstrip(" ")) + CONTINUATION)
     lines = [line[:opening + 1] + arguments[0]]
     for argument in arguments[1:]:

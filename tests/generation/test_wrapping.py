@@ -51,6 +51,7 @@ def test_the_abbreviate_check_reads_as_a_formatter_writes_it() -> None:
     "assertNotNull(" + "a" * 130 + ");",  # one argument
     'assertEquals("""\n    text\n    """, ' + "b" * 120 + ");",  # a text block
     "if (" + "c" * 130 + ") {",  # not a statement ending in a call
+    'assertEquals("a",\n' + "d" * 130 + ");",  # already on several lines
 ])
 def test_what_cannot_or_need_not_be_wrapped_stays_one_line(statement: str) -> None:
     assert wrapped(statement) == [statement]
@@ -66,6 +67,8 @@ def test_a_statement_inside_a_block_keeps_its_indentation_and_counts_it() -> Non
     lines = wrapped(statement)
     assert lines[0].startswith("    assertThrows(") and lines[1].startswith(" " * (4 + CONTINUATION) + '"')
     assert all(STATEMENT_INDENT + len(line) <= MAX_COLUMNS for line in lines)
+    # Its own indentation is counted once: what fits beside it stays on the first line.
+    assert lines == ["    " + wrapped(ABBREVIATE)[0], " " * (4 + CONTINUATION) + wrapped(ABBREVIATE)[1].lstrip()]
 
 
 def test_a_long_set_up_line_is_wrapped_too() -> None:
