@@ -47,7 +47,7 @@ from junitbot.validation.context import IndexedRepo, ValidationContext
 from junitbot.validation.judge.keep import keep_what_adds, with_coverage
 from junitbot.validation.judge.models import Candidacy, MethodVerdict, ValidationReport, Verdict
 from junitbot.validation.judge.verdicts import settle, verdict_of
-from junitbot.validation.measure.jacoco import analyze_coverage, folder_includes, package_includes
+from junitbot.validation.measure.jacoco import CoverageQuery, analyze_coverages, folder_includes, package_includes
 from junitbot.validation.measure.models import ClassCoverage, ProbeHits
 from junitbot.validation.measure.per_test import per_test_hits, per_test_owners
 from junitbot.validation.models import Severity, TestCandidate, ValidationIssue
@@ -368,18 +368,31 @@ def _measure(
     exec_files = _kept_exec_files(keep, per_test) if hits else [exec_file]
     if not exec_files:
         return ran, {}
-    try:
-        measured = analyze_coverage(exec_files, [context.main_classes], cache_dir=context.helper_cache,
-                                    classes=None if everything else list(targets), tools_dir=context.tools_dir,
-                                    settings=settings)
-    except JunitbotError as e:
-        log.warning("coverage could not be measured: %s", e)
+    # One analyzer run: the kept tests' coverage, and each class's merged with its existing tests' exec data.
+    merging = [c for c in keep if c.gain is not None and c.baseline_exec is not None
+               and Path(c.baseline_exec).is_file()]
+    queries = [CoverageQuery(tuple(exec_files), None if everything else tuple(targets)),
+               *(CoverageQuery((Path(c.baseline_exec or ""), *exec_files),
+                               (graph.binary_name(c.candidate.target or ""),)) for c in merging)]
+    measured, *merged = analyze_coverages(queries, [context.main_classes], cache_dir=context.helper_cache,
+                                          tools_dir=context.tools_dir, settings=settings)
+    if isinstance(measured, JunitbotError):
+        log.warning("coverage could not be measured: %s", measured)
         return ran, {}
     coverage = {targets.get(name, name.replace("$", ".")): c for name, c in measured.items()}
-    covered = [with_coverage(c, coverage[c.candidate.target], exec_files=exec_files, context=context,
-                             binary_name=graph.binary_name)
+    with_existing = {c.candidate.target: _merged(c, found, graph) for c, found in zip(merging, merged, strict=True)}
+    covered = [with_coverage(c, coverage[c.candidate.target], with_existing.get(c.candidate.target))
                for c in keep if c.gain is not None and c.candidate.target in coverage]
     return _replaced(ran, covered), coverage
+
+
+def _merged(candidacy: Candidacy, found: dict[str, ClassCoverage] | JunitbotError,
+            graph: CodeGraph) -> ClassCoverage | None:
+    """The class's coverage by its kept tests and its existing tests together, None when it was not measured."""
+    if isinstance(found, JunitbotError):
+        log.warning("the suite's coverage with the existing tests could not be measured: %s", found)
+        return None
+    return found.get(graph.binary_name(candidacy.candidate.target or ""))
 
 
 def _hits(per_test: Path) -> dict[str, ProbeHits]:

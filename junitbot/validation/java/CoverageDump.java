@@ -1,12 +1,14 @@
 /*
  * Prints JaCoCo's coverage of compiled classes as JSON on stdout, for junitbot.validation.jacoco.
  *
- * Usage: java -cp <this dir>:org.jacoco.core.jar:asm*.jar CoverageDump EXEC_FILE... -- PATH...
- *    or: java -cp <this dir>:org.jacoco.cli-<version>-nodeps.jar CoverageDump EXEC_FILE... -- PATH...
+ * Usage: java -cp <this dir>:org.jacoco.core.jar:asm*.jar CoverageDump EXEC_FILE... -- PATH... [--- EXEC_FILE... -- PATH...]...
+ *    or: java -cp <this dir>:org.jacoco.cli-<version>-nodeps.jar CoverageDump EXEC_FILE... -- PATH... [--- ...]...
  * (the nodeps jar relocates org.jacoco.core: junitbot points the imports below at the package the
  * jars hold before compiling).
  * PATH: class directories, jars or single class files, analysed against the probes of the EXEC_FILEs,
  * which are merged as JaCoCo merges them (a probe counts if any file has it).
+ * Each group between `---` is one analysis, printed as one JSON line, in order: one JVM answers a whole
+ * run's questions (each class's coverage, alone and merged with the existing tests').
  * Uses only JaCoCo's public analysis API, so the figures are JaCoCo's own. A class file this JaCoCo
  * cannot read (a sealed type's PermittedSubclasses before JaCoCo 0.8.7) is listed under "failed"
  * and the others are still analysed.
@@ -36,20 +38,39 @@ public final class CoverageDump {
     }
 
     public static void main(String[] args) throws IOException {
-        int separator = Arrays.asList(args).indexOf("--");
-        if (separator < 1 || separator == args.length - 1) {
-            System.err.println("usage: CoverageDump EXEC_FILE... -- PATH...");
-            System.exit(2);
+        List<List<String>> groups = new ArrayList<>();
+        groups.add(new ArrayList<>());
+        for (String arg : args) {
+            if (arg.equals("---")) {
+                groups.add(new ArrayList<>());
+            } else {
+                groups.get(groups.size() - 1).add(arg);
+            }
         }
+        for (List<String> group : groups) {
+            int separator = group.indexOf("--");
+            if (separator < 1 || separator == group.size() - 1) {
+                System.err.println("usage: CoverageDump EXEC_FILE... -- PATH... [--- EXEC_FILE... -- PATH...]...");
+                System.exit(2);
+            }
+        }
+        PrintStream stdout = new PrintStream(System.out, false, StandardCharsets.UTF_8);
+        for (List<String> group : groups) {
+            stdout.print(dump(group, group.indexOf("--")));
+        }
+        stdout.flush();
+    }
+
+    private static String dump(List<String> args, int separator) throws IOException {
         ExecFileLoader loader = new ExecFileLoader();
         for (int i = 0; i < separator; i++) {
-            loader.load(new File(args[i]));
+            loader.load(new File(args.get(i)));
         }
         CoverageBuilder builder = new CoverageBuilder();
         Analyzer analyzer = new Analyzer(loader.getExecutionDataStore(), builder);
         List<String> failed = new ArrayList<>();
-        for (int i = separator + 1; i < args.length; i++) {
-            analyze(analyzer, new File(args[i]), failed);
+        for (int i = separator + 1; i < args.size(); i++) {
+            analyze(analyzer, new File(args.get(i)), failed);
         }
         StringBuilder out = new StringBuilder();
         out.append("{\"classes\":[");
@@ -76,9 +97,7 @@ public final class CoverageDump {
             appendString(out, failed.get(i));
         }
         out.append("]}\n");
-        PrintStream stdout = new PrintStream(System.out, false, StandardCharsets.UTF_8);
-        stdout.print(out);
-        stdout.flush();
+        return out.toString();
     }
 
     private static void analyze(Analyzer analyzer, File file, List<String> failed) {

@@ -24,7 +24,6 @@ from junitbot.validation.judge.selection import (
     select_methods,
 )
 from junitbot.validation.measure.baseline import Baseline, measure_baselines
-from junitbot.validation.measure.jacoco import analyze_coverage
 from junitbot.validation.measure.models import ClassCoverage, Counter, Mutant, MutationReport, PitOptions, ProbeHits
 from junitbot.validation.measure.pit import run_mutation_analysis
 
@@ -149,25 +148,13 @@ def _judged(
                                         "baseline_exec": baseline.exec_file, "survivors": survivors})
 
 
-def with_coverage(
-    candidacy: Candidacy, generated: ClassCoverage, *, exec_files: Sequence[Path], context: ValidationContext,
-    binary_name: Callable[[str], str],
-) -> Candidacy:
+def with_coverage(candidacy: Candidacy, generated: ClassCoverage, with_existing: ClassCoverage | None) -> Candidacy:
     """The class with its gain's lines and branches: the kept methods' alone (`generated`), and with the existing
-    tests' (their exec data merged with `exec_files`)."""
+    tests' (`with_existing`, their exec data merged with the kept methods'; `generated` when not measured)."""
     gain = candidacy.gain
     if gain is None:
         return candidacy
-    after = generated
-    if candidacy.baseline_exec is not None and Path(candidacy.baseline_exec).is_file():
-        binary = binary_name(candidacy.candidate.target or "")
-        try:
-            merged = analyze_coverage([Path(candidacy.baseline_exec), *exec_files], [context.main_classes],
-                                      cache_dir=context.helper_cache, classes=[binary], tools_dir=context.tools_dir,
-                                      settings=context.settings)
-            after = merged.get(binary, generated)
-        except JunitbotError as e:
-            log.warning("the suite's coverage with the existing tests could not be measured: %s", e)
+    after = with_existing or generated
     return candidacy.model_copy(update={"gain": gain.model_copy(update={
         "generated": gain.generated.model_copy(update={"lines": generated.lines, "branches": generated.branches}),
         "after": gain.after.model_copy(update={"lines": after.lines, "branches": after.branches})})})

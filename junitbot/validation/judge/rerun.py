@@ -36,7 +36,7 @@ from junitbot.validation.compiling.models import CompileOutcome
 from junitbot.validation.compiling.rounds import compile_in_rounds
 from junitbot.validation.context import ValidationContext
 from junitbot.validation.judge.models import Checkout, RerunClass, RerunReport, TestOutcome
-from junitbot.validation.measure.jacoco import analyze_coverage, package_includes
+from junitbot.validation.measure.jacoco import CoverageQuery, analyze_coverages, package_includes
 from junitbot.validation.measure.per_test import per_test_owners
 from junitbot.validation.models import TestCandidate, ValidationIssue
 from junitbot.validation.run.expectations import expected_and_actual, thrown_value
@@ -323,21 +323,22 @@ def _coverage(
         owners = per_test_owners(run_dir)
     except JunitbotError as e:
         return {}, [f"coverage not measured: {e}"]
-    figures: dict[str, _Figures] = {}
+    asked: list[tuple[str, str, list[Path]]] = []
     for work in works:
         target = targets.get(work.test_class)
         files = [f for owner, f in owners if owner.partition("#")[0].partition("$")[0] == work.test_class
                  and f.is_file() and f.stat().st_size > 0]
-        if target is None or not files:
-            continue
-        try:
-            found = analyze_coverage(files, [context.main_classes], cache_dir=context.helper_cache, classes=[target],
-                                     tools_dir=context.tools_dir, settings=context.settings)
-        except JunitbotError as e:
-            log.warning("coverage of %s by %s not measured: %s", target, work.test_class, e)
-            continue
-        if target in found:
-            figures[work.test_class] = (found[target].lines.ratio, found[target].branches.ratio)
+        if target is not None and files:
+            asked.append((work.test_class, target, files))
+    answers = analyze_coverages([CoverageQuery(tuple(files), (target,)) for _, target, files in asked],
+                                [context.main_classes], cache_dir=context.helper_cache, tools_dir=context.tools_dir,
+                                settings=context.settings)
+    figures: dict[str, _Figures] = {}
+    for (test_class, target, _), found in zip(asked, answers, strict=True):
+        if isinstance(found, JunitbotError):
+            log.warning("coverage of %s by %s not measured: %s", target, test_class, found)
+        elif target in found:
+            figures[test_class] = (found[target].lines.ratio, found[target].branches.ratio)
     return figures, []
 
 

@@ -34,7 +34,7 @@ from junitbot.validation.build.models import Classpath
 from junitbot.validation.compiling.main_classes import build_main_classes, main_javac
 from junitbot.validation.context import ValidationContext
 from junitbot.validation.measure.carving import argument_classes, carved_calls, carver_agent
-from junitbot.validation.measure.jacoco import analyze_coverage, package_includes
+from junitbot.validation.measure.jacoco import CoverageQuery, analyze_coverages, package_includes
 from junitbot.validation.measure.models import CarvedCall, ClassCoverage, MutationReport, PitOptions, ProbeHits
 from junitbot.validation.measure.per_test import per_test_hits, per_test_owners
 from junitbot.validation.measure.pit import run_mutation_analysis
@@ -237,6 +237,10 @@ def _measure(
                                          workdir=scratch / folder, settings=settings, options=pit)
 
         mutants = _mutants_by_target(mutate, runnable, tests_by_target, rows) if mutation else {}
+        concatenated = {target: _concatenated([path for owner, path in owners
+                                               if owner.split("#")[0] in tests_by_target[target]], exec_files[target])
+                        for target in targets.values()}
+        coverages = _coverages(concatenated, targets, context)
         for binary, target in targets.items():
             tests = tuple(tests_by_target[target])
             report, note = mutants.get(target, (None, None))
@@ -245,9 +249,7 @@ def _measure(
             probes = ProbeHits()
             for owner in mine:
                 probes = probes.union(hits[owner].restricted_to([binary]))
-            exec_file = _concatenated([path for owner, path in owners if owner.split("#")[0] in tests],
-                                      exec_files[target])
-            coverage = _coverage(exec_file, binary, context)
+            exec_file, coverage = concatenated[target], coverages.get(target)
             result[target] = Baseline(target=target, tests=tests, probes=probes, coverage=coverage,
                                       exec_file=str(exec_file) if exec_file else None,
                                       carved=carved.get(target, ()),
@@ -270,15 +272,21 @@ def _concatenated(files: Sequence[Path], target: Path) -> Path | None:
     return target
 
 
-def _coverage(exec_file: Path | None, binary: str, context: ValidationContext) -> ClassCoverage | None:
-    if exec_file is None:
-        return None
-    try:
-        return analyze_coverage(exec_file, [context.main_classes], cache_dir=context.helper_cache,
-                                classes=[binary], tools_dir=context.tools_dir, settings=context.settings).get(binary)
-    except JunitbotError as e:
-        log.warning("the existing tests' coverage of %s could not be measured: %s", binary, e)
-        return None
+def _coverages(exec_files: Mapping[str, Path | None], binaries: Mapping[str, str],
+               context: ValidationContext) -> dict[str, ClassCoverage]:
+    """Each target's coverage by its existing tests (`exec_files`, by target; `binaries`: binary name -> target),
+    from one analyzer run; a target without exec data or whose analysis failed has none (and a warning)."""
+    asked = [(binary, target) for binary, target in binaries.items() if exec_files.get(target) is not None]
+    answers = analyze_coverages([CoverageQuery((exec_files[target] or Path(),), (binary,)) for binary, target in asked],
+                                [context.main_classes], cache_dir=context.helper_cache, tools_dir=context.tools_dir,
+                                settings=context.settings)
+    found: dict[str, ClassCoverage] = {}
+    for (binary, target), answer in zip(asked, answers, strict=True):
+        if isinstance(answer, JunitbotError):
+            log.warning("the existing tests' coverage of %s could not be measured: %s", binary, answer)
+        elif binary in answer:
+            found[target] = answer[binary]
+    return found
 
 
 def _is_jupiter(path: Path) -> bool:

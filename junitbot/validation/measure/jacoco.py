@@ -25,6 +25,7 @@ import re
 import tempfile
 import zipfile
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, ValidationError
@@ -82,6 +83,15 @@ def folder_includes(class_dir: Path) -> list[str]:
     return [f"{package}.*" if package != "." else "*" for package in packages] or ["*"]
 
 
+@dataclass(frozen=True)
+class CoverageQuery:
+    """One analysis of a batch: `exec_files` merged as JaCoCo merges them (a probe counts if any file has it), over
+    `classes` and their nested classes (None: every class of the class dirs)."""
+
+    exec_files: tuple[Path, ...]
+    classes: tuple[str, ...] | None = None
+
+
 def analyze_coverage(
     exec_files: Path | Sequence[Path],
     class_dirs: Sequence[Path],
@@ -99,28 +109,77 @@ def analyze_coverage(
     Raises JunitbotError when no exec file is given, one is missing (the test JVM was killed before writing
     it) or the analyzer fails.
     """
-    files = [exec_files] if isinstance(exec_files, Path) else list(exec_files)
-    if not files:
-        raise JunitbotError("JaCoCo analysis needs at least one exec file; none given")
-    for exec_file in files:
-        # Empty counts as missing: the agent always writes a header, and run_junit pre-creates the file to bind it.
-        if not exec_file.is_file() or exec_file.stat().st_size == 0:
-            raise JunitbotError(
-                f"no coverage data at {exec_file}: the test JVM did not write it (killed by a timeout?)")
-    paths = list(class_dirs) if classes is None else _class_files(class_dirs, classes)
-    if not paths:
-        return {}
+    files = (exec_files,) if isinstance(exec_files, Path) else tuple(exec_files)
+    query = CoverageQuery(files, None if classes is None else tuple(classes))
+    (found,) = analyze_coverages([query], class_dirs, cache_dir=cache_dir, tools_dir=tools_dir, settings=settings)
+    if isinstance(found, JunitbotError):
+        raise found
+    return found
+
+
+def analyze_coverages(
+    queries: Sequence[CoverageQuery],
+    class_dirs: Sequence[Path],
+    *,
+    cache_dir: Path,
+    tools_dir: Path | None = None,
+    settings: ValidationSettings | None = None,
+) -> list[dict[str, ClassCoverage] | JunitbotError]:
+    """`analyze_coverage` of each query, in order, from one analyzer JVM: a run asks for each class's coverage
+    alone and merged with the existing tests', and a JVM's start costs more than its analysis. A query without
+    exec data (no file, or a missing or empty one) gets its error and the others are still answered; a failed
+    analyzer is each query's error."""
+    answers: list[dict[str, ClassCoverage] | JunitbotError] = []
+    asked: list[tuple[int, CoverageQuery, list[Path]]] = []
+    for number, query in enumerate(queries):
+        error = _missing_exec_data(query.exec_files)
+        paths = list(class_dirs) if query.classes is None else _class_files(class_dirs, query.classes)
+        answers.append(error if error is not None else {})
+        if error is None and paths:
+            asked.append((number, query, paths))
+    if not asked:
+        return answers
     jars = choose_analyzer(tools_dir=tools_dir, settings=settings or ValidationSettings()).classpath
     dump = _coverage_dump(cache_dir, jars)
     classpath = os.pathsep.join([str(dump), *(str(jar) for jar in jars)])
-    argv = ["java", *QUICK_JVM_OPTIONS, "-cp", classpath, _DUMP_CLASS, *(str(f.absolute()) for f in files), "--",
-            *(str(p.absolute()) for p in paths)]
+    groups = [[*(str(f.absolute()) for f in query.exec_files), "--", *(str(p.absolute()) for p in paths)]
+              for _, query, paths in asked]
+    argv = ["java", *QUICK_JVM_OPTIONS, "-cp", classpath, _DUMP_CLASS, *_joined(groups, "---")]
     result = run_process(argv, cwd=cache_dir, timeout_s=_TIMEOUT_S, max_output_bytes=_MAX_JSON_BYTES)
-    if not result.ok or result.stdout_truncated:
+    lines = result.stdout.splitlines()
+    if not result.ok or result.stdout_truncated or len(lines) != len(asked):
         why = "timed out" if result.timed_out else f"exit code {result.exit_code}"
+        files = [f for _, query, _ in asked for f in query.exec_files]
         names = str(files[0]) if len(files) == 1 else f"{len(files)} exec files ({files[0]}, ...)"
-        raise JunitbotError(f"JaCoCo analysis of {names} failed ({why}): {result.stderr.strip()[-1000:]}")
-    return _parse_dump(result.stdout, classes)
+        failure = JunitbotError(f"JaCoCo analysis of {names} failed ({why}): {result.stderr.strip()[-1000:]}")
+        for number, _, _ in asked:
+            answers[number] = failure
+        return answers
+    for (number, query, _), line in zip(asked, lines, strict=True):
+        try:
+            answers[number] = _parse_dump(line, query.classes)
+        except JunitbotError as e:
+            answers[number] = e
+    return answers
+
+
+def _missing_exec_data(files: Sequence[Path]) -> JunitbotError | None:
+    if not files:
+        return JunitbotError("JaCoCo analysis needs at least one exec file; none given")
+    for exec_file in files:
+        # Empty counts as missing: the agent always writes a header, and run_junit pre-creates the file to bind it.
+        if not exec_file.is_file() or exec_file.stat().st_size == 0:
+            return JunitbotError(
+                f"no coverage data at {exec_file}: the test JVM did not write it (killed by a timeout?)")
+    return None
+
+
+def _joined(groups: Sequence[Sequence[str]], separator: str) -> list[str]:
+    """The groups' arguments in order, `separator` between two groups."""
+    joined: list[str] = []
+    for number, group in enumerate(groups):
+        joined += [separator, *group] if number else list(group)
+    return joined
 
 
 class _RawCounter(BaseModel):

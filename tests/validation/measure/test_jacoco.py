@@ -13,7 +13,14 @@ import pytest
 from junitbot.config import ValidationSettings
 from junitbot.errors import JunitbotError
 from junitbot.validation.build.jdk import installed_jdks
-from junitbot.validation.measure.jacoco import agent_option, analyze_coverage, package_includes
+from junitbot.validation.measure import jacoco
+from junitbot.validation.measure.jacoco import (
+    CoverageQuery,
+    agent_option,
+    analyze_coverage,
+    analyze_coverages,
+    package_includes,
+)
 from junitbot.validation.measure.models import ClassCoverage, Counter, MethodCoverage
 from junitbot.validation.run.launcher import run_junit
 from junitbot.validation.run.models import JvmLaunch, RunConditions
@@ -157,6 +164,28 @@ def test_the_pinned_agent_and_analyzer_measure_as_jacoco_does(
     # Compiled once, against the CLI jar, whose relocated analysis API the analyzer's imports now name.
     (dump,) = (tmp_path / "cache").glob("coverage-dump-*")
     assert "import org.jacoco.cli.internal.core.analysis.Analyzer;" in (dump / "CoverageDump.java").read_text()
+
+
+def test_a_run_s_questions_are_answered_by_one_analyzer_jvm_each_as_if_asked_alone(
+    compiled: tuple[Path, Path], tmp_path: Path, fetched: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A validation asks for each class's coverage alone and merged with its existing tests': one JVM answers all,
+    in order, and a question without exec data costs only itself."""
+    exec_file = _covered_run(compiled, tmp_path, ValidationSettings(), tmp_path / "work" / "jacoco.exec",
+                             tools_dir=fetched)
+    main, _ = compiled
+    whole = analyze_coverage(exec_file, [main], cache_dir=tmp_path / "cache", tools_dir=fetched)
+    started: list[object] = []
+    real = jacoco.run_process
+    monkeypatch.setattr(jacoco, "run_process", lambda *a, **k: started.append(a) or real(*a, **k))
+    grade, gone, everything, merged = analyze_coverages(
+        [CoverageQuery((exec_file,), ("com.acme.school.Grade",)), CoverageQuery((tmp_path / "gone.exec",)),
+         CoverageQuery((exec_file,)), CoverageQuery((exec_file, exec_file), ("com.acme.school.Grade",))],
+        [main], cache_dir=tmp_path / "cache", tools_dir=fetched)
+    assert len(started) == 1
+    assert grade == merged == {"com.acme.school.Grade": EXPECTED}
+    assert isinstance(gone, JunitbotError) and "gone.exec" in str(gone)
+    assert everything == whole and set(whole) == {"com.acme.school.Grade"}
 
 
 SHAPES_17 = """package com.acme.shapes;
