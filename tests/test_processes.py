@@ -124,7 +124,9 @@ def test_a_killed_validation_takes_its_jvm_along(tmp_path: Path) -> None:
                   f"run_process(['java', 'Sleeper.java'], cwd=Path({str(tmp_path)!r}), timeout_s=600, "
                   "max_output_bytes=1000)\n")
     with started([sys.executable, "-c", validation], tmp_path) as (proc, seen):
-        watch_until(proc, seen, lambda seen: any("Sleeper" in c for c in seen.values()))
+        # The JVM itself, not `setpriv` before its exec: that one names Sleeper too, but the death signal it passes
+        # on is set only as it execs (killed before, nothing would have bound the JVM yet).
+        watch_until(proc, seen, lambda seen: any(c.startswith("java ") and "Sleeper" in c for c in seen.values()))
         assert kill_and_list_survivors(proc, seen) == {}
 
 
