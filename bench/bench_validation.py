@@ -8,7 +8,9 @@ in a temporary folder, then measures in one run, through junitbot's own function
 1. `compile_batch` with all N test files vs `compile_batch` once per file (same classpath);
 2. `run_junit` with all N test classes in one JVM vs once per class (same isolation, plain conditions),
    checking that both give the same outcome for every test method;
-3. the cost of the sandbox: the one-JVM batch with isolation "none" vs the detected isolation.
+3. the cost of the sandbox: the one-JVM batch with isolation "none" vs the detected isolation;
+4. JaCoCo's analysis of each class under test from one JVM (`analyze_coverages`) vs one analyzer JVM per class
+   (`analyze_coverage`), over the exec data of the one-JVM batch, checking that both give the same figures.
 
 Prints a report (see bench/README.md) and exits 0 whatever the figures and checks say (1 with --strict
 when a check fails). Progress goes to stderr, the report to stdout.
@@ -37,6 +39,7 @@ import junitbot
 from junitbot.config import ValidationSettings
 from junitbot.validation.compiling.javac import compile_batch
 from junitbot.validation.compiling.models import CompileResult
+from junitbot.validation.measure.jacoco import CoverageQuery, agent_option, analyze_coverage, analyze_coverages
 from junitbot.validation.run.launcher import run_junit
 from junitbot.validation.run.models import WHOLE_CLASS, JvmLaunch, RunConditions, TestRunResult
 from junitbot.validation.run.sandbox import describe_isolation, detect_isolation
@@ -479,6 +482,38 @@ def measure_junit(
     return sections
 
 
+def measure_coverage(suite: Suite, work: Path, libraries: list[str], isolation: str, checks: list[bool]) -> Section:
+    """JaCoCo's figures of every class under test, from the exec data of one run of all test classes: one analyzer
+    JVM per class vs one for all."""
+    settings = ValidationSettings()
+    cache = work / "cache"
+    exec_file = work / "jvm" / "jacoco.exec"
+    option = agent_option(exec_file=exec_file, includes=[f"{PACKAGE}.*"], cache_dir=cache, settings=settings)
+    log(f"4. one covered JVM for {len(suite.test_classes)} test classes")
+    run_junit(test_classes=suite.test_classes, workdir=work / "jvm", conditions=RunConditions(),
+              classpath=[str(work / "classes" / "main"), str(work / "classes" / "tests-batch"), *libraries],
+              launch=JvmLaunch(settings=settings, isolation=isolation, agent=option))
+    classes = sorted({f"{PACKAGE}.{path.stem}" for path in suite.main_files})
+    main = [work / "classes" / "main"]
+    log("4. warm-up analysis (compiles the analyzer helper, not counted)")
+    analyze_coverage(exec_file, main, cache_dir=cache, classes=classes[:1])
+    log(f"4. {len(classes)} analyzer JVMs, one per class")
+    single_s, single = timed(lambda: [analyze_coverage(exec_file, main, cache_dir=cache, classes=[name])
+                                      for name in classes])
+    log(f"4. one analyzer JVM for {len(classes)} classes")
+    batch_s, batch = timed(lambda: analyze_coverages([CoverageQuery((exec_file,), (name,)) for name in classes],
+                                                     main, cache_dir=cache))
+    same = batch == single and all(name in found for name, found in zip(classes, single, strict=True))
+    checks.append(same)
+    section = Section(f"4. JaCoCo analysis of {len(classes)} classes: one analyzer JVM vs one per class "
+                      f"(Debian's analyzer)")
+    section.add("one JVM for all classes", f"{batch_s:.2f} s", "")
+    section.add(f"{len(classes)} JVMs, one per class", f"{single_s:.2f} s", f"mean {single_s / len(classes):.2f} s")
+    section.add(f"ratio {len(classes)} JVMs / one", f"{single_s / batch_s:.1f}x", "")
+    section.add("same figures for every class", verdict(same), "")
+    return section
+
+
 # -- report ---------------------------------------------------------------------------------------------------
 
 
@@ -557,6 +592,7 @@ def main(argv: list[str] | None = None) -> int:
         sections = [measure_javac(suite, work, libraries, checks)]
         sections += measure_junit(suite, work, libraries, isolation,
                                   with_none=not args.skip_isolation and isolation != "none", checks=checks)
+        sections.append(measure_coverage(suite, work, libraries, isolation, checks))
     finally:
         if not args.keep and args.workdir is None:
             shutil.rmtree(work, ignore_errors=True)
