@@ -50,7 +50,7 @@ class _Seen:
 _KINDS = (("com.sun.tools.javac", "javac"), ("JavacServer", "javac (warm)"),
           ("junit-platform-console", "junit launcher"), ("org.pitest", "pit"),
           ("pitest-args", "pit"), ("plexus-classworlds", "maven"),
-          ("net.bytebuddy.agent.attacher", "byte buddy attach helper"))
+          ("net.bytebuddy.agent.attacher", "byte buddy attach helper"), ("CoverageDump", "jacoco analysis"))
 
 
 def kind_of(command: str) -> str:
