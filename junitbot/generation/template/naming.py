@@ -17,6 +17,8 @@ from junitbot.generation.template.probe import Scenario
 # condition (`whenSizeIs0_rejectsEmptyName`, never `rejectsEmptyAndSizeIs0Name`).
 _MAX_REJECTED_HINT = 160
 _REJECTED = re.compile(r"^when([A-Z]\w*?)Is([A-Z0-9]\w*?)(?:And([A-Z]\w*?Is[A-Z0-9]\w*))?$")
+# One argument set in the rest of such a hint (`LowerIs9` of `LowerIs9AndUpperIs3`): (name, value).
+_ARGUMENT_SET = re.compile(r"(?:^|And)([A-Z]\w*?)Is([A-Z0-9]\w*?)(?=And[A-Z]\w*?Is|$)")
 # Exceptions that say an argument was refused.
 _REJECTIONS = ("IllegalArgumentException", "NullPointerException", "InvalidParameterException")
 _QUOTES = ("\"", "'")
@@ -39,7 +41,7 @@ def name_parts(scenario: Scenario, observed: Observation) -> tuple[str, str]:
         # The pattern backtracks cubically in the hint's length: a hint past a readable name is not read as one.
         rejected = _REJECTED.match(condition) if len(condition) <= _MAX_REJECTED_HINT else None
         if rejected and (simple in _REJECTIONS or simple.startswith("Invalid")):
-            return (f"when{rejected[3]}" if rejected[3] else ""), f"rejects{rejected[2]}{rejected[1]}"
+            return _rejection(rejected, observed.message)
         if scenario.handles is not None and scenario.handled_by and simple == _simple(scenario.handles):
             return condition, f"{scenario.handled_by}AndRethrows"
         return condition, f"throws{_short(simple)}"
@@ -56,6 +58,24 @@ def name_parts(scenario: Scenario, observed: Observation) -> tuple[str, str]:
     if scenario.constructor:
         return condition, "storesArguments"
     return condition, _returned_outcome(observed)
+
+
+def _rejection(rejected: re.Match[str], message: str | None) -> tuple[str, str]:
+    """(condition, outcome) of a call that rejected its arguments: the first argument set is blamed, the others stay
+    the condition; unless the exception's message names another of them and not the first (WordUtils'
+    `abbreviate("01234567", 9, ..)` rejects `lower`, "upper value is less than lower value", not its text)."""
+    first = (rejected[1], rejected[2])
+    rest = _ARGUMENT_SET.findall(rejected[3] or "")
+    named = [argument for argument in rest if _names(message, argument[0])]
+    if named and not _names(message, first[0]):
+        others = [first, *(argument for argument in rest if argument != named[0])]
+        return "when" + "And".join(f"{name}Is{value}" for name, value in others), f"rejects{named[0][1]}{named[0][0]}"
+    return (f"when{rejected[3]}" if rejected[3] else ""), f"rejects{rejected[2]}{rejected[1]}"
+
+
+def _names(message: str | None, parameter: str) -> bool:
+    """Whether `message` names the parameter titled `parameter` (`Lower`: the word `lower`, any case)."""
+    return bool(message) and re.search(rf"\b{re.escape(parameter)}\b", message or "", re.IGNORECASE) is not None
 
 
 def family_name(method: str, parts: list[tuple[str, str]], parameters: list[str], naming: NamingStyle, *,

@@ -21,6 +21,19 @@ def test_names_say_the_outcome_never_returns_value() -> None:
     assert behaviour_name(_scenario("label", "whenNameIsEmptyAndSizeIs0"), rejected, "camel") == (
         "labelWhenSizeIs0RejectsEmptyName")
     assert behaviour_name(_scenario("of", "whenBrandIsAndroid"), rejected, "camel") == "ofRejectsAndroidBrand"
+    # Unless the exception's message names another argument set, and not the first (commons-text's WordUtils:
+    # `abbreviate("01234567", 9, ..)` was named `abbreviateWhenLowerIs9Rejects01234567Str`).
+    bounds = rejected.model_copy(update={"message": "upper value is less than lower value"})
+    hint = "whenStrIs01234567AndLowerIs9"
+    assert behaviour_name(_scenario("abbreviate", hint), bounds, "camel") == "abbreviateWhenStrIs01234567Rejects9Lower"
+    assert behaviour_name(_scenario("abbreviate", hint + "AndUpperIs3"), bounds, "underscore") == (
+        "abbreviate_whenStrIs01234567AndUpperIs3_rejects9Lower")
+    # A message that names the first argument, or none set, leaves the blame where it was.
+    named = rejected.model_copy(update={"message": "str must not be longer than lower"})
+    assert behaviour_name(_scenario("abbreviate", hint), named, "camel") == "abbreviateWhenLowerIs9Rejects01234567Str"
+    other = rejected.model_copy(update={"message": "no such width"})
+    assert behaviour_name(_scenario("label", "whenNameIsEmptyAndSizeIs0"), other, "camel") == (
+        "labelWhenSizeIs0RejectsEmptyName")
     # A generated hint of thousands of characters is named at once, not after minutes of regex backtracking.
     long_hint = "whenNameIs" + "AndXIs" * 2000 + "Y"
     assert behaviour_name(_scenario("of", long_hint), rejected, "camel").endswith("ThrowsIllegalArgument")
