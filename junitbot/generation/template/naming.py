@@ -41,7 +41,7 @@ def name_parts(scenario: Scenario, observed: Observation) -> tuple[str, str]:
         # The pattern backtracks cubically in the hint's length: a hint past a readable name is not read as one.
         rejected = _REJECTED.match(condition) if len(condition) <= _MAX_REJECTED_HINT else None
         if rejected and (simple in _REJECTIONS or simple.startswith("Invalid")):
-            return _rejection(rejected, observed.message)
+            return _rejection(rejected, scenario, observed.message)
         if scenario.handles is not None and scenario.handled_by and simple == _simple(scenario.handles):
             return condition, f"{scenario.handled_by}AndRethrows"
         return condition, f"throws{_short(simple)}"
@@ -60,17 +60,41 @@ def name_parts(scenario: Scenario, observed: Observation) -> tuple[str, str]:
     return condition, _returned_outcome(observed)
 
 
-def _rejection(rejected: re.Match[str], message: str | None) -> tuple[str, str]:
+def _rejection(rejected: re.Match[str], scenario: Scenario, message: str | None) -> tuple[str, str]:
     """(condition, outcome) of a call that rejected its arguments: the first argument set is blamed, the others stay
-    the condition; unless the exception's message names another of them and not the first (WordUtils'
-    `abbreviate("01234567", 9, ..)` rejects `lower`, "upper value is less than lower value", not its text)."""
+    the condition; unless the exception's message names another argument and not the first: one set beside it
+    (`abbreviate("01234567", 9, ..)`: "upper value is less than lower value" rejects `lower`, not the text), or one
+    the scenario passed as it was (`upper` -10: "upper value cannot be less than -1"), after the whole condition."""
     first = (rejected[1], rejected[2])
     rest = _ARGUMENT_SET.findall(rejected[3] or "")
-    named = [argument for argument in rest if _names(message, argument[0])]
-    if named and not _names(message, first[0]):
-        others = [first, *(argument for argument in rest if argument != named[0])]
-        return "when" + "And".join(f"{name}Is{value}" for name, value in others), f"rejects{named[0][1]}{named[0][0]}"
+    if not _names(message, first[0]):
+        named = [argument for argument in rest if _names(message, argument[0])]
+        if named:
+            others = [first, *(argument for argument in rest if argument != named[0])]
+            return ("when" + "And".join(f"{name}Is{value}" for name, value in others),
+                    f"rejects{named[0][1]}{named[0][0]}")
+        hinted = {first[0], *(name for name, _ in rest)}
+        passed = [name for name in _call_arguments(scenario) if camel(name) not in hinted and _names(message, name)]
+        if passed:
+            value = _arranged_value(scenario, passed[0])
+            return scenario.hint, f"rejects{value_title(value) if value else ''}{camel(passed[0])}"
     return (f"when{rejected[3]}" if rejected[3] else ""), f"rejects{rejected[2]}{rejected[1]}"
+
+
+def _call_arguments(scenario: Scenario) -> list[str]:
+    """The plain names the scenario's call passes (`abbreviate(str, lower, upper, appendToEnd)`), in order."""
+    match = re.search(rf"\b{re.escape(scenario.method)}\((.*)\)\s*;?\s*$", scenario.call, re.DOTALL)
+    return [a.strip() for a in match[1].split(",") if re.fullmatch(r"\s*[a-z]\w*\s*", a)] if match else []
+
+
+def _arranged_value(scenario: Scenario, name: str) -> str | None:
+    """The literal the arrange step gives local `name` (`int upper = -10;` → `-10`), None when it is not one."""
+    for line in scenario.arrange:
+        found = re.fullmatch(rf"\s*[\w.<>\[\]]+ {re.escape(name)} = (-?\d[\w.]*|\"[^\"\\]*\"|'[^'\\]*'|true|false);\s*",
+                             line)
+        if found:
+            return found[1]
+    return None
 
 
 def _names(message: str | None, parameter: str) -> bool:

@@ -31,6 +31,12 @@ def test_names_say_the_outcome_never_returns_value() -> None:
     # A message that names the first argument, or none set, leaves the blame where it was.
     named = rejected.model_copy(update={"message": "str must not be longer than lower"})
     assert behaviour_name(_scenario("abbreviate", hint), named, "camel") == "abbreviateWhenLowerIs9Rejects01234567Str"
+    # An argument the hint did not set, passed as it was (`upper` of -10), is blamed after the whole condition.
+    below = rejected.model_copy(update={"message": "upper value cannot be less than -1"})
+    passed = _scenario("abbreviate", hint, call="WordUtils.abbreviate(str, lower, upper, appendToEnd)",
+                       arrange=('String str = "01 23 45 67 89";', "int lower = 9;", "int upper = -10;",
+                                "String appendToEnd = null;"))
+    assert behaviour_name(passed, below, "camel") == "abbreviateWhenStrIs01234567AndLowerIs9RejectsMinus10Upper"
     other = rejected.model_copy(update={"message": "no such width"})
     assert behaviour_name(_scenario("label", "whenNameIsEmptyAndSizeIs0"), other, "camel") == (
         "labelWhenSizeIs0RejectsEmptyName")
