@@ -7,7 +7,8 @@
  * jars hold before compiling).
  * PATH: class directories, jars or single class files, analysed against the probes of the EXEC_FILEs,
  * which are merged as JaCoCo merges them (a probe counts if any file has it).
- * Each group between `---` is one analysis, printed as one JSON line, in order: one JVM answers a whole
+ * With `-` alone, the arguments are read from stdin, one a line (a run's questions can pass the command
+ * line's limit). Each group between `---` is one analysis, printed as one JSON line, in order: one JVM answers a whole
  * run's questions (each class's coverage, alone and merged with the existing tests').
  * Uses only JaCoCo's public analysis API, so the figures are JaCoCo's own. A class file this JaCoCo
  * cannot read (a sealed type's PermittedSubclasses before JaCoCo 0.8.7) is listed under "failed"
@@ -37,7 +38,14 @@ public final class CoverageDump {
     private CoverageDump() {
     }
 
-    public static void main(String[] args) throws IOException {
+    public static void main(String[] arguments) throws IOException {
+        String[] args = arguments;
+        if (args.length == 1 && args[0].equals("-")) {
+            // The arguments one a line on stdin: a run's questions can pass the command line's limit.
+            java.io.BufferedReader in = new java.io.BufferedReader(
+                new java.io.InputStreamReader(System.in, StandardCharsets.UTF_8));
+            args = in.lines().filter(line -> !line.isEmpty()).toArray(String[]::new);
+        }
         List<List<String>> groups = new ArrayList<>();
         groups.add(new ArrayList<>());
         for (String arg : args) {

@@ -144,8 +144,11 @@ def analyze_coverages(
     classpath = os.pathsep.join([str(dump), *(str(jar) for jar in jars)])
     groups = [[*(str(f.absolute()) for f in query.exec_files), "--", *(str(p.absolute()) for p in paths)]
               for _, query, paths in asked]
-    argv = ["java", *QUICK_JVM_OPTIONS, "-cp", classpath, _DUMP_CLASS, *_joined(groups, "---")]
-    result = run_process(argv, cwd=cache_dir, timeout_s=_TIMEOUT_S, max_output_bytes=_MAX_JSON_BYTES)
+    # The groups go through stdin: each merged question names every kept test's exec file, so a run of hundreds
+    # of classes would pass the command line's limit (E2BIG).
+    argv = ["java", *QUICK_JVM_OPTIONS, "-cp", classpath, _DUMP_CLASS, "-"]
+    result = run_process(argv, cwd=cache_dir, timeout_s=_TIMEOUT_S, max_output_bytes=_MAX_JSON_BYTES,
+                         stdin="".join(f"{argument}\n" for argument in _joined(groups, "---")))
     lines = result.stdout.splitlines()
     if not result.ok or result.stdout_truncated or len(lines) != len(asked):
         why = "timed out" if result.timed_out else f"exit code {result.exit_code}"

@@ -186,6 +186,10 @@ def test_a_run_s_questions_are_answered_by_one_analyzer_jvm_each_as_if_asked_alo
     assert grade == merged == {"com.acme.school.Grade": EXPECTED}
     assert isinstance(gone, JunitbotError) and "gone.exec" in str(gone)
     assert everything == whole and set(whole) == {"com.acme.school.Grade"}
+    # Questions past the command line's limit (about 2 MB: here 40 x 1,000 exec file names) are answered all the same.
+    many = analyze_coverages([CoverageQuery((exec_file,) * 1000, ("com.acme.school.Grade",))] * 40, [main],
+                             cache_dir=tmp_path / "cache", tools_dir=fetched)
+    assert many == [{"com.acme.school.Grade": EXPECTED}] * 40 and len(started) == 2
 
 
 SHAPES_17 = """package com.acme.shapes;
