@@ -116,21 +116,27 @@ def make_java_repo(tmp_path: Path) -> Callable[..., Path]:
     counter = iter(range(1000))
 
     def make(files: Mapping[str, str | bytes], *, use_git: bool = True) -> Path:
-        root = tmp_path / f"repo{next(counter)}"
-        root.mkdir()
-        for rel, content in files.items():
-            path = root / rel
-            path.parent.mkdir(parents=True, exist_ok=True)
-            if isinstance(content, bytes):
-                path.write_bytes(content)
-            else:
-                path.write_text(content, encoding="utf-8")
-        if use_git:
-            repo = git.Repo.init(root, initial_branch="main")
-            commit_all(repo, "initial")
-        return root
+        return write_java_repo(tmp_path / f"repo{next(counter)}", files, use_git=use_git)
 
     return make
+
+
+def write_java_repo(root: Path, files: Mapping[str, str | bytes], *, use_git: bool = True) -> Path:
+    """`files` written under a new folder `root`, committed as one commit of a new repository (unless not `use_git`);
+    `root`. For fixtures of any scope (`make_java_repo` is a test's)."""
+    root.mkdir(parents=True)
+    for rel, content in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(content, encoding="utf-8")
+    if use_git:
+        repo = git.Repo.init(root, initial_branch="main")
+        commit_all(repo, "initial")
+        repo.close()
+    return root
 
 
 @pytest.fixture

@@ -16,7 +16,7 @@ from junitbot.runs import RunRequest, run_pipeline
 from junitbot.runs.models import ClassResult, RunReport
 from junitbot.state import StateDir
 from junitbot.validation import review_sources
-from tests.conftest import commit_all, flow_only, flow_only_yaml
+from tests.conftest import commit_all, flow_only, flow_only_yaml, write_java_repo
 
 MONEY_TEST = "src/test/java/com/acme/shop/domain/MoneyGeneratedTest.java"
 SERVICE_TEST = "src/test/java/com/acme/shop/application/PlaceOrderServiceGeneratedTest.java"
@@ -446,14 +446,8 @@ def alone_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, RunReport
     """One repository holding the small classes of the tests below, `junitbot run --classes` on all of them once with
     `_ALONE`, as the bot runs several classes (one baseline, probe, validation and re-check run for all): each test
     reads what its class got."""
-    root = tmp_path_factory.mktemp("alone") / "repo"
-    files = {**CARVED, **SQUEEZER, **RANGES, **STYLE, **WRAPPER, **SHIFTER, ".junitbot.yml": _ALONE}
-    for rel, content in files.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(content, encoding="utf-8")
-    repo = git.Repo.init(root, initial_branch="main")
-    commit_all(repo, "initial")
-    repo.close()
+    root = write_java_repo(tmp_path_factory.mktemp("alone") / "repo",
+                           {**CARVED, **SQUEEZER, **RANGES, **STYLE, **WRAPPER, **SHIFTER, ".junitbot.yml": _ALONE})
     report = run_pipeline(root, load_config(root, environ={}), StateDir(root / ".junitbot"),
                           RunRequest(classes=_ALONE_CLASSES))
     return root, report
