@@ -22,10 +22,13 @@ from tests.runs.test_partitions import SOURCES
 DEPLOY = Path(__file__).resolve().parents[2] / "deploy" / "dagster"
 
 
-def test_a_full_pass_runs_its_partitions_side_by_side_and_resumes_with_what_was_left(
+def test_a_resumed_full_pass_runs_what_was_left_side_by_side_up_to_the_workers(
     make_java_repo: Callable[..., Path],
 ) -> None:
-    root = make_java_repo({**SOURCES, "src/main/java/shop/text/Words.java": """package shop.text;
+    # Partitions of one class, two workers: four partitions, one finished by an earlier pass that was then killed.
+    one_class = SOURCES[".junitbot.yml"].replace("batch_size: 2", "batch_size: 1")
+    root = make_java_repo({**SOURCES, ".junitbot.yml": one_class,
+                           "src/main/java/shop/text/Words.java": """package shop.text;
 
 public final class Words {
     public static int count(String text) {
@@ -36,39 +39,27 @@ public final class Words {
 """})
     config = load_config(root, environ={})
     state = StateDir.for_repo(root, config).ensure()
-    # An earlier pass of this commit finished its first partition, then was killed.
+    request = RunRequest(full=True, dry_run=True)  # a dry run: the pass and its ledger alike, and no file written
     summary = update_graph(root, state, config)
     with CodeGraph.open(state.graph_db) as graph:
-        planned, done = plan_full_pass(root, config, state, RunRequest(full=True), graph=graph, head=summary.commit)
-    assert done == {} and [p.key for p in planned.partitions] == ["./shop.price", "./shop.text"]
-    run_partition(root, config, state, planned, "./shop.price")
+        planned, done = plan_full_pass(root, config, state, request, graph=graph, head=summary.commit)
+    keys = [p.key for p in planned.partitions]
+    assert done == {} and len(keys) == 4 and len({k.split("#")[0] for k in keys}) == 2, keys
+    run_partition(root, config, state, planned, keys[0])
 
-    report, run_id = execute_full_pass(root, config, state, RunRequest(full=True))
+    report, run_id = execute_full_pass(root, config, state, request)
 
     assert {r.target for r in report.results} == {"shop.price.Price", "shop.price.Discount", "shop.text.Slug",
                                                   "shop.text.Words"}
     assert any(r.status == "kept" for r in report.results)
-    with DagsterInstance.from_config(str(dagster_home(state))) as instance:
-        events = instance.all_logs(run_id)
-        started = [e.step_key for e in events if e.dagster_event_type == DagsterEventType.STEP_START]
-        assert [key for key in started if key and key.startswith("generate_partition")] == [
-            "generate_partition[p0001__shop_text]"], "only the partition the killed pass had not finished"
-        materialized = instance.get_materialized_partitions(AssetKey("full_pass_tests"))
-        assert materialized == {"./shop.text"}
-        assert set(instance.get_dynamic_partitions("junitbot_full_pass")) == {"./shop.price", "./shop.text"}
-
-
-def test_partitions_run_at_once_up_to_the_configured_workers(make_java_repo: Callable[..., Path]) -> None:
-    root = make_java_repo({**SOURCES, ".junitbot.yml": SOURCES[".junitbot.yml"].replace("batch_size: 2",
-                                                                                          "batch_size: 1")})
-    config = load_config(root, environ={})
-    state = StateDir.for_repo(root, config).ensure()
-
-    report, run_id = execute_full_pass(root, config, state, RunRequest(full=True, dry_run=True))
-
-    assert report.dry_run and report.targets == 3 and not list((root / "src").rglob("*GeneratedTest.java"))
+    assert report.dry_run and report.targets == 4 and not list((root / "src").rglob("*GeneratedTest.java"))
     with DagsterInstance.from_config(str(dagster_home(state))) as instance:
         events = [e for e in instance.all_logs(run_id) if (e.step_key or "").startswith("generate_partition")]
+        assert set(instance.get_dynamic_partitions("junitbot_full_pass")) == set(keys)
+        materialized = instance.get_materialized_partitions(AssetKey("full_pass_tests"))
+    assert materialized == set(keys[1:]), "only the partitions the killed pass had not finished"
+    started = {e.step_key for e in events if e.dagster_event_type == DagsterEventType.STEP_START}
+    assert len(started) == 3 and not any(k.startswith("generate_partition[p0000_") for k in started), started
     # Two workers: the executor starts two partitions' processes at once, a third only when one has finished.
     timeline = sorted((e.timestamp, e.dagster_event_type, e.step_key) for e in events if e.dagster_event_type in (
         DagsterEventType.STEP_WORKER_STARTING, DagsterEventType.STEP_SUCCESS))

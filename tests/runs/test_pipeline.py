@@ -189,11 +189,10 @@ RESULT = {
 }
 
 
-def test_a_sealed_interface_is_tested_through_each_permitted_record(make_java_repo: object) -> None:
-    repo = make_java_repo(RESULT)  # type: ignore[operator]
-    config = load_config(repo, environ={})
-    report = run_pipeline(repo, config, StateDir(repo / ".junitbot"), RunRequest(classes=("Result",)))
-    (result,) = report.results
+@pytest.mark.xdist_group("pipeline-demo")
+def test_a_sealed_interface_is_tested_through_each_permitted_record(demo_run: tuple[Path, RunReport]) -> None:
+    repo, report = demo_run
+    (result,) = [r for r in report.results if r.target == "demo.Result"]
     assert result.status == "kept", result
     source = (repo / "src/test/java/demo/ResultGeneratedTest.java").read_text()
     assert "private Result<String> subject;" in source and 'subject = new Ok<>("text");' in source
@@ -225,12 +224,21 @@ VALUES = {
 }
 
 
-def test_validating_constructors_are_tested_and_their_values_pass_them(make_java_repo: object) -> None:
-    repo = make_java_repo(VALUES)  # type: ignore[operator]
-    config = load_config(repo, environ={})
-    report = run_pipeline(repo, config, StateDir(repo / ".junitbot"),
-                          RunRequest(classes=("Sku", "Percent", "Isbn", "Shelf")))
-    results = {r.target: r for r in report.results}
+@pytest.fixture(scope="module")
+def demo_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, RunReport]:
+    """`RESULT` and `VALUES` in one repository, one run of their classes with the default settings (PIT, two
+    repetitions, the coverage round), as the bot runs several classes: each test below reads what its classes got."""
+    root = write_java_repo(tmp_path_factory.mktemp("demo") / "repo", {**RESULT, **VALUES})
+    report = run_pipeline(root, load_config(root, environ={}), StateDir(root / ".junitbot"),
+                          RunRequest(classes=("Result", "Sku", "Percent", "Isbn", "Shelf")))
+    return root, report
+
+
+@pytest.mark.xdist_group("pipeline-demo")
+def test_validating_constructors_are_tested_and_their_values_pass_them(demo_run: tuple[Path, RunReport]) -> None:
+    repo, report = demo_run
+    results = {r.target: r for r in report.results if r.target != "demo.Result"}
+    assert set(results) == {"demo.Sku", "demo.Percent", "demo.Isbn", "demo.Shelf"}
     assert all(r.status == "kept" for r in results.values()), results
     sku = (repo / "src/test/java/demo/SkuGeneratedTest.java").read_text()
     # A value the compact constructor accepts, and per check one it rejects, with the message it throws.
@@ -252,60 +260,40 @@ def test_validating_constructors_are_tested_and_their_values_pass_them(make_java
     assert 'String value = "978-1234567890";' in isbn and "'text', 'not an ISBN-13: text'" in isbn
 
 
-def test_a_subject_built_through_a_factory_that_throws_a_checked_exception_is_tested(make_java_repo: object) -> None:
-    """commons-csv's CSVRecord, CSVParser and CSVPrinter were lost to a setUp without `throws`: their subjects are
-    built through `CSVParser.parse(..)`, which throws IOException."""
-    repo = make_java_repo({  # type: ignore[operator]
-        "src/main/java/csv/Source.java": (
-            "package csv;\npublic final class Source {\n    private final String text;\n"
-            "    private Source(String text) {\n        this.text = text;\n    }\n"
-            "    public static Source parse(String text) throws java.io.IOException {\n"
-            "        if (text == null) {\n            throw new java.io.IOException(\"no text\");\n        }\n"
-            "        return new Source(text);\n    }\n"
-            "    public String text() {\n        return text;\n    }\n}\n"),
-        "src/main/java/csv/Row.java": (
-            "package csv;\npublic final class Row {\n    private final Source source;\n"
-            "    public Row(Source source) {\n        this.source = source;\n    }\n"
-            "    public int width() {\n        return source.text().length();\n    }\n}\n"),
-        ".junitbot.yml": "retrieval:\n  enabled: false\nvalidation:\n  repetitions: 1\n  mutation: false\n",
-    })
-    config = load_config(repo, environ={})
-    report = run_pipeline(repo, config, StateDir(repo / ".junitbot"), RunRequest(classes=("Row",), dry_run=True))
-    (row,) = report.results
-    assert row.status == "kept", row.reason
+FACTORY = {  # commons-csv's CSVRecord, CSVParser and CSVPrinter were lost to a setUp without `throws`
+    "src/main/java/csv/Source.java": (
+        "package csv;\npublic final class Source {\n    private final String text;\n"
+        "    private Source(String text) {\n        this.text = text;\n    }\n"
+        "    public static Source parse(String text) throws java.io.IOException {\n"
+        "        if (text == null) {\n            throw new java.io.IOException(\"no text\");\n        }\n"
+        "        return new Source(text);\n    }\n"
+        "    public String text() {\n        return text;\n    }\n}\n"),
+    "src/main/java/csv/Row.java": (
+        "package csv;\npublic final class Row {\n    private final Source source;\n"
+        "    public Row(Source source) {\n        this.source = source;\n    }\n"
+        "    public int width() {\n        return source.text().length();\n    }\n}\n"),
+}
 
-
-def test_a_bounded_type_variable_is_bound_within_its_bound(make_java_repo: object) -> None:
-    """jackson-core's JacksonFeatureSet<F extends JacksonFeature> and commons-math's Clusterer<T extends Clusterable>
-    did not compile: every unbound type variable became String, which is not within `F`'s bound. A value of the
-    bound, an interface, is a constant of the enum the repository implements it with."""
-    repo = make_java_repo({  # type: ignore[operator]
-        "src/main/java/flags/Feature.java": (
-            "package flags;\npublic interface Feature {\n    int mask();\n}\n"),
-        "src/main/java/flags/ReadFeature.java": (
-            "package flags;\npublic enum ReadFeature implements Feature {\n    STRICT(1), LENIENT(2);\n"
-            "    private final int mask;\n    ReadFeature(int mask) {\n        this.mask = mask;\n    }\n"
-            "    public int mask() {\n        return mask;\n    }\n}\n"),
-        "src/main/java/flags/FeatureSet.java": (
-            "package flags;\npublic final class FeatureSet<F extends Feature> {\n    private final int enabled;\n"
-            "    private FeatureSet(int enabled) {\n        this.enabled = enabled;\n    }\n"
-            "    public static <F extends Feature> FeatureSet<F> of(F[] features) {\n"
-            "        if (features.length > 31) {\n"
-            "            throw new IllegalArgumentException(\"too many features: \" + features.length);\n        }\n"
-            "        int flags = 0;\n        for (F f : features) {\n            flags |= f.mask();\n        }\n"
-            "        return new FeatureSet<>(flags);\n    }\n"
-            "    public FeatureSet<F> with(F feature) {\n        return new FeatureSet<>(enabled | feature.mask());\n"
-            "    }\n"
-            "    public boolean isEnabled(F feature) {\n        return (enabled & feature.mask()) != 0;\n    }\n"
-            "    public int mask() {\n        return enabled;\n    }\n}\n"),
-        ".junitbot.yml": "retrieval:\n  enabled: false\nvalidation:\n  repetitions: 1\n  mutation: false\n",
-    })
-    config = load_config(repo, environ={})
-    report = run_pipeline(repo, config, StateDir(repo / ".junitbot"), RunRequest(classes=("FeatureSet",),
-                                                                                dry_run=True))
-    (features,) = report.results
-    assert features.status == "kept", features.reason
-    assert {"isEnabled_returnsTrue", "isEnabled_whenFeatureIsLenient_returnsFalse"} <= set(features.kept)
+FEATURES = {  # jackson-core's JacksonFeatureSet<F extends JacksonFeature>, commons-math's Clusterer<T extends ..>
+    "src/main/java/flags/Feature.java": (
+        "package flags;\npublic interface Feature {\n    int mask();\n}\n"),
+    "src/main/java/flags/ReadFeature.java": (
+        "package flags;\npublic enum ReadFeature implements Feature {\n    STRICT(1), LENIENT(2);\n"
+        "    private final int mask;\n    ReadFeature(int mask) {\n        this.mask = mask;\n    }\n"
+        "    public int mask() {\n        return mask;\n    }\n}\n"),
+    "src/main/java/flags/FeatureSet.java": (
+        "package flags;\npublic final class FeatureSet<F extends Feature> {\n    private final int enabled;\n"
+        "    private FeatureSet(int enabled) {\n        this.enabled = enabled;\n    }\n"
+        "    public static <F extends Feature> FeatureSet<F> of(F[] features) {\n"
+        "        if (features.length > 31) {\n"
+        "            throw new IllegalArgumentException(\"too many features: \" + features.length);\n        }\n"
+        "        int flags = 0;\n        for (F f : features) {\n            flags |= f.mask();\n        }\n"
+        "        return new FeatureSet<>(flags);\n    }\n"
+        "    public FeatureSet<F> with(F feature) {\n        return new FeatureSet<>(enabled | feature.mask());\n"
+        "    }\n"
+        "    public boolean isEnabled(F feature) {\n        return (enabled & feature.mask()) != 0;\n    }\n"
+        "    public int mask() {\n        return enabled;\n    }\n}\n"),
+}
 
 
 CARVED = {
@@ -438,7 +426,7 @@ SHIFTER = {
 _ALONE = "retrieval:\n  enabled: false\nvalidation:\n  repetitions: 1\n  mutation: false\n  require_gain: false\n"
 # Halves first: it has no tests and nothing carved, and is planned before the carved classes.
 _ALONE_CLASSES = ("Halves", "Flags", "Tokens", "Checksum", "Squeezer", "Ranges", "Style", "Wrapper",
-                  "codec.Shifter.Builder")
+                  "codec.Shifter.Builder", "Row", "FeatureSet")
 
 
 @pytest.fixture(scope="module")
@@ -447,7 +435,8 @@ def alone_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, RunReport
     `_ALONE`, as the bot runs several classes (one baseline, probe, validation and re-check run for all): each test
     reads what its class got."""
     root = write_java_repo(tmp_path_factory.mktemp("alone") / "repo",
-                           {**CARVED, **SQUEEZER, **RANGES, **STYLE, **WRAPPER, **SHIFTER, ".junitbot.yml": _ALONE})
+                           {**CARVED, **SQUEEZER, **RANGES, **STYLE, **WRAPPER, **SHIFTER, **FACTORY, **FEATURES,
+                            ".junitbot.yml": _ALONE})
     report = run_pipeline(root, load_config(root, environ={}), StateDir(root / ".junitbot"),
                           RunRequest(classes=_ALONE_CLASSES))
     return root, report
@@ -543,3 +532,23 @@ def test_what_a_builder_built_after_a_setter_is_used_not_only_asserted_not_null(
     assert re.search(r"Shifter shifter = builder\.get\(\);", written), written
     assert any(name.startswith("encode") and "aftersetshiftandget" in name.lower() for name in builder.kept), \
         builder.kept
+
+
+@pytest.mark.xdist_group("pipeline-alone")
+def test_a_subject_built_through_a_factory_that_throws_a_checked_exception_is_tested(
+    alone_run: tuple[Path, RunReport],
+) -> None:
+    """commons-csv's CSVRecord, CSVParser and CSVPrinter were lost to a setUp without `throws`: their subjects are
+    built through `CSVParser.parse(..)`, which throws IOException."""
+    _kept_alone(alone_run, "Row")  # kept: it compiled, ran and passed
+
+
+@pytest.mark.xdist_group("pipeline-alone")
+def test_a_bounded_type_variable_is_bound_within_its_bound(alone_run: tuple[Path, RunReport]) -> None:
+    """jackson-core's JacksonFeatureSet<F extends JacksonFeature> and commons-math's Clusterer<T extends Clusterable>
+    did not compile: every unbound type variable became String, which is not within `F`'s bound. A value of the
+    bound, an interface, is a constant of the enum the repository implements it with."""
+    features, _ = _kept_alone(alone_run, "FeatureSet")
+    # In the repository's camelCase (its FlagsTest's `countsBundledFlags`): isEnabledWhenFeatureIsLenientReturnsFalse.
+    kept = {name.replace("_", "").lower() for name in features.kept}
+    assert {"isenabledreturnstrue", "isenabledwhenfeatureislenientreturnsfalse"} <= kept, features.kept
