@@ -35,7 +35,7 @@ from junitbot.generation.models import (
     TargetOutcome,
     TestShell,
 )
-from junitbot.generation.output import file_header, licence_header
+from junitbot.generation.output import PERSON_S_FILE, file_header, licence_header, person_s_file
 from junitbot.generation.template import (
     ModuleContext,
     class_shell,
@@ -65,14 +65,33 @@ def generate(targets: Sequence[Target], job: GenerationJob, backend: Backend | N
 
     The model's settings (sampling, repair rounds, context budget) are `job.config.generation.llm`.
     """
+    targets, owned = _not_people_s(targets, job)
     classpath = discover_classpaths(job.root, job.config.validation, state=job.state)
     if job.licence_header is None:
         job = job.model_copy(update={"licence_header": licence_header(job.graph)})
-    if backend is None:
+    if not targets:
+        result = GenerationResult(candidates=(), validation=None)
+    elif backend is None:
         result = generate_tests(targets, job, classpath=classpath)
     else:
         result = _with_model(list(targets), backend, job.config.generation.llm_settings(), _Validator(job, classpath))
-    return result.model_copy(update={"classpath": classpath})
+    return result.model_copy(update={"classpath": classpath, "skipped": (*owned, *result.skipped)})
+
+
+def _not_people_s(targets: Sequence[Target], job: GenerationJob) -> tuple[list[Target], list[Skip]]:
+    """The targets whose generated test file junitbot may write, and a Skip for each whose file is a person's
+    (`person_s_file`): its tests could never be written, so none are generated, probed, validated or mutated."""
+    mine, owned = [], []
+    for target in targets:
+        info = job.graph.class_info(target.fqn)
+        path = generated_test_path(info, job.config.generation) if info is not None else None
+        if path is not None and person_s_file(job.root, path):
+            owned.append(Skip(target=target.fqn, reason=f"{path}: {PERSON_S_FILE}, and junitbot never writes over "
+                                                        "a person's test (rename it, or delete it to let junitbot "
+                                                        "write its own)"))
+        else:
+            mine.append(target)
+    return mine, owned
 
 
 @dataclass

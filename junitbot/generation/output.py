@@ -136,17 +136,25 @@ def test_path(target: str, package: str, source_file: str, *, suffix: str) -> st
     return str(PurePosixPath(test_root) / package_path / f"{name}.java")
 
 
+PERSON_S_FILE = "a test without junitbot's marker exists there"
+
+
+def person_s_file(root: Path, relative: str) -> bool:
+    """Whether a file without junitbot's marker (a person's) is at `relative`: junitbot never writes over it."""
+    path = _inside(root, relative)
+    return path.exists() and generated_target(path.read_text(encoding="utf-8", errors="replace")) is None
+
+
 def write_tests(root: Path, files: Mapping[str, str]) -> list[WriteOutcome]:
     """Write each generated test unless a person owns that path; atomically, so no file is half-written."""
     outcomes = []
     for relative, source in sorted(files.items()):
         path = _inside(root, relative)
+        if person_s_file(root, relative):
+            outcomes.append(WriteOutcome(path=relative, action="refused", reason=PERSON_S_FILE))
+            continue
         if path.exists():
             existing = path.read_text(encoding="utf-8", errors="replace")
-            if generated_target(existing) is None:
-                outcomes.append(WriteOutcome(path=relative, action="refused",
-                                             reason="a test without junitbot's marker exists there"))
-                continue
             if _same_tests(existing, source):
                 # Only the marker's commit differs: rewriting would churn the pull request for nothing.
                 outcomes.append(WriteOutcome(path=relative, action="unchanged"))

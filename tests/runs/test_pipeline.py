@@ -53,7 +53,10 @@ def test_run_writes_validated_tests_and_respects_people_s_files(shop_repo: Path)
     assert person.read_text() == "package com.acme.shop.domain;\n\nclass OrderLineGeneratedTest {}\n"
     actions = {f.path: f.action for f in report.files}
     assert actions[MONEY_TEST] == "written"
-    assert actions["src/test/java/com/acme/shop/domain/OrderLineGeneratedTest.java"] == "refused"
+    # A person's file where OrderLine's tests would go: they could never be written, so none were generated.
+    order_line = results["OrderLine"]
+    assert order_line.status == "skipped" and "never writes over a person's test" in order_line.reason
+    assert "src/test/java/com/acme/shop/domain/OrderLineGeneratedTest.java" not in actions
     assert report.report_dir is not None
     # The no-model generator reads no embeddings, so none were computed; the graph's update is timed.
     assert not state.faiss_index.exists() and report.seconds["index"] > 0
