@@ -235,3 +235,20 @@ def test_a_class_is_complete_only_when_its_mutants_are_killed_too() -> None:
                                                                                         missed=after_missed))))
 
     assert not complete(beside_suite(1)) and complete(beside_suite(0))
+
+
+def test_a_class_whose_test_file_is_a_person_s_is_never_sent_to_the_model(
+        shop: Indexed, chat_server: ChatServer) -> None:
+    chat_server.reset(_script({LINE: lambda n: LINE_PARTIAL}))
+    person = shop.root / "src/test/java/com/acme/shop/domain/OrderLineGeneratedTest.java"
+    person.write_text("package com.acme.shop.domain;\n\nclass OrderLineGeneratedTest {\n}\n", encoding="utf-8")
+    try:
+        result = _generate(shop, chat_server, LINE)
+    finally:
+        written = person.read_text(encoding="utf-8")
+        person.unlink()
+    assert chat_server.requests == [] and result.candidates == () and result.llm == ()
+    (skip,) = result.skipped
+    assert skip.target == LINE and skip.reason.startswith("src/test/java/com/acme/shop/domain/OrderLineGeneratedTest")
+    assert "never writes over a person's test" in skip.reason
+    assert written == "package com.acme.shop.domain;\n\nclass OrderLineGeneratedTest {\n}\n"
