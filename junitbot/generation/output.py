@@ -141,8 +141,15 @@ PERSON_S_FILE = "a test without junitbot's marker exists there"
 
 def person_s_file(root: Path, relative: str) -> bool:
     """Whether a file without junitbot's marker (a person's) is at `relative`: junitbot never writes over it."""
-    path = _inside(root, relative)
-    return path.exists() and generated_target(path.read_text(encoding="utf-8", errors="replace")) is None
+    return _is_person_s(_existing(_inside(root, relative)))
+
+
+def _existing(path: Path) -> str | None:
+    return path.read_text(encoding="utf-8", errors="replace") if path.exists() else None
+
+
+def _is_person_s(existing: str | None) -> bool:
+    return existing is not None and generated_target(existing) is None
 
 
 def write_tests(root: Path, files: Mapping[str, str]) -> list[WriteOutcome]:
@@ -150,15 +157,14 @@ def write_tests(root: Path, files: Mapping[str, str]) -> list[WriteOutcome]:
     outcomes = []
     for relative, source in sorted(files.items()):
         path = _inside(root, relative)
-        if person_s_file(root, relative):
+        existing = _existing(path)  # read once: whose it is, and whether it would change
+        if _is_person_s(existing):
             outcomes.append(WriteOutcome(path=relative, action="refused", reason=PERSON_S_FILE))
             continue
-        if path.exists():
-            existing = path.read_text(encoding="utf-8", errors="replace")
-            if _same_tests(existing, source):
-                # Only the marker's commit differs: rewriting would churn the pull request for nothing.
-                outcomes.append(WriteOutcome(path=relative, action="unchanged"))
-                continue
+        if existing is not None and _same_tests(existing, source):
+            # Only the marker's commit differs: rewriting would churn the pull request for nothing.
+            outcomes.append(WriteOutcome(path=relative, action="unchanged"))
+            continue
         write_atomically(path, source)
         outcomes.append(WriteOutcome(path=relative, action="written"))
     return outcomes
