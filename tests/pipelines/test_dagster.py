@@ -30,8 +30,8 @@ from junitbot.state import StateDir
 from tests.conftest import EXAMPLE, commit_all, flow_only_yaml
 
 DOMAIN = "src/main/java/com/acme/shop/domain"
-# Money and a dependent of it (OrderLine), CustomerTier and a dependent of it (Customer), and one nobody changes.
-INCLUDED = ("Money", "OrderLine", "Customer", "CustomerTier", "ProductId")
+# Money and a dependent of it (OrderLine), and one nobody changes.
+INCLUDED = ("Money", "OrderLine", "ProductId")
 CONFIG = flow_only_yaml() + "include:\n" + "".join(f"  - {DOMAIN}/{name}.java\n" for name in INCLUDED)
 
 
@@ -102,30 +102,23 @@ def test_later_runs_regenerate_only_changed_and_impacted_classes(
     assert "new members without tests: isPositive" in report_b.changes.regenerated["com.acme.shop.domain.Money"]
     money_test = (root / "src/test/java/com/acme/shop/domain/MoneyGeneratedTest.java").read_text()
     assert "isPositive" in money_test
-
-    # C: CustomerTier gains a method; Customer depends on CustomerTier but not on the new method.
-    tier = root / DOMAIN / "CustomerTier.java"
-    tier.write_text(tier.read_text().replace("public int discountPercent() {",
-                                             "public boolean isTop() {\n"
-                                             "        return this == values()[values().length - 1];\n"
-                                             "    }\n\n    public int discountPercent() {"), encoding="utf-8")
-    commit_all(repo, "C")
-    report_c, _ = execute_run(root, load_config(root, environ={}), state, RunRequest())
-    assert _names(report_c) == {"CustomerTier"}
     assert untouched.stat().st_mtime_ns == written_at, "a class nobody changed keeps its test file untouched"
 
     with DagsterInstance.from_config(str(dagster_home(state))) as instance:
         runs = instance.get_runs()
-        assert len(runs) == 3 and all(r.is_success for r in runs)
-        assert _targets(instance) == {"CustomerTier"}
+        assert len(runs) == 2 and all(r.is_success for r in runs)
+        assert _targets(instance) == {"Money"}
         graph = instance.get_latest_materialization_event(AssetKey("code_graph"))
         assert graph is not None and graph.asset_materialization is not None
-        # CustomerTier.java, and the test files run B wrote (the graph knows tests too); not the other 40-odd files.
-        written_by_b = sum(1 for f in report_b.files if f.action == "written")
-        assert graph.asset_materialization.metadata["files_parsed"].value <= 1 + written_by_b
+        # Money.java, and the test files run A wrote (committed with B; the graph knows tests too); not the other
+        # 40-odd files.
+        written_by_a = sum(1 for f in first.files if f.action == "written")
+        assert graph.asset_materialization.metadata["files_parsed"].value <= 1 + written_by_a
         index = instance.get_latest_materialization_event(AssetKey("embedding_index"))
         assert index is not None and index.asset_materialization is not None
-        assert 0 < index.asset_materialization.metadata["embedded"].value <= 3
+        # Money's header and its new method, and one chunk per test class A wrote, at most: the session's vector
+        # cache may already hold some of them.
+        assert 0 < index.asset_materialization.metadata["embedded"].value <= 2 + written_by_a
 
 
 def test_checks_fail_on_a_stale_or_corrupt_index_and_a_broken_kept_test(
