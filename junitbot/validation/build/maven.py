@@ -116,6 +116,10 @@ def _system_maven(repo: Path, runner: Runner) -> tuple[str, str] | None:
     mvn = shutil.which("mvn")
     if mvn is None:
         return None
+    installed = _installed_as(mvn) if runner is run_process else None
+    known = _SYSTEM_VERSIONS.get(installed) if installed is not None else None
+    if known is not None:
+        return mvn, known
     try:
         result = runner([mvn, "-B", "-v"], cwd=repo, timeout_s=_VERSION_TIMEOUT_S, max_output_bytes=65536)
     except JunitbotError as e:
@@ -125,4 +129,21 @@ def _system_maven(repo: Path, runner: Runner) -> tuple[str, str] | None:
     if not result.ok or match is None:
         logger.warning("%s -v failed or named no version: %s", mvn, (result.stderr or result.stdout).strip()[-300:])
         return None
+    if installed is not None:
+        _SYSTEM_VERSIONS[installed] = match.group(1)
     return mvn, match.group(1)
+
+
+# The version each system Maven said, by its script as installed (resolved path, size, modification time): `mvn -v`
+# starts a JVM, and one process asks for the build's Maven again and again (the classpath, the main classes, the
+# build gate; 23 times in the test suite). A failed answer is asked again next time.
+_SYSTEM_VERSIONS: dict[tuple[str, int, int], str] = {}
+
+
+def _installed_as(executable: str) -> tuple[str, int, int] | None:
+    try:
+        resolved = os.path.realpath(executable)
+        info = os.stat(resolved)
+    except OSError:
+        return None
+    return resolved, info.st_size, info.st_mtime_ns

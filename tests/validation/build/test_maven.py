@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -89,6 +91,23 @@ def test_a_system_maven_of_3_9_is_used(repo: Callable[..., Path], tmp_path: Path
     choice = maven_command(repo(), tools_dir=tmp_path / "tools", settings=SETTINGS)
     assert choice.command == (str(tmp_path / "bin" / "mvn"),)
     assert (choice.source, choice.version) == ("system", "3.9.11")
+
+
+def test_a_system_maven_is_asked_its_version_once_until_it_changes_on_disk(
+        repo: Callable[..., Path], tmp_path: Path, system_maven: Callable[[str], None]) -> None:
+    system_maven("3.9.11")
+    mvn = tmp_path / "bin" / "mvn"
+    asked = tmp_path / "asked"
+    # The script notes each `-v` before answering it.
+    mvn.write_text(mvn.read_text().replace("#!/bin/sh\n", f"#!/bin/sh\necho \"$2\" >> {asked}\n", 1))
+    root = repo()
+    versions = [maven_command(root, tools_dir=tmp_path / "tools", settings=SETTINGS).version for _ in range(3)]
+    assert versions == ["3.9.11"] * 3 and asked.read_text().split() == ["-v"]
+    # An upgrade in place (a new script, a new time) is asked again.
+    mvn.write_text(mvn.read_text().replace("3.9.11", "3.9.12"))
+    os.utime(mvn, ns=(time.time_ns(), time.time_ns() + 1_000_000))
+    assert maven_command(root, tools_dir=tmp_path / "tools", settings=SETTINGS).version == "3.9.12"
+    assert asked.read_text().split() == ["-v", "-v"]
 
 
 def test_an_older_system_maven_gives_way_to_3_9_from_the_cache(repo: Callable[..., Path], tmp_path: Path) -> None:
