@@ -8,6 +8,7 @@ The choice and its reason go into the report.
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import re
@@ -116,34 +117,34 @@ def _system_maven(repo: Path, runner: Runner) -> tuple[str, str] | None:
     mvn = shutil.which("mvn")
     if mvn is None:
         return None
-    installed = _installed_as(mvn) if runner is run_process else None
-    known = _SYSTEM_VERSIONS.get(installed) if installed is not None else None
-    if known is not None:
-        return mvn, known
     try:
-        result = runner([mvn, "-B", "-v"], cwd=repo, timeout_s=_VERSION_TIMEOUT_S, max_output_bytes=65536)
-    except JunitbotError as e:
-        logger.warning("cannot run %s -v: %s", mvn, e)
+        if runner is run_process:
+            installed = os.stat(os.path.realpath(mvn))
+            version = _installed_version(mvn, installed.st_mtime_ns, installed.st_size)
+        else:
+            version = _version(mvn, repo, runner)
+    except (JunitbotError, OSError) as e:
+        logger.warning("%s", e)
         return None
+    return mvn, version
+
+
+@functools.lru_cache(maxsize=8)
+def _installed_version(mvn: str, mtime_ns: int, size: int) -> str:
+    """The version of the Maven installed as `mvn` (cached per version of its script on disk: `mvn -v` starts a
+    JVM, and one process asks for the build's Maven at each step, 23 times in the test suite; a failure is not
+    cached). Asked from Maven's own folder, which no project's `.mvn` settings reach."""
+    return _version(mvn, Path(mvn).parent, run_process)
+
+
+def _version(mvn: str, cwd: Path, runner: Runner) -> str:
+    """What `mvn -v` says its version is; JunitbotError when it cannot run or names none."""
+    try:
+        result = runner([mvn, "-B", "-v"], cwd=cwd, timeout_s=_VERSION_TIMEOUT_S, max_output_bytes=65536)
+    except JunitbotError as e:
+        raise JunitbotError(f"cannot run {mvn} -v: {e}") from e
     match = re.search(r"Apache Maven (\d+(?:\.\d+)*)", _ANSI.sub("", result.stdout))
     if not result.ok or match is None:
-        logger.warning("%s -v failed or named no version: %s", mvn, (result.stderr or result.stdout).strip()[-300:])
-        return None
-    if installed is not None:
-        _SYSTEM_VERSIONS[installed] = match.group(1)
-    return mvn, match.group(1)
-
-
-# The version each system Maven said, by its script as installed (resolved path, size, modification time): `mvn -v`
-# starts a JVM, and one process asks for the build's Maven again and again (the classpath, the main classes, the
-# build gate; 23 times in the test suite). A failed answer is asked again next time.
-_SYSTEM_VERSIONS: dict[tuple[str, int, int], str] = {}
-
-
-def _installed_as(executable: str) -> tuple[str, int, int] | None:
-    try:
-        resolved = os.path.realpath(executable)
-        info = os.stat(resolved)
-    except OSError:
-        return None
-    return resolved, info.st_size, info.st_mtime_ns
+        raise JunitbotError(f"{mvn} -v failed or named no version: "
+                            f"{(result.stderr or result.stdout).strip()[-300:]}")
+    return match.group(1)
